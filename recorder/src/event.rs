@@ -1,0 +1,400 @@
+//! The events a recording is made of: plain data, serialised with bincode.
+//!
+//! Every event names its call site by a small per-stream id. The first time a
+//! site is used in a stream a [`Event::Site`] definition precedes it, so file
+//! names and labels are written once per recording, not once per event.
+
+use serde::{Deserialize, Serialize};
+
+/// A 3-vector as the algorithm computed it, in its own precision.
+///
+/// f32 values stay f32 so a viewer can show their exact bits; widening to f64
+/// (see [`Vec3Data::to_f64`]) is exact.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Vec3Data {
+    /// Single precision coordinates.
+    F32([f32; 3]),
+    /// Double precision coordinates.
+    F64([f64; 3]),
+}
+
+impl Vec3Data {
+    /// The coordinates widened to f64 (exact for f32).
+    #[inline]
+    #[must_use]
+    pub fn to_f64(self) -> [f64; 3] {
+        match self {
+            Self::F32(v) => v.map(f64::from),
+            Self::F64(v) => v,
+        }
+    }
+
+    /// The precision the vector was recorded in.
+    #[must_use]
+    pub fn precision(self) -> Precision {
+        match self {
+            Self::F32(_) => Precision::F32,
+            Self::F64(_) => Precision::F64,
+        }
+    }
+
+    /// Whether the two vectors have the same precision and identical bits.
+    #[must_use]
+    pub fn bit_eq(self, other: Self) -> bool {
+        match (self, other) {
+            (Self::F32(a), Self::F32(b)) => a.map(f32::to_bits) == b.map(f32::to_bits),
+            (Self::F64(a), Self::F64(b)) => a.map(f64::to_bits) == b.map(f64::to_bits),
+            _ => false,
+        }
+    }
+}
+
+/// A scalar as the algorithm computed it, in its own precision.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Scalar {
+    /// Single precision.
+    F32(f32),
+    /// Double precision.
+    F64(f64),
+}
+
+impl Scalar {
+    /// The value widened to f64 (exact for f32).
+    #[inline]
+    #[must_use]
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Self::F32(v) => f64::from(v),
+            Self::F64(v) => v,
+        }
+    }
+
+    /// Whether the two scalars have the same precision and identical bits.
+    #[must_use]
+    pub fn bit_eq(self, other: Self) -> bool {
+        match (self, other) {
+            (Self::F32(a), Self::F32(b)) => a.to_bits() == b.to_bits(),
+            (Self::F64(a), Self::F64(b)) => a.to_bits() == b.to_bits(),
+            _ => false,
+        }
+    }
+}
+
+/// Floating-point precision of recorded values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Precision {
+    /// `f32`.
+    F32,
+    /// `f64`.
+    F64,
+}
+
+/// Which view a drawable belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum Space {
+    /// World space: the two shapes and their witness points.
+    #[default]
+    Object,
+    /// Configuration space: the Minkowski difference A − B and the simplex.
+    Config,
+}
+
+/// An sRGBA colour, unmultiplied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rgba(pub [u8; 4]);
+
+impl Rgba {
+    /// Red: new support points, the face being expanded.
+    pub const RED: Self = Self([230, 60, 50, 255]);
+    /// Green: closest points, accepted results.
+    pub const GREEN: Self = Self([60, 190, 80, 255]);
+    /// Blue: search directions and normals.
+    pub const BLUE: Self = Self([70, 120, 240, 255]);
+    /// Yellow: portals and highlights.
+    pub const YELLOW: Self = Self([240, 200, 40, 255]);
+    /// Orange: the second shape's witnesses.
+    pub const ORANGE: Self = Self([245, 140, 30, 255]);
+    /// Purple: polytopes.
+    pub const PURPLE: Self = Self([170, 90, 220, 255]);
+    /// Grey: context that is not the focus.
+    pub const GREY: Self = Self([150, 150, 150, 255]);
+    /// White.
+    pub const WHITE: Self = Self([255, 255, 255, 255]);
+}
+
+/// A vertex of the configuration-space simplex and the support points behind it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CsoVertex {
+    /// The configuration-space point `a - b`.
+    pub w: Vec3Data,
+    /// Support point on shape A (world space).
+    pub a: Vec3Data,
+    /// Support point on shape B (world space).
+    pub b: Vec3Data,
+}
+
+/// The geometry of a convex shape, enough for a viewer to draw it and its
+/// support function. All sizes are in the shape's local frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ShapeGeom {
+    /// A single point at the local origin.
+    Point,
+    /// A sphere of `radius` around the local origin.
+    Sphere {
+        /// Radius.
+        radius: f64,
+    },
+    /// An axis-aligned box.
+    Box {
+        /// Half the edge lengths along x, y, z.
+        half_extents: [f64; 3],
+    },
+    /// A capsule along the local Y axis.
+    Capsule {
+        /// Half the length of the core segment.
+        half_height: f64,
+        /// Radius around the segment.
+        radius: f64,
+    },
+    /// A cylinder along the local Y axis.
+    Cylinder {
+        /// Half the height.
+        half_height: f64,
+        /// Radius of the caps.
+        radius: f64,
+    },
+    /// A cone along the local Y axis, apex at `+half_height`.
+    Cone {
+        /// Half the height.
+        half_height: f64,
+        /// Radius of the base at `-half_height`.
+        radius: f64,
+    },
+    /// The convex hull of points (any number, degenerate sets allowed).
+    Hull {
+        /// The points; the hull is what they span.
+        points: Vec<[f64; 3]>,
+    },
+    /// A triangle mesh; its convex hull is the shape.
+    Mesh {
+        /// Vertex positions.
+        vertices: Vec<[f64; 3]>,
+        /// Triangles as vertex indices.
+        triangles: Vec<[u32; 3]>,
+    },
+}
+
+/// A shape placed in the world: geometry, margin and pose.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShapeDecl {
+    /// The core geometry.
+    pub geom: ShapeGeom,
+    /// Radius of the sphere the core is Minkowski-summed with (0 for none).
+    pub margin: f64,
+    /// World position of the local origin.
+    pub position: [f64; 3],
+    /// World rotation as a unit quaternion `[x, y, z, w]`.
+    pub rotation: [f64; 4],
+}
+
+/// A call site, defined once per stream and then referred to by id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteDef {
+    /// The id events use for this site, dense from 0 in each stream.
+    pub id: u32,
+    /// Source file of the macro call.
+    pub file: String,
+    /// Line of the macro call.
+    pub line: u32,
+    /// The macro's label literal (scope name, point name, value series name).
+    pub label: String,
+}
+
+/// One recorded event.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    /// Defines a call site; precedes the first event that uses it.
+    Site(SiteDef),
+    /// Opens a scope: what is drawn until the matching [`Event::Pop`] disappears there.
+    Push {
+        /// Call site (its label names the scope).
+        site: u32,
+    },
+    /// Closes the innermost open scope.
+    Pop {
+        /// Call site.
+        site: u32,
+    },
+    /// A step: the viewer stops here.
+    Pause {
+        /// Call site (its label says why).
+        site: u32,
+    },
+    /// A line of text for the log.
+    Text {
+        /// Call site.
+        site: u32,
+        /// The formatted text.
+        text: String,
+    },
+    /// A point.
+    Point {
+        /// Call site (its label names the point).
+        site: u32,
+        /// Which view.
+        space: Space,
+        /// Colour, or the viewer's default.
+        color: Option<Rgba>,
+        /// Position.
+        p: Vec3Data,
+    },
+    /// A line segment.
+    Line {
+        /// Call site.
+        site: u32,
+        /// Which view.
+        space: Space,
+        /// Colour, or the viewer's default.
+        color: Option<Rgba>,
+        /// Start.
+        a: Vec3Data,
+        /// End.
+        b: Vec3Data,
+    },
+    /// A triangle.
+    Triangle {
+        /// Call site.
+        site: u32,
+        /// Which view.
+        space: Space,
+        /// Colour, or the viewer's default.
+        color: Option<Rgba>,
+        /// Vertices in counter-clockwise order seen from outside.
+        v: [Vec3Data; 3],
+    },
+    /// The configuration-space simplex with the support points behind each vertex.
+    Simplex {
+        /// Call site.
+        site: u32,
+        /// 0 to 4 vertices.
+        vertices: Vec<CsoVertex>,
+    },
+    /// A named scalar, one sample of a per-iteration series (the site label names it).
+    Value {
+        /// Call site.
+        site: u32,
+        /// The sample.
+        value: Scalar,
+    },
+    /// Declares the query's two shapes (and A's motion for sweeps).
+    Shapes {
+        /// Call site.
+        site: u32,
+        /// Shape A.
+        a: ShapeDecl,
+        /// Shape B.
+        b: ShapeDecl,
+        /// Translation of A over t ∈ [0, 1] for sweeps.
+        motion: Option<[f64; 3]>,
+    },
+}
+
+impl Event {
+    /// The call site the event refers to (for a definition, the site it defines).
+    #[must_use]
+    pub fn site(&self) -> u32 {
+        match self {
+            Self::Site(def) => def.id,
+            Self::Push { site }
+            | Self::Pop { site }
+            | Self::Pause { site }
+            | Self::Text { site, .. }
+            | Self::Point { site, .. }
+            | Self::Line { site, .. }
+            | Self::Triangle { site, .. }
+            | Self::Simplex { site, .. }
+            | Self::Value { site, .. }
+            | Self::Shapes { site, .. } => *site,
+        }
+    }
+
+    /// A short lowercase name of the event kind, as `cspace stats` prints it.
+    #[must_use]
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Self::Site(_) => EventKind::Site,
+            Self::Push { .. } => EventKind::Push,
+            Self::Pop { .. } => EventKind::Pop,
+            Self::Pause { .. } => EventKind::Pause,
+            Self::Text { .. } => EventKind::Text,
+            Self::Point { .. } => EventKind::Point,
+            Self::Line { .. } => EventKind::Line,
+            Self::Triangle { .. } => EventKind::Triangle,
+            Self::Simplex { .. } => EventKind::Simplex,
+            Self::Value { .. } => EventKind::Value,
+            Self::Shapes { .. } => EventKind::Shapes,
+        }
+    }
+}
+
+/// The kind of an [`Event`], without its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventKind {
+    /// [`Event::Site`]
+    Site,
+    /// [`Event::Push`]
+    Push,
+    /// [`Event::Pop`]
+    Pop,
+    /// [`Event::Pause`]
+    Pause,
+    /// [`Event::Text`]
+    Text,
+    /// [`Event::Point`]
+    Point,
+    /// [`Event::Line`]
+    Line,
+    /// [`Event::Triangle`]
+    Triangle,
+    /// [`Event::Simplex`]
+    Simplex,
+    /// [`Event::Value`]
+    Value,
+    /// [`Event::Shapes`]
+    Shapes,
+}
+
+impl EventKind {
+    /// Every kind, in stream-tag order.
+    pub const ALL: [Self; 11] = [
+        Self::Site,
+        Self::Push,
+        Self::Pop,
+        Self::Pause,
+        Self::Text,
+        Self::Point,
+        Self::Line,
+        Self::Triangle,
+        Self::Simplex,
+        Self::Value,
+        Self::Shapes,
+    ];
+
+    /// Lowercase name, e.g. `"point"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Site => "site",
+            Self::Push => "push",
+            Self::Pop => "pop",
+            Self::Pause => "pause",
+            Self::Text => "text",
+            Self::Point => "point",
+            Self::Line => "line",
+            Self::Triangle => "triangle",
+            Self::Simplex => "simplex",
+            Self::Value => "value",
+            Self::Shapes => "shapes",
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! Recording scopes: a thread-local buffer that the macros append to.
+//!
+//! Recording is off unless the current thread is inside [`record`] (or one of
+//! its siblings). When no thread in the process records, a macro costs one
+//! relaxed atomic load; when some other thread records, one more thread-local
+//! flag read.
+
+use crate::event::{Event, SiteDef};
+use crate::stream;
+use std::cell::{Cell, RefCell};
+use std::io::{self, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+/// Number of threads currently recording, process-wide.
+static ACTIVE: AtomicUsize = AtomicUsize::new(0);
+/// Next process-wide call-site id (0 means "not assigned yet").
+static NEXT_SITE: AtomicU32 = AtomicU32::new(1);
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
+}
+
+/// Whether the current thread is recording. This is the check every macro makes.
+#[inline]
+#[must_use]
+pub fn is_on() -> bool {
+    ACTIVE.load(Ordering::Relaxed) != 0 && ON.with(Cell::get)
+}
+
+/// A macro call site: file, line and label, given a process-wide id on first use.
+///
+/// Each macro expansion holds one of these in a `static`, so the site costs
+/// nothing until it records and its strings are written once per stream.
+#[derive(Debug)]
+pub struct Site {
+    /// Source file.
+    pub file: &'static str,
+    /// Source line.
+    pub line: u32,
+    /// The macro's label literal.
+    pub label: &'static str,
+    id: AtomicU32,
+}
+
+impl Site {
+    /// A site not yet given an id.
+    #[must_use]
+    pub const fn new(file: &'static str, line: u32, label: &'static str) -> Self {
+        Self {
+            file,
+            line,
+            label,
+            id: AtomicU32::new(0),
+        }
+    }
+
+    #[inline]
+    fn global_id(&self) -> u32 {
+        let id = self.id.load(Ordering::Relaxed);
+        if id != 0 {
+            return id;
+        }
+        let fresh = NEXT_SITE.fetch_add(1, Ordering::Relaxed);
+        match self
+            .id
+            .compare_exchange(0, fresh, Ordering::Relaxed, Ordering::Relaxed)
+        {
+            Ok(_) => fresh,
+            Err(won) => won,
+        }
+    }
+}
+
+/// Where a recording's bytes go as they are produced.
+///
+/// A file sink makes a recording crash-safe; a socket sink streams it live.
+pub trait Sink: Send {
+    /// Takes the stream header and complete frames, in order.
+    ///
+    /// # Errors
+    /// An I/O error stops further writes to this sink; the in-memory copy is kept.
+    fn write_frames(&mut self, bytes: &[u8]) -> io::Result<()>;
+}
+
+impl Sink for std::fs::File {
+    fn write_frames(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // An unbuffered write per call: once it returns, the bytes are the
+        // kernel's, and survive the process being killed.
+        self.write_all(bytes)
+    }
+}
+
+impl Sink for std::net::TcpStream {
+    fn write_frames(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.write_all(bytes)
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn write_frames(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+struct Recorder {
+    /// Header and frames recorded so far.
+    bytes: Vec<u8>,
+    /// Process-wide site id → stream-local id + 1 (0: not defined in this stream).
+    local: Vec<u32>,
+    next_local: u32,
+    sink: Option<Box<dyn Sink>>,
+    /// How much of `bytes` the sink has been given.
+    sent: usize,
+    sink_error: Option<io::Error>,
+}
+
+impl Recorder {
+    fn new(sink: Option<Box<dyn Sink>>) -> Self {
+        let mut r = Self {
+            bytes: stream::header().to_vec(),
+            local: Vec::new(),
+            next_local: 0,
+            sink,
+            sent: 0,
+            sink_error: None,
+        };
+        r.flush_to_sink();
+        r
+    }
+
+    #[inline]
+    fn site(&mut self, site: &Site) -> u32 {
+        let g = site.global_id() as usize;
+        if let Some(&l) = self.local.get(g)
+            && l != 0
+        {
+            return l - 1;
+        }
+        if self.local.len() <= g {
+            self.local.resize(g + 1, 0);
+        }
+        let id = self.next_local;
+        self.next_local += 1;
+        self.local[g] = id + 1;
+        stream::encode_event(
+            &mut self.bytes,
+            &Event::Site(SiteDef {
+                id,
+                file: site.file.to_owned(),
+                line: site.line,
+                label: site.label.to_owned(),
+            }),
+        );
+        id
+    }
+
+    fn flush_to_sink(&mut self) {
+        if let Some(sink) = &mut self.sink
+            && self.sink_error.is_none()
+            && self.sent < self.bytes.len()
+        {
+            if let Err(e) = sink.write_frames(&self.bytes[self.sent..]) {
+                self.sink_error = Some(e);
+            }
+            self.sent = self.bytes.len();
+        }
+    }
+}
+
+/// A finished recording: the complete stream bytes (header included).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// The stream, ready to write to a file.
+    pub bytes: Vec<u8>,
+}
+
+impl Recording {
+    /// Decodes the recording's events (a recording made here always decodes fully).
+    #[must_use]
+    pub fn events(&self) -> Vec<Event> {
+        stream::decode(&self.bytes)
+            .events
+            .into_iter()
+            .map(|l| l.event)
+            .collect()
+    }
+
+    /// Writes the stream to `path` atomically (temporary file, then rename).
+    ///
+    /// # Errors
+    /// Creating, writing or renaming the file failed.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        crate::write_atomic(path, &self.bytes)
+    }
+}
+
+/// Restores the previous recorder of this thread when a scope ends, even by panic.
+struct Scope {
+    previous: Option<Recorder>,
+    was_on: bool,
+}
+
+impl Scope {
+    fn enter(sink: Option<Box<dyn Sink>>) -> Self {
+        let previous = RECORDER.with(|r| r.borrow_mut().replace(Recorder::new(sink)));
+        let was_on = ON.with(|on| on.replace(true));
+        if !was_on {
+            ACTIVE.fetch_add(1, Ordering::Relaxed);
+        }
+        Self { previous, was_on }
+    }
+
+    fn finish(mut self) -> (Recording, Option<io::Error>) {
+        let rec = RECORDER.with(|r| r.borrow_mut().take());
+        let (bytes, err) = rec.map_or_else(
+            || (stream::header().to_vec(), None),
+            |mut rec| {
+                rec.flush_to_sink();
+                (rec.bytes, rec.sink_error)
+            },
+        );
+        let previous = self.previous.take();
+        RECORDER.with(|r| *r.borrow_mut() = previous);
+        (Recording { bytes }, err)
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        if let Some(prev) = self.previous.take() {
+            RECORDER.with(|r| *r.borrow_mut() = Some(prev));
+        } else if RECORDER.with(|r| r.borrow().is_some()) && !self.was_on {
+            RECORDER.with(|r| *r.borrow_mut() = None);
+        }
+        ON.with(|on| on.set(self.was_on));
+        if !self.was_on {
+            ACTIVE.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Runs `f` with recording on for the current thread and returns its result and
+/// the recording. Nested calls record separately and restore the outer one.
+///
+/// ```
+/// let (sum, recording) = cspace_recorder::record(|| {
+///     cspace_recorder::text!("adding");
+///     1 + 2
+/// });
+/// assert_eq!(sum, 3);
+/// # #[cfg(feature = "enabled")]
+/// assert_eq!(recording.events().len(), 2); // the site definition and the text
+/// ```
+pub fn record<R>(f: impl FnOnce() -> R) -> (R, Recording) {
+    let scope = Scope::enter(None);
+    let result = f();
+    (result, scope.finish().0)
+}
+
+/// Like [`record`], but catches a panic in `f` so the recording up to the
+/// panic is kept (a failing query saved as a fixture).
+///
+/// # Errors
+/// The panic payload, if `f` panicked.
+pub fn record_catching<R>(f: impl FnOnce() -> R) -> (std::thread::Result<R>, Recording) {
+    let scope = Scope::enter(None);
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    (result, scope.finish().0)
+}
+
+/// Like [`record`], and also streams every event to `sink` as it is recorded.
+///
+/// The in-memory recording is complete even if the sink fails; the sink's first
+/// error is returned.
+pub fn record_to<R>(
+    sink: Box<dyn Sink>,
+    f: impl FnOnce() -> R,
+) -> (R, Recording, Option<io::Error>) {
+    let scope = Scope::enter(Some(sink));
+    let result = f();
+    let (recording, err) = scope.finish();
+    (result, recording, err)
+}
+
+/// Records `f` straight into the file at `path`, event by event, so a process
+/// killed mid-query leaves every event recorded so far readable.
+///
+/// # Errors
+/// Creating the file failed; later write errors are returned with the result.
+pub fn record_to_file<R>(
+    path: &Path,
+    f: impl FnOnce() -> R,
+) -> io::Result<(R, Recording, Option<io::Error>)> {
+    let file = std::fs::File::create(path)?;
+    Ok(record_to(Box::new(file), f))
+}
+
+/// Appends an event built by `make` to the current thread's recording, if any.
+/// Used by the macros; `make` receives the stream-local site id.
+#[doc(hidden)]
+#[inline]
+pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
+    RECORDER.with(|r| {
+        if let Ok(mut guard) = r.try_borrow_mut()
+            && let Some(rec) = guard.as_mut()
+        {
+            let id = rec.site(site);
+            stream::encode_event(&mut rec.bytes, &make(id));
+            if rec.sink.is_some() {
+                rec.flush_to_sink();
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static SITE: Site = Site::new("record.rs", 1, "t");
+
+    #[test]
+    fn off_outside_a_scope_and_restored_after_a_panic() {
+        assert!(!is_on());
+        let (r, rec) = record_catching(|| {
+            assert!(is_on());
+            emit(&SITE, |site| Event::Pause { site });
+            panic!("query blew up");
+        });
+        assert!(r.is_err());
+        assert!(!is_on());
+        assert_eq!(rec.events().len(), 2, "site definition and pause survive the panic");
+    }
+
+    #[test]
+    fn nested_scopes_record_separately() {
+        let ((), outer) = record(|| {
+            emit(&SITE, |site| Event::Pause { site });
+            let ((), inner) = record(|| emit(&SITE, |site| Event::Push { site }));
+            assert_eq!(inner.events().len(), 2);
+            assert!(is_on());
+            emit(&SITE, |site| Event::Pop { site });
+        });
+        let kinds: Vec<_> = outer.events().iter().map(Event::kind).collect();
+        use crate::EventKind::{Pause, Pop, Site};
+        assert_eq!(kinds, vec![Site, Pause, Pop]);
+    }
+}

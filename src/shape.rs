@@ -1,0 +1,554 @@
+//! Support-mapped convex shapes in a pose.
+//!
+//! Every shape is a *core* plus a *radius*: a sphere is a point core with its
+//! radius, a capsule a segment core with its radius, and a margin adds to the
+//! radius of any shape. Queries run GJK on the cores and subtract the radii, so
+//! distances to round shapes are exact instead of converging slowly on a
+//! curved support map.
+
+use crate::real::{Real, Rotation, V3, Vector};
+use cspace_recorder::{ShapeDecl, ShapeGeom};
+
+/// The core geometry of a shape, in its local frame (Y is the axis of
+/// capsules, cylinders and cones).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Geom<T: Real> {
+    /// A point at the origin (a sphere is a point with a radius).
+    Point,
+    /// A sphere around the origin; its core is the point, its radius the radius.
+    Sphere {
+        /// Radius (≥ 0).
+        radius: T,
+    },
+    /// An axis-aligned box.
+    Box {
+        /// Half edge lengths (each ≥ 0).
+        half_extents: V3<T>,
+    },
+    /// A capsule: the segment from −`half_height` to +`half_height` on Y, plus `radius`.
+    Capsule {
+        /// Half the length of the core segment (≥ 0).
+        half_height: T,
+        /// Radius (≥ 0).
+        radius: T,
+    },
+    /// A cylinder along Y.
+    Cylinder {
+        /// Half the height (≥ 0).
+        half_height: T,
+        /// Cap radius (≥ 0).
+        radius: T,
+    },
+    /// A cone along Y with its apex at +`half_height` and base at −`half_height`.
+    Cone {
+        /// Half the height (≥ 0).
+        half_height: T,
+        /// Base radius (≥ 0).
+        radius: T,
+    },
+    /// The convex hull of a non-empty point set; degenerate sets are fine.
+    Hull {
+        /// The points.
+        points: Vec<V3<T>>,
+    },
+}
+
+/// A convex shape: core geometry and a margin (a sphere it is Minkowski-summed with).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape<T: Real> {
+    /// The core geometry.
+    pub geom: Geom<T>,
+    /// Extra radius around the geometry (≥ 0).
+    pub margin: T,
+}
+
+/// Why a shape description is not a valid shape.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// A size is negative.
+    #[error("{field} must be ≥ 0, got {value}")]
+    Negative {
+        /// The field, e.g. `radius`.
+        field: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// A value is NaN or infinite.
+    #[error("{field} must be finite, got {value}")]
+    NotFinite {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// A hull has no points.
+    #[error("hull points must not be empty")]
+    EmptyHull,
+}
+
+fn check_size<T: Real>(field: &'static str, v: T) -> Result<(), ShapeError> {
+    if !v.is_finite() {
+        return Err(ShapeError::NotFinite {
+            field,
+            value: format!("{v:?}"),
+        });
+    }
+    if v < T::ZERO {
+        return Err(ShapeError::Negative {
+            field,
+            value: format!("{v:?}"),
+        });
+    }
+    Ok(())
+}
+
+impl<T: Real> Shape<T> {
+    /// A shape without margin.
+    #[must_use]
+    pub fn new(geom: Geom<T>) -> Self {
+        Self {
+            geom,
+            margin: T::ZERO,
+        }
+    }
+
+    /// The same shape with `margin` added around it.
+    #[must_use]
+    pub fn with_margin(mut self, margin: T) -> Self {
+        self.margin = margin;
+        self
+    }
+
+    /// A sphere.
+    #[must_use]
+    pub fn sphere(radius: T) -> Self {
+        Self::new(Geom::Sphere { radius })
+    }
+
+    /// A box from half extents.
+    #[must_use]
+    pub fn cuboid(half_extents: V3<T>) -> Self {
+        Self::new(Geom::Box { half_extents })
+    }
+
+    /// A capsule along Y.
+    #[must_use]
+    pub fn capsule(half_height: T, radius: T) -> Self {
+        Self::new(Geom::Capsule {
+            half_height,
+            radius,
+        })
+    }
+
+    /// A cylinder along Y.
+    #[must_use]
+    pub fn cylinder(half_height: T, radius: T) -> Self {
+        Self::new(Geom::Cylinder {
+            half_height,
+            radius,
+        })
+    }
+
+    /// A cone along Y, apex up.
+    #[must_use]
+    pub fn cone(half_height: T, radius: T) -> Self {
+        Self::new(Geom::Cone {
+            half_height,
+            radius,
+        })
+    }
+
+    /// The convex hull of `points`.
+    #[must_use]
+    pub fn hull(points: Vec<V3<T>>) -> Self {
+        Self::new(Geom::Hull { points })
+    }
+
+    /// Checks sizes are finite and non-negative and hulls non-empty.
+    ///
+    /// # Errors
+    /// The first offending field.
+    pub fn validate(&self) -> Result<(), ShapeError> {
+        check_size("margin", self.margin)?;
+        match &self.geom {
+            Geom::Point => Ok(()),
+            Geom::Sphere { radius } => check_size("radius", *radius),
+            Geom::Box { half_extents } => {
+                check_size("half_extents[0]", half_extents.x())?;
+                check_size("half_extents[1]", half_extents.y())?;
+                check_size("half_extents[2]", half_extents.z())
+            }
+            Geom::Capsule {
+                half_height,
+                radius,
+            }
+            | Geom::Cylinder {
+                half_height,
+                radius,
+            }
+            | Geom::Cone {
+                half_height,
+                radius,
+            } => {
+                check_size("half_height", *half_height)?;
+                check_size("radius", *radius)
+            }
+            Geom::Hull { points } => {
+                if points.is_empty() {
+                    return Err(ShapeError::EmptyHull);
+                }
+                for p in points {
+                    if !p.is_finite() {
+                        return Err(ShapeError::NotFinite {
+                            field: "points",
+                            value: format!("{p:?}"),
+                        });
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The radius around the core: sphere and capsule radius plus margin.
+    #[inline]
+    #[must_use]
+    pub fn radius(&self) -> T {
+        match self.geom {
+            Geom::Sphere { radius } | Geom::Capsule { radius, .. } => radius + self.margin,
+            _ => self.margin,
+        }
+    }
+
+    /// The core's support point in local direction `d` (need not be unit).
+    ///
+    /// Ties (a face or edge facing `d`) resolve deterministically.
+    #[inline]
+    #[must_use]
+    pub fn core_support(&self, d: V3<T>) -> V3<T> {
+        let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
+        match &self.geom {
+            Geom::Point | Geom::Sphere { .. } => V3::<T>::ZERO,
+            Geom::Box { half_extents: h } => V3::<T>::new(
+                sign(d.x(), h.x()),
+                sign(d.y(), h.y()),
+                sign(d.z(), h.z()),
+            ),
+            Geom::Capsule { half_height, .. } => V3::<T>::new(T::ZERO, sign(d.y(), *half_height), T::ZERO),
+            Geom::Cylinder {
+                half_height,
+                radius,
+            } => {
+                let y = sign(d.y(), *half_height);
+                let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+                if s > T::ZERO {
+                    let k = *radius / s;
+                    V3::<T>::new(d.x() * k, y, d.z() * k)
+                } else {
+                    V3::<T>::new(T::ZERO, y, T::ZERO)
+                }
+            }
+            Geom::Cone {
+                half_height,
+                radius,
+            } => {
+                // Apex (0, h, 0) against the base rim point in d's xz direction.
+                let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+                let apex = d.y() * *half_height;
+                let rim = s * *radius - d.y() * *half_height;
+                if apex >= rim {
+                    V3::<T>::new(T::ZERO, *half_height, T::ZERO)
+                } else if s > T::ZERO {
+                    let k = *radius / s;
+                    V3::<T>::new(d.x() * k, -*half_height, d.z() * k)
+                } else {
+                    V3::<T>::new(T::ZERO, -*half_height, T::ZERO)
+                }
+            }
+            Geom::Hull { points } => {
+                let mut best = points[0];
+                let mut best_dot = best.dot(d);
+                for &p in &points[1..] {
+                    let dot = p.dot(d);
+                    if dot > best_dot {
+                        best = p;
+                        best_dot = dot;
+                    }
+                }
+                best
+            }
+        }
+    }
+
+    /// The full shape's support point (core plus radius) in local direction `d`.
+    #[inline]
+    #[must_use]
+    pub fn support(&self, d: V3<T>) -> V3<T> {
+        let core = self.core_support(d);
+        let r = self.radius();
+        if r > T::ZERO
+            && let Some(n) = d.try_normalize()
+        {
+            return core + n * r;
+        }
+        core
+    }
+
+    /// A rough size of the shape: the largest extent of the core plus the radius.
+    /// Tolerances are relative to it.
+    #[must_use]
+    pub fn scale(&self) -> T {
+        let core = match &self.geom {
+            Geom::Point | Geom::Sphere { .. } => T::ZERO,
+            Geom::Box { half_extents } => half_extents.max_abs(),
+            Geom::Capsule { half_height, .. } => *half_height,
+            Geom::Cylinder {
+                half_height,
+                radius,
+            }
+            | Geom::Cone {
+                half_height,
+                radius,
+            } => half_height.max(*radius),
+            Geom::Hull { points } => points.iter().fold(T::ZERO, |m, p| m.max(p.max_abs())),
+        };
+        core + self.radius()
+    }
+
+    /// The recorder's description of this shape in `pose`.
+    #[must_use]
+    pub fn decl(&self, pose: &Pose<T>) -> ShapeDecl {
+        let geom = match &self.geom {
+            Geom::Point => ShapeGeom::Point,
+            Geom::Sphere { radius } => ShapeGeom::Sphere {
+                radius: radius.to_f64(),
+            },
+            Geom::Box { half_extents } => ShapeGeom::Box {
+                half_extents: half_extents.to_f64(),
+            },
+            Geom::Capsule {
+                half_height,
+                radius,
+            } => ShapeGeom::Capsule {
+                half_height: half_height.to_f64(),
+                radius: radius.to_f64(),
+            },
+            Geom::Cylinder {
+                half_height,
+                radius,
+            } => ShapeGeom::Cylinder {
+                half_height: half_height.to_f64(),
+                radius: radius.to_f64(),
+            },
+            Geom::Cone {
+                half_height,
+                radius,
+            } => ShapeGeom::Cone {
+                half_height: half_height.to_f64(),
+                radius: radius.to_f64(),
+            },
+            Geom::Hull { points } => ShapeGeom::Hull {
+                points: points.iter().map(|p| p.to_f64()).collect(),
+            },
+        };
+        ShapeDecl {
+            geom,
+            margin: self.margin.to_f64(),
+            position: pose.position.to_f64(),
+            rotation: pose.rotation.to_xyzw().map(Real::to_f64),
+        }
+    }
+
+    /// A shape from the recorder's description (the pose is returned beside it).
+    #[must_use]
+    pub fn from_decl(decl: &ShapeDecl) -> (Self, Pose<T>) {
+        let v = |p: [f64; 3]| V3::<T>::from_f64(p);
+        let s = T::from_f64;
+        let geom = match &decl.geom {
+            ShapeGeom::Point => Geom::Point,
+            ShapeGeom::Sphere { radius } => Geom::Sphere { radius: s(*radius) },
+            ShapeGeom::Box { half_extents } => Geom::Box {
+                half_extents: v(*half_extents),
+            },
+            ShapeGeom::Capsule {
+                half_height,
+                radius,
+            } => Geom::Capsule {
+                half_height: s(*half_height),
+                radius: s(*radius),
+            },
+            ShapeGeom::Cylinder {
+                half_height,
+                radius,
+            } => Geom::Cylinder {
+                half_height: s(*half_height),
+                radius: s(*radius),
+            },
+            ShapeGeom::Cone {
+                half_height,
+                radius,
+            } => Geom::Cone {
+                half_height: s(*half_height),
+                radius: s(*radius),
+            },
+            ShapeGeom::Hull { points } | ShapeGeom::Mesh { vertices: points, .. } => {
+                let points: Vec<_> = points.iter().map(|p| v(*p)).collect();
+                if points.is_empty() {
+                    Geom::Point
+                } else {
+                    Geom::Hull { points }
+                }
+            }
+        };
+        let pose = Pose {
+            position: v(decl.position),
+            rotation: <T::Q as Rotation<T>>::from_xyzw(decl.rotation.map(s)),
+        };
+        (
+            Self {
+                geom,
+                margin: s(decl.margin),
+            },
+            pose,
+        )
+    }
+}
+
+/// Where a shape is: position of its local origin and rotation (unit quaternion).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose<T: Real> {
+    /// World position.
+    pub position: V3<T>,
+    /// World rotation.
+    pub rotation: T::Q,
+}
+
+impl<T: Real> Default for Pose<T> {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl<T: Real> Pose<T> {
+    /// At the origin, not rotated.
+    pub const IDENTITY: Self = Self {
+        position: <V3<T> as Vector<T>>::ZERO,
+        rotation: <T::Q as Rotation<T>>::IDENTITY,
+    };
+
+    /// A pose at `position`, not rotated.
+    #[must_use]
+    pub fn from_position(position: V3<T>) -> Self {
+        Self {
+            position,
+            rotation: <T::Q as Rotation<T>>::IDENTITY,
+        }
+    }
+
+    /// A pose from position and rotation.
+    #[must_use]
+    pub fn new(position: V3<T>, rotation: T::Q) -> Self {
+        Self { position, rotation }
+    }
+
+    /// Local point to world.
+    #[inline]
+    #[must_use]
+    pub fn transform_point(&self, p: V3<T>) -> V3<T> {
+        self.rotation.rotate(p) + self.position
+    }
+
+    /// World direction to local.
+    #[inline]
+    #[must_use]
+    pub fn inverse_transform_vector(&self, v: V3<T>) -> V3<T> {
+        self.rotation.inverse_rotate(v)
+    }
+
+    /// Local direction to world.
+    #[inline]
+    #[must_use]
+    pub fn transform_vector(&self, v: V3<T>) -> V3<T> {
+        self.rotation.rotate(v)
+    }
+}
+
+/// A shape in a pose: what the queries take.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed<'a, T: Real> {
+    /// The shape.
+    pub shape: &'a Shape<T>,
+    /// Its pose.
+    pub pose: Pose<T>,
+}
+
+impl<'a, T: Real> Placed<'a, T> {
+    /// `shape` in `pose`.
+    #[must_use]
+    pub fn new(shape: &'a Shape<T>, pose: Pose<T>) -> Self {
+        Self { shape, pose }
+    }
+
+    /// The core's support point in world direction `d`, in world space.
+    #[inline]
+    #[must_use]
+    pub fn core_support(&self, d: V3<T>) -> V3<T> {
+        self.pose
+            .transform_point(self.shape.core_support(self.pose.inverse_transform_vector(d)))
+    }
+
+    /// The full shape's support point in world direction `d`, in world space.
+    #[inline]
+    #[must_use]
+    pub fn support(&self, d: V3<T>) -> V3<T> {
+        self.pose
+            .transform_point(self.shape.support(self.pose.inverse_transform_vector(d)))
+    }
+
+    /// The recorder's description of this placed shape.
+    #[must_use]
+    pub fn decl(&self) -> ShapeDecl {
+        self.shape.decl(&self.pose)
+    }
+}
+
+impl<T: Real> From<Placed<'_, T>> for ShapeDecl {
+    fn from(p: Placed<'_, T>) -> Self {
+        p.decl()
+    }
+}
+
+impl<T: Real> From<&Placed<'_, T>> for ShapeDecl {
+    fn from(p: &Placed<'_, T>) -> Self {
+        p.decl()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    #[test]
+    fn supports_are_extreme_in_their_direction() {
+        let shapes = [
+            Shape::<f64>::cuboid(DVec3::new(1.0, 2.0, 3.0)),
+            Shape::cylinder(1.5, 0.5),
+            Shape::cone(1.0, 2.0),
+            Shape::capsule(1.0, 0.25).with_margin(0.1),
+            Shape::hull(vec![DVec3::ZERO, DVec3::X, DVec3::Y * 2.0]),
+        ];
+        for s in &shapes {
+            for i in 0..200 {
+                let t = f64::from(i) * 0.37;
+                let d = DVec3::new(t.sin() * t.cos(), t.cos(), (2.0 * t).sin());
+                let p = s.support(d);
+                for j in 0..50 {
+                    let u = f64::from(j) * 0.91;
+                    let q = s.support(DVec3::new(u.cos(), u.sin() * 0.3, u.sin()));
+                    assert!(q.dot(d) <= p.dot(d) + 1e-12, "{s:?} dir {d}");
+                }
+            }
+        }
+    }
+}
