@@ -9,3 +9,17 @@ pub mod shape;
 
 pub use real::{Q, Real, Rotation, V3, Vector};
 pub use shape::{Geom, Placed, Pose, Shape, ShapeError};
+
+/// How an iterative query ended. Every result carries one, so hitting an
+/// iteration bound is never silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The termination criterion was met: the answer is within tolerance.
+    Converged,
+    /// The iteration bound was hit; the answer is the best bound found so far.
+    MaxIterations,
+    /// The input was degenerate (zero-size core, coincident points) and a
+    /// closed-form answer was returned instead of iterating.
+    Degenerate,
+}
