@@ -44,6 +44,7 @@
 //! damaged stream; [`StreamDecoder`] decodes a stream that arrives in pieces.
 //! The byte layout is documented in [`stream`].
 
+mod decl;
 mod event;
 mod macros;
 mod record;

@@ -1,0 +1,350 @@
+//! `cspace dump` and `cspace stats`: read a recording and print it as text,
+//! JSON lines, or counts.
+
+use cspace_recorder::{
+    DecodeError, Event, EventKind, Located, Scalar, ShapeDecl, SiteDef, Vec3Data,
+};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Why a recording could not be read in full.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS reported.
+        source: io::Error,
+    },
+    /// The file is not a valid recording from some byte on.
+    #[error("{}: {source}", path.display())]
+    Decode {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and at which byte.
+        source: DecodeError,
+    },
+}
+
+/// A decoded recording with its call sites resolved.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Events in stream order (site definitions included).
+    pub events: Vec<Located>,
+    /// Call sites by stream-local id.
+    pub sites: BTreeMap<u32, SiteDef>,
+    /// Length of the file in bytes.
+    pub file_len: u64,
+    /// The first problem, if the file is damaged; `events` is its valid prefix.
+    pub error: Option<ReadError>,
+}
+
+/// Reads and decodes the recording at `path`, keeping the valid prefix of a damaged file.
+///
+/// # Errors
+/// The file cannot be read at all.
+pub fn load(path: &Path) -> Result<Loaded, ReadError> {
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let decoded = cspace_recorder::decode(&bytes);
+    let sites = decoded
+        .events
+        .iter()
+        .filter_map(|l| match &l.event {
+            Event::Site(def) => Some((def.id, def.clone())),
+            _ => None,
+        })
+        .collect();
+    Ok(Loaded {
+        events: decoded.events,
+        sites,
+        file_len: bytes.len() as u64,
+        error: decoded.error.map(|source| ReadError::Decode {
+            path: path.to_owned(),
+            source,
+        }),
+    })
+}
+
+fn v3(v: Vec3Data) -> String {
+    match v {
+        Vec3Data::F32([x, y, z]) => format!("({x:?}, {y:?}, {z:?})f32"),
+        Vec3Data::F64([x, y, z]) => format!("({x:?}, {y:?}, {z:?})"),
+    }
+}
+
+fn scalar(v: Scalar) -> String {
+    match v {
+        Scalar::F32(x) => format!("{x:?}f32"),
+        Scalar::F64(x) => format!("{x:?}"),
+    }
+}
+
+fn shape(d: &ShapeDecl) -> String {
+    let [x, y, z] = d.position;
+    let [qx, qy, qz, qw] = d.rotation;
+    let mut s = format!("{:?}", d.geom);
+    if d.margin != 0.0 {
+        let _ = write!(s, " margin {:?}", d.margin);
+    }
+    let _ = write!(
+        s,
+        " at ({x:?}, {y:?}, {z:?}) rot [{qx:?}, {qy:?}, {qz:?}, {qw:?}]"
+    );
+    s
+}
+
+/// One event as a line of text (without indentation and call site).
+#[must_use]
+pub fn describe(event: &Event, label: &str) -> String {
+    let space = |s: cspace_recorder::Space| match s {
+        cspace_recorder::Space::Object => "",
+        cspace_recorder::Space::Config => "cso ",
+    };
+    match event {
+        Event::Site(def) => format!(
+            "site {} = {}:{} {:?}",
+            def.id, def.file, def.line, def.label
+        ),
+        Event::Push { .. } => format!("push {label:?}"),
+        Event::Pop { .. } => "pop".to_owned(),
+        Event::Pause { .. } => format!("pause {label:?}"),
+        Event::Text { text, .. } => format!("text {text:?}"),
+        Event::Point { space: s, p, .. } => format!("point {}{label:?} {}", space(*s), v3(*p)),
+        Event::Line { space: s, a, b, .. } => {
+            format!("line {}{label:?} {} -> {}", space(*s), v3(*a), v3(*b))
+        }
+        Event::Triangle { space: s, v, .. } => format!(
+            "triangle {}{label:?} {} {} {}",
+            space(*s),
+            v3(v[0]),
+            v3(v[1]),
+            v3(v[2])
+        ),
+        Event::Simplex { vertices, .. } => {
+            let ws: Vec<String> = vertices.iter().map(|v| v3(v.w)).collect();
+            format!("simplex {label:?} [{}]", ws.join(", "))
+        }
+        Event::Value { value, .. } => format!("value {label:?} = {}", scalar(*value)),
+        Event::Shapes { a, b, motion, .. } => {
+            let mut s = format!("shapes A: {} | B: {}", shape(a), shape(b));
+            if let Some([x, y, z]) = motion {
+                let _ = write!(s, " | motion ({x:?}, {y:?}, {z:?})");
+            }
+            s
+        }
+    }
+}
+
+/// Writes one line per event, indented by push depth, with its call site;
+/// or, with `json`, one JSON object per line.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn dump(loaded: &Loaded, json: bool, out: &mut impl Write) -> io::Result<()> {
+    let mut depth: usize = 0;
+    for l in &loaded.events {
+        if matches!(l.event, Event::Site(_)) {
+            continue;
+        }
+        if matches!(l.event, Event::Pop { .. }) {
+            depth = depth.saturating_sub(1);
+        }
+        let site = loaded.sites.get(&l.event.site());
+        let (file, line, label) = site.map_or(("?", 0, ""), |s| {
+            (s.file.as_str(), s.line, s.label.as_str())
+        });
+        if json {
+            let obj = serde_json::json!({
+                "offset": l.offset,
+                "depth": depth,
+                "kind": l.event.kind().name(),
+                "file": file,
+                "line": line,
+                "label": label,
+                "event": l.event,
+            });
+            writeln!(out, "{obj}")?;
+        } else {
+            writeln!(
+                out,
+                "{:>8}  {:indent$}{}  @ {file}:{line}",
+                l.offset,
+                "",
+                describe(&l.event, label),
+                indent = depth * 2
+            )?;
+        }
+        if matches!(l.event, Event::Push { .. }) {
+            depth += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Event counts and sizes of one recording.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Per kind: number of events and bytes of their frames.
+    pub kinds: BTreeMap<EventKind, (u64, u64)>,
+    /// All events (site definitions included).
+    pub events: u64,
+    /// Bytes of all frames (the header excluded).
+    pub frame_bytes: u64,
+    /// Number of pauses: the steps a viewer shows.
+    pub pauses: u64,
+    /// Deepest push nesting.
+    pub max_depth: u64,
+}
+
+/// Counts events per kind and their bytes.
+#[must_use]
+pub fn stats(loaded: &Loaded) -> Stats {
+    let mut s = Stats::default();
+    let mut depth = 0u64;
+    for (i, l) in loaded.events.iter().enumerate() {
+        let end = loaded
+            .events
+            .get(i + 1)
+            .map_or(loaded.file_len, |next| next.offset);
+        let end = if loaded.error.is_some() && i + 1 == loaded.events.len() {
+            // The damaged tail is not part of the last frame.
+            end.min(
+                loaded
+                    .error
+                    .as_ref()
+                    .and_then(|e| match e {
+                        ReadError::Decode { source, .. } => Some(source.offset()),
+                        ReadError::Io { .. } => None,
+                    })
+                    .unwrap_or(end),
+            )
+        } else {
+            end
+        };
+        let bytes = end.saturating_sub(l.offset);
+        let entry = s.kinds.entry(l.event.kind()).or_default();
+        entry.0 += 1;
+        entry.1 += bytes;
+        s.events += 1;
+        s.frame_bytes += bytes;
+        match l.event {
+            Event::Pause { .. } => s.pauses += 1,
+            Event::Push { .. } => {
+                depth += 1;
+                s.max_depth = s.max_depth.max(depth);
+            }
+            Event::Pop { .. } => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    s
+}
+
+/// Prints [`Stats`] as a small table.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn print_stats(s: &Stats, out: &mut impl Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:<10} {:>10} {:>12} {:>10}",
+        "kind", "events", "bytes", "bytes/ev"
+    )?;
+    for (kind, (n, bytes)) in &s.kinds {
+        writeln!(
+            out,
+            "{:<10} {n:>10} {bytes:>12} {:>10.1}",
+            kind.name(),
+            *bytes as f64 / (*n).max(1) as f64
+        )?;
+    }
+    writeln!(
+        out,
+        "{:<10} {:>10} {:>12} {:>10.1}",
+        "total",
+        s.events,
+        s.frame_bytes,
+        s.frame_bytes as f64 / s.events.max(1) as f64
+    )?;
+    writeln!(out, "pauses: {}  max push depth: {}", s.pauses, s.max_depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace_recorder as rec;
+
+    fn recorded() -> Loaded {
+        let ((), r) = rec::record(|| {
+            rec::push!("outer");
+            rec::point!(cso "w", [1.0f64, 2.0, 3.0]);
+            rec::value!("bound", 0.5f32);
+            rec::pause!("step");
+            rec::pop!();
+        });
+        let decoded = rec::decode(&r.bytes);
+        let sites = decoded
+            .events
+            .iter()
+            .filter_map(|l| match &l.event {
+                Event::Site(d) => Some((d.id, d.clone())),
+                _ => None,
+            })
+            .collect();
+        Loaded {
+            events: decoded.events,
+            sites,
+            file_len: r.bytes.len() as u64,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn dump_indents_by_push_depth_and_names_call_sites() {
+        let mut out = Vec::new();
+        dump(&recorded(), false, &mut out).expect("write to Vec");
+        let text = String::from_utf8(out).expect("utf8");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[0].contains("push \"outer\"") && lines[0].contains("src/dump.rs:"));
+        assert!(
+            lines[1].contains("  point cso \"w\" (1.0, 2.0, 3.0)"),
+            "{}",
+            lines[1]
+        );
+        assert!(lines[2].contains("value \"bound\" = 0.5f32"));
+        assert!(
+            lines[4]
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit())
+        );
+        assert!(
+            lines[4].contains("  pop  @"),
+            "pop is back at depth 0: {}",
+            lines[4]
+        );
+    }
+
+    #[test]
+    fn json_lines_parse_and_stats_count_kinds() {
+        let loaded = recorded();
+        let mut out = Vec::new();
+        dump(&loaded, true, &mut out).expect("write to Vec");
+        for line in String::from_utf8(out).expect("utf8").lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("valid JSON");
+            assert!(v["kind"].is_string() && v["offset"].is_u64());
+        }
+        let s = stats(&loaded);
+        assert_eq!(s.pauses, 1);
+        assert_eq!(s.kinds[&EventKind::Site].0, 5);
+        assert_eq!(s.frame_bytes, loaded.file_len - 8);
+        assert_eq!(s.max_depth, 1);
+    }
+}
