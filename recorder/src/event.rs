@@ -290,10 +290,10 @@ pub enum Event {
     Shapes {
         /// Call site.
         site: u32,
-        /// Shape A.
-        a: ShapeDecl,
+        /// Shape A (boxed to keep `Event` small; encoded as a plain `ShapeDecl`).
+        a: Box<ShapeDecl>,
         /// Shape B.
-        b: ShapeDecl,
+        b: Box<ShapeDecl>,
         /// Translation of A over t ∈ [0, 1] for sweeps.
         motion: Option<[f64; 3]>,
     },

@@ -213,8 +213,8 @@ macro_rules! shapes {
         if $crate::__guard!() {
             $crate::emit($crate::__site!("shapes"), |site| $crate::Event::Shapes {
                 site,
-                a: ::core::convert::Into::into($a),
-                b: ::core::convert::Into::into($b),
+                a: ::std::boxed::Box::new(::core::convert::Into::into($a)),
+                b: ::std::boxed::Box::new(::core::convert::Into::into($b)),
                 motion: ::core::option::Option::None,
             });
         }
@@ -223,8 +223,8 @@ macro_rules! shapes {
         if $crate::__guard!() {
             $crate::emit($crate::__site!("shapes"), |site| $crate::Event::Shapes {
                 site,
-                a: ::core::convert::Into::into($a),
-                b: ::core::convert::Into::into($b),
+                a: ::std::boxed::Box::new(::core::convert::Into::into($a)),
+                b: ::std::boxed::Box::new(::core::convert::Into::into($b)),
                 motion: ::core::option::Option::Some($crate::IntoVec3::into_vec3($motion).to_f64()),
             });
         }

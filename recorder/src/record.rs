@@ -338,6 +338,7 @@ mod tests {
 
     #[test]
     fn nested_scopes_record_separately() {
+        use crate::EventKind::{Pause, Pop, Site};
         let ((), outer) = record(|| {
             emit(&SITE, |site| Event::Pause { site });
             let ((), inner) = record(|| emit(&SITE, |site| Event::Push { site }));
@@ -346,7 +347,6 @@ mod tests {
             emit(&SITE, |site| Event::Pop { site });
         });
         let kinds: Vec<_> = outer.events().iter().map(Event::kind).collect();
-        use crate::EventKind::{Pause, Pop, Site};
         assert_eq!(kinds, vec![Site, Pause, Pop]);
     }
 }

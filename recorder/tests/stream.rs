@@ -114,7 +114,7 @@ fn event() -> impl Strategy<Value = Event> {
             decl(),
             prop::option::of(any::<[u64; 3]>().prop_map(|b| b.map(f64::from_bits)))
         )
-            .prop_map(|(site, a, b, motion)| Event::Shapes { site, a, b, motion }),
+            .prop_map(|(site, a, b, motion)| Event::Shapes { site, a: Box::new(a), b: Box::new(b), motion }),
     ]
 }
 
@@ -325,12 +325,12 @@ fn golden_events() -> Vec<Event> {
         site(0, "shapes"),
         Event::Shapes {
             site: 0,
-            a: decl(ShapeGeom::Box {
+            a: Box::new(decl(ShapeGeom::Box {
                 half_extents: [1.0, 2.0, 3.0],
-            }),
-            b: decl(ShapeGeom::Hull {
+            })),
+            b: Box::new(decl(ShapeGeom::Hull {
                 points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, -0.0]],
-            }),
+            })),
             motion: Some([0.0, -3.0, 0.0]),
         },
         site(1, "iteration"),
