@@ -4,8 +4,20 @@
 //!
 //! Every algorithm is generic over [`Real`] and runs in `f32` and `f64`.
 
+pub mod dump;
 pub mod real;
 pub mod shape;
+pub mod simplex;
+pub mod gjk;
+pub mod epa;
+pub mod mpr;
+pub mod sweep;
+pub mod query;
+pub mod eval;
+pub mod fixture;
+pub mod check;
+pub mod replay;
+pub mod fixture_examples;
 
 pub use real::{Q, Real, Rotation, V3, Vector};
 pub use shape::{Geom, Placed, Pose, Shape, ShapeError};

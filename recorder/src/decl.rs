@@ -159,8 +159,8 @@ mod tests {
         assert_eq!(d.position, [1.0, 2.0, 3.0]);
         let event = Event::Shapes {
             site: 0,
-            a: d.clone(),
-            b: ShapeGeom::Point.into(),
+            a: Box::new(d.clone()),
+            b: Box::new(ShapeGeom::Point.into()),
             motion: None,
         };
         let decoded = stream::decode(&stream::encode_stream(std::slice::from_ref(&event)));

@@ -1,0 +1,538 @@
+//! Penetration depth: GJK on the cores, then the expanding polytope algorithm
+//! (EPA, van den Bergen 2001) when the cores overlap.
+//!
+//! A shape is a core plus a radius, and the configuration-space object of the
+//! full shapes is the cores' one grown by the sum of the radii. So:
+//! - cores apart but within the radii: depth = radii − core distance, exact;
+//! - cores overlapping: depth = the cores' EPA depth + radii, same normal.
+//!
+//! EPA starts from whatever GJK ended with (1 to 4 points) and blows it up to
+//! a polytope around the origin. Flat or lower-dimensional core CSOs
+//! (touching, face-to-face contact, crossing segments) are answered directly:
+//! their depth is 0. The polytope grows by one support point per iteration,
+//! bounded by [`MAX_ITERS`]; the depth returned is the best *upper* bound
+//! found, so moving B by `depth · normal` always separates the shapes (up to
+//! rounding).
+
+use crate::Status;
+use crate::gjk::{self, Cso};
+use crate::real::{Real, V3, Vector};
+use crate::shape::Placed;
+use crate::simplex::{CsoPoint, Simplex};
+use cspace_recorder as rec;
+
+/// The most polytope expansions one EPA query makes.
+pub const MAX_ITERS: u32 = 128;
+
+/// The relative tolerance on the depth: EPA stops when the gap between its
+/// bounds is below `REL × scale`.
+#[inline]
+fn rel_tol<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(2.4e-5),
+        rec::Precision::F64 => T::from_f64(1e-10),
+    }
+}
+
+/// The penetration of two shapes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<T: Real> {
+    /// How far B must move along `normal` to separate (≥ 0; 0 when apart).
+    pub depth: T,
+    /// Unit vector from A towards B.
+    pub normal: V3<T>,
+    /// The deepest point of A along `normal` (world space); when apart, the closest point on A.
+    pub point_a: V3<T>,
+    /// The deepest point of B along `−normal` (world space); when apart, the closest point on B.
+    /// `point_a − point_b ≈ depth · normal`.
+    pub point_b: V3<T>,
+    /// Whether the shapes overlap or touch (within tolerance).
+    pub intersecting: bool,
+    /// GJK support evaluations plus EPA expansions.
+    pub iterations: u32,
+    /// How the iteration ended.
+    pub status: Status,
+}
+
+/// The penetration depth, normal and contact points of `a` and `b`.
+pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    rec::shapes!(a, b);
+    let cso = Cso::new(a, b);
+    let core = gjk::core_simplex(&cso);
+    let r = cso.radius();
+    let tol = gjk::rel_tol::<T>() * cso.scale;
+    let (ca, cb) = core.simplex.closest_points();
+    let dc = core.v.length();
+    if !core.overlap() && dc > T::ZERO {
+        let n = -core.v / dc;
+        let apart = dc - r > tol;
+        let depth = (r - dc).max(T::ZERO);
+        rec::text!("cores apart by {dc:?}: depth {depth:?} from the radii");
+        return Penetration {
+            depth,
+            normal: cso.world_vector(n),
+            point_a: cso.world_point(ca + n * cso.radius_a),
+            point_b: cso.world_point(cb - n * cso.radius_b),
+            intersecting: !apart,
+            iterations: core.iterations,
+            status: core.status,
+        };
+    }
+    let e = expand(&cso, &core.simplex, (ca, cb));
+    let normal = cso.world_vector(e.normal);
+    Penetration {
+        depth: e.depth + r,
+        normal,
+        point_a: cso.world_point(e.point_a + e.normal * cso.radius_a),
+        point_b: cso.world_point(e.point_b - e.normal * cso.radius_b),
+        intersecting: true,
+        iterations: core.iterations + e.iterations,
+        status: e.status,
+    }
+}
+
+/// The core penetration found by EPA, in A's frame.
+struct Expanded<T: Real> {
+    depth: T,
+    normal: V3<T>,
+    point_a: V3<T>,
+    point_b: V3<T>,
+    iterations: u32,
+    status: Status,
+}
+
+/// A triangle of the polytope, counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug)]
+struct Face<T: Real> {
+    /// Vertex indices.
+    v: [usize; 3],
+    /// Across edge `i` (from `v[i]` to `v[i + 1]`): the neighbour face and its edge index.
+    adj: [(usize, usize); 3],
+    /// Outward unit normal.
+    n: V3<T>,
+    /// Signed distance of the plane from the origin.
+    d: T,
+    /// Removed from the polytope.
+    dead: bool,
+}
+
+/// The polytope: vertices and triangles, in buffers reused across iterations.
+struct Polytope<T: Real> {
+    verts: Vec<CsoPoint<T>>,
+    faces: Vec<Face<T>>,
+    /// Scratch: faces to visit and horizon edges.
+    stack: Vec<(usize, usize)>,
+    horizon: Vec<(usize, usize)>,
+}
+
+/// What blowing up the GJK simplex gave.
+enum Start<T: Real> {
+    /// A polytope around the origin.
+    Polytope(Polytope<T>),
+    /// The core CSO is flat (or lower-dimensional) or touches the origin from
+    /// one side: its depth along `normal` (A's frame) is `depth` (≈ 0).
+    Flat { normal: V3<T>, depth: T },
+}
+
+impl<T: Real> Polytope<T> {
+    fn new(verts: &[CsoPoint<T>]) -> Self {
+        let cap = MAX_ITERS as usize;
+        let mut p = Self {
+            verts: Vec::with_capacity(cap + 8),
+            faces: Vec::with_capacity(3 * cap),
+            stack: Vec::with_capacity(32),
+            horizon: Vec::with_capacity(32),
+        };
+        p.verts.extend_from_slice(verts);
+        p
+    }
+
+    /// A face on vertices `v`, oriented away from `inside`; `None` if degenerate.
+    fn face(&self, v: [usize; 3]) -> Option<Face<T>> {
+        let [a, b, c] = v.map(|i| self.verts[i].w);
+        let n = (b - a).cross(c - a).try_normalize()?;
+        let d = n.dot(a + b + c) / T::from_f64(3.0);
+        Some(Face {
+            v,
+            adj: [(usize::MAX, 0); 3],
+            n,
+            d,
+            dead: false,
+        })
+    }
+
+    /// The closed polytope from triangles of the current vertices, each
+    /// turned to face away from `inside`, neighbours linked by shared edges.
+    fn close(&mut self, tris: &[[usize; 3]], inside: V3<T>) -> bool {
+        for &t in tris {
+            let Some(mut f) = self.face(t) else {
+                return false;
+            };
+            if f.n.dot(inside) > f.d {
+                let Some(g) = self.face([t[0], t[2], t[1]]) else {
+                    return false;
+                };
+                f = g;
+            }
+            self.faces.push(f);
+        }
+        for i in 0..self.faces.len() {
+            for e in 0..3 {
+                let (s, t) = (self.faces[i].v[e], self.faces[i].v[(e + 1) % 3]);
+                let Some(link) = self.find_edge(t, s) else {
+                    return false;
+                };
+                self.faces[i].adj[e] = link;
+            }
+        }
+        true
+    }
+
+    /// The live face and edge going from vertex `s` to vertex `t`.
+    fn find_edge(&self, s: usize, t: usize) -> Option<(usize, usize)> {
+        self.faces.iter().enumerate().find_map(|(i, f)| {
+            if f.dead {
+                return None;
+            }
+            (0..3)
+                .find(|&e| f.v[e] == s && f.v[(e + 1) % 3] == t)
+                .map(|e| (i, e))
+        })
+    }
+
+    /// The live face nearest the origin.
+    fn closest(&self) -> Option<usize> {
+        let mut best = None;
+        let mut best_d = T::MAX;
+        for (i, f) in self.faces.iter().enumerate() {
+            if !f.dead && f.d < best_d {
+                best_d = f.d;
+                best = Some(i);
+            }
+        }
+        best
+    }
+
+    /// Adds vertex `p` seen from face `seed`: removes the faces it sees and
+    /// fans new faces from their horizon to it. `false` if that would break
+    /// the polytope (the polytope is then unusable).
+    fn expand(&mut self, seed: usize, p: CsoPoint<T>) -> bool {
+        let w = p.w;
+        self.verts.push(p);
+        let iw = self.verts.len() - 1;
+        self.faces[seed].dead = true;
+        self.stack.clear();
+        self.horizon.clear();
+        self.stack.extend(self.faces[seed].adj);
+        while let Some((g, j)) = self.stack.pop() {
+            let f = self.faces[g];
+            if f.dead {
+                continue;
+            }
+            // A face whose edge would make a sliver with `w` has `w` in its
+            // plane: removing it too keeps the polytope convex.
+            if f.n.dot(w) - f.d > T::ZERO || self.sliver(f.v[j], f.v[(j + 1) % 3], w) {
+                self.faces[g].dead = true;
+                self.stack.push(f.adj[(j + 1) % 3]);
+                self.stack.push(f.adj[(j + 2) % 3]);
+            } else {
+                self.horizon.push((g, j));
+            }
+        }
+        let first = self.faces.len();
+        for k in 0..self.horizon.len() {
+            let (g, j) = self.horizon[k];
+            let (s, t) = (self.faces[g].v[j], self.faces[g].v[(j + 1) % 3]);
+            let Some(mut f) = self.face([t, s, iw]) else {
+                return false;
+            };
+            f.adj[0] = (g, j);
+            self.faces[g].adj[j] = (first + k, 0);
+            self.faces.push(f);
+        }
+        // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s) of the next.
+        for k in first..self.faces.len() {
+            let s = self.faces[k].v[1];
+            let mut found = None;
+            for m in first..self.faces.len() {
+                if self.faces[m].v[0] == s {
+                    if found.is_some() {
+                        return false;
+                    }
+                    found = Some(m);
+                }
+            }
+            let Some(m) = found else {
+                return false;
+            };
+            self.faces[k].adj[1] = (m, 2);
+            self.faces[m].adj[2] = (k, 1);
+        }
+        self.horizon.len() >= 3
+    }
+
+    /// Whether the triangle of vertices `s`, `t` and point `w` is too thin
+    /// to have a reliable normal.
+    fn sliver(&self, s: usize, t: usize, w: V3<T>) -> bool {
+        let (p, q) = (self.verts[s].w, self.verts[t].w);
+        let (e, f) = (q - p, w - p);
+        let k = T::EPSILON.sqrt();
+        e.cross(f).length_squared() <= k * k * e.length_squared() * f.length_squared()
+    }
+
+    /// The closest points on A and B behind the origin's projection on `face`.
+    fn witnesses(&self, face: usize) -> (V3<T>, V3<T>) {
+        let mut s = Simplex::new();
+        for &i in &self.faces[face].v {
+            s.push(self.verts[i]);
+        }
+        s.closest_to_origin();
+        s.closest_points()
+    }
+
+    /// Records the live faces, `seed` highlighted.
+    fn record(&self, cso: &Cso<'_, T>, seed: usize) {
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.dead {
+                continue;
+            }
+            let [a, b, c] = f.v.map(|k| cso.world_vector(self.verts[k].w));
+            if i == seed {
+                rec::triangle!(cso "expanded face", a, b, c, rec::Rgba::RED);
+            } else {
+                rec::triangle!(cso "polytope", a, b, c, rec::Rgba::PURPLE);
+            }
+        }
+    }
+}
+
+/// EPA on the cores of `cso` from the GJK simplex `simplex`, whose closest
+/// points are `fallback`.
+fn expand<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, fallback: (V3<T>, V3<T>)) -> Expanded<T> {
+    let tol = rel_tol::<T>() * cso.scale;
+    let mut poly = match blow_up(cso, simplex.points(), tol) {
+        Start::Polytope(p) => p,
+        Start::Flat { normal, depth } => {
+            rec::text!("epa: flat core CSO, depth {depth:?} along the normal");
+            return Expanded {
+                depth: depth.max(T::ZERO),
+                normal,
+                point_a: fallback.0,
+                point_b: fallback.1,
+                iterations: 0,
+                status: Status::Converged,
+            };
+        }
+    };
+    let mut best: Option<(T, V3<T>, usize)> = None;
+    let mut iterations = 0;
+    let mut status = Status::MaxIterations;
+    let mut lower = T::ZERO;
+    while iterations < MAX_ITERS {
+        let Some(f) = poly.closest() else {
+            status = Status::Degenerate;
+            break;
+        };
+        iterations += 1;
+        let face = poly.faces[f];
+        lower = face.d.max(T::ZERO);
+        let p = cso.support(face.n);
+        let upper = face.n.dot(p.w);
+        if best.is_none_or(|(u, _, _)| upper < u) {
+            best = Some((upper, face.n, f));
+        }
+        let best_upper = best.map_or(upper, |b| b.0);
+        rec::push!("epa iteration");
+        poly.record(cso, f);
+        rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
+        rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
+        rec::value!("epa lower bound", lower);
+        rec::value!("epa upper bound", best_upper);
+        rec::pause!("epa expand");
+        rec::pop!();
+        if best_upper - lower <= tol || upper - face.d <= tol {
+            status = Status::Converged;
+            break;
+        }
+        if poly.verts.iter().any(|v| v.w == p.w) || !poly.expand(f, p) {
+            status = Status::Degenerate;
+            break;
+        }
+    }
+    let Some((depth, normal, face)) = best else {
+        return Expanded {
+            depth: T::ZERO,
+            normal: gjk::fallback_direction(cso),
+            point_a: fallback.0,
+            point_b: fallback.1,
+            iterations,
+            status: Status::Degenerate,
+        };
+    };
+    if status == Status::Degenerate && depth - lower <= tol.sqrt() * cso.scale.sqrt() {
+        // The polytope broke at the rounding limit, with the bounds already close.
+        status = Status::Converged;
+    }
+    let (point_a, point_b) = poly.witnesses(face);
+    // Make the witnesses agree with the reported (upper-bound) depth.
+    let slack = depth - (point_a - point_b).dot(normal);
+    rec::text!("epa terminated: {status:?} after {iterations} iterations, depth {depth:?}");
+    Expanded {
+        depth,
+        normal,
+        point_a: point_a + normal * (slack * T::HALF),
+        point_b: point_b - normal * (slack * T::HALF),
+        iterations,
+        status,
+    }
+}
+
+/// Unit vectors perpendicular to `d` (six, 60° apart).
+fn perpendiculars<T: Real>(d: V3<T>) -> [V3<T>; 6] {
+    let a = d.abs();
+    let axis = if a.x() <= a.y() && a.x() <= a.z() {
+        V3::<T>::X
+    } else if a.y() <= a.z() {
+        V3::<T>::Y
+    } else {
+        V3::<T>::Z
+    };
+    let e1 = d.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
+    let e2 = d.cross(e1).try_normalize().unwrap_or(V3::<T>::Y);
+    let c = T::HALF;
+    let s = T::from_f64(0.866_025_403_784_438_6);
+    [
+        e1,
+        e1 * c + e2 * s,
+        e2 * s - e1 * c,
+        -e1,
+        -(e1 * c) - e2 * s,
+        e1 * c - e2 * s,
+    ]
+}
+
+/// The support point among `dirs` farthest from `from` by `dist`, if beyond `tol`.
+fn farthest<T: Real>(
+    cso: &Cso<'_, T>,
+    dirs: &[V3<T>],
+    dist: impl Fn(V3<T>) -> T,
+    tol: T,
+) -> Option<CsoPoint<T>> {
+    let mut best = None;
+    let mut best_d = tol;
+    for &d in dirs {
+        let p = cso.support(d);
+        let x = dist(p.w);
+        if x > best_d {
+            best_d = x;
+            best = Some(p);
+        }
+    }
+    best
+}
+
+/// The initial polytope around the origin from GJK's 1 to 4 points.
+fn blow_up<T: Real>(cso: &Cso<'_, T>, simplex: &[CsoPoint<T>], tol: T) -> Start<T> {
+    let mut pts: Vec<CsoPoint<T>> = simplex.to_vec();
+    if pts.len() == 4 {
+        let [a, b, c, d] = [pts[0].w, pts[1].w, pts[2].w, pts[3].w];
+        let vol = (b - a).dot((c - a).cross(d - a)).abs();
+        let size = (b - a).length().max((c - a).length()).max((d - a).length());
+        if vol > tol * size * size {
+            let mut poly = Polytope::new(&pts);
+            let inside = (a + b + c + d) * T::from_f64(0.25);
+            if poly.close(&[[0, 1, 2], [0, 3, 1], [1, 3, 2], [0, 2, 3]], inside) {
+                return Start::Polytope(poly);
+            }
+        }
+        // Too flat: keep the face whose closest point to the origin is nearest.
+        let mut best = (T::MAX, 3);
+        for k in 0..4 {
+            let mut s = Simplex::new();
+            (0..4).filter(|&m| m != k).for_each(|m| s.push(pts[m]));
+            let d = s.closest_to_origin().length_squared();
+            if d < best.0 {
+                best = (d, k);
+            }
+        }
+        pts.remove(best.1);
+    }
+    if pts.len() == 3 {
+        let [a, b, c] = [pts[0].w, pts[1].w, pts[2].w];
+        if (b - a).cross(c - a).length() <= tol * (b - a).length().max((c - a).length()) {
+            // Collinear: keep the longest edge, which covers the third point.
+            let pairs = [(0, 1), (1, 2), (0, 2)];
+            let len = |(i, j): (usize, usize)| (pts[j].w - pts[i].w).length_squared();
+            let (mut i, mut j) = pairs[0];
+            for &pair in &pairs[1..] {
+                if len(pair) > len((i, j)) {
+                    (i, j) = pair;
+                }
+            }
+            pts = vec![pts[i], pts[j]];
+        }
+    }
+    if pts.len() == 2 && (pts[1].w - pts[0].w).length() <= tol {
+        pts.truncate(1);
+    }
+    if pts.len() == 1 {
+        let o = pts[0].w;
+        let axes = [V3::<T>::X, -V3::<T>::X, V3::<T>::Y, -V3::<T>::Y, V3::<T>::Z, -V3::<T>::Z];
+        match farthest(cso, &axes, |w| (w - o).length(), tol) {
+            Some(p) => pts.push(p),
+            None => {
+                return Start::Flat {
+                    normal: gjk::fallback_direction(cso),
+                    depth: T::ZERO,
+                };
+            }
+        }
+    }
+    if pts.len() == 2 {
+        let (o, d) = (pts[0].w, pts[1].w - pts[0].w);
+        let dirs = perpendiculars::<T>(d);
+        let line = d.try_normalize().unwrap_or(V3::<T>::X);
+        let off_line = |w: V3<T>| {
+            let r = w - o;
+            (r - line * r.dot(line)).length()
+        };
+        match farthest(cso, &dirs, off_line, tol) {
+            Some(p) => pts.push(p),
+            None => {
+                return Start::Flat {
+                    normal: dirs[0],
+                    depth: T::ZERO,
+                };
+            }
+        }
+    }
+    let [a, b, c] = [pts[0].w, pts[1].w, pts[2].w];
+    let Some(n) = (b - a).cross(c - a).try_normalize() else {
+        return Start::Flat {
+            normal: gjk::fallback_direction(cso),
+            depth: T::ZERO,
+        };
+    };
+    let up = cso.support(n);
+    let down = cso.support(-n);
+    let (hu, hd) = (n.dot(up.w), -n.dot(down.w));
+    if hu <= tol || hd <= tol {
+        // The CSO lies on one side of the triangle's plane: the origin is on
+        // its boundary (touching, face to face) or it is flat.
+        let (normal, depth) = if hu <= hd { (n, hu) } else { (-n, hd) };
+        return Start::Flat { normal, depth };
+    }
+    // The taller apex makes a tetrahedron with the origin on its base; EPA
+    // reaches the other side itself (two apexes could make a non-convex start).
+    pts.push(if hu >= hd { up } else { down });
+    let mut poly = Polytope::new(&pts);
+    let inside = (a + b + c + pts[3].w) * T::from_f64(0.25);
+    if poly.close(&[[0, 1, 2], [0, 3, 1], [1, 3, 2], [0, 2, 3]], inside) {
+        Start::Polytope(poly)
+    } else {
+        Start::Flat {
+            normal: n,
+            depth: hu.min(hd),
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! `cspace eval`: JSON lines in, JSON lines out.
+//!
+//! Each non-blank input line is one [`Query`](crate::query::Query); each
+//! produces one output line with the same `id`: `{"id":…,"ok":true,…}` with
+//! the [`Answer`](crate::query::Answer) fields, or `{"id":…,"ok":false,
+//! "error":"…"}` naming the offending field (prefixed by the line number
+//! when the query has no id). Bad lines never stop the stream.
+
+use crate::query::{self, Answer, QueryError};
+use serde_json::{Map, Value, json};
+use std::io::{self, BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// Options of one `eval` run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Run each query this many times and report the mean `time_ns`.
+    pub repeat: Option<u32>,
+    /// Write one recording per query to `DIR/<id>.cspace` (or `line<N>` without id).
+    pub record: Option<PathBuf>,
+}
+
+/// Evaluates every line of `input`, writing one output line per query.
+/// Returns the number of queries that failed.
+///
+/// # Errors
+/// Reading the input or writing the output failed.
+pub fn run(input: impl BufRead, mut output: impl Write, options: &Options) -> io::Result<usize> {
+    let mut failed = 0;
+    for (i, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let out = eval_line(&line, i + 1, options);
+        if out.get("ok") == Some(&Value::Bool(false)) {
+            failed += 1;
+        }
+        serde_json::to_writer(&mut output, &out)?;
+        output.write_all(b"\n")?;
+    }
+    output.flush()?;
+    Ok(failed)
+}
+
+/// The output object for one input line (`number` counts from 1).
+#[must_use]
+pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
+    let raw = query::parse_value(line);
+    let id = raw
+        .as_ref()
+        .ok()
+        .and_then(|v| v.get("id"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let fail = |e: &QueryError| {
+        let where_ = if id.is_null() {
+            format!("line {number}: ")
+        } else {
+            String::new()
+        };
+        json!({"id": id, "ok": false, "error": format!("{where_}{e}")})
+    };
+    let q = match raw.and_then(|v| query::from_value(&v)) {
+        Ok(q) => q,
+        Err(e) => return fail(&e),
+    };
+    let result = match (&options.record, options.repeat) {
+        (Some(dir), _) => {
+            let (answer, recording) = query::run_recorded(&q);
+            let name = q.id.clone().unwrap_or_else(|| format!("line{number}"));
+            if answer.is_ok()
+                && let Err(e) = recording.save(&recording_path(dir, &name))
+            {
+                return json!({"id": id, "ok": false, "error": format!("writing the recording of {name}: {e}")});
+            }
+            match (answer, options.repeat) {
+                (Ok(a), Some(n)) => query::run_timed(&q, n).map(|(_, ns)| (a, Some(ns))),
+                (a, _) => a.map(|a| (a, None)),
+            }
+        }
+        (None, Some(n)) => query::run_timed(&q, n).map(|(a, ns)| (a, Some(ns))),
+        (None, None) => query::run(&q).map(|a| (a, None)),
+    };
+    match result {
+        Ok((answer, ns)) => success(&id, &answer, ns),
+        Err(e) => fail(&e),
+    }
+}
+
+/// `DIR/<name>.cspace`, with path separators in `name` replaced.
+fn recording_path(dir: &Path, name: &str) -> PathBuf {
+    let safe: String = name
+        .chars()
+        .map(|c| if c == '/' || c == '\\' || c == '\0' { '_' } else { c })
+        .collect();
+    let safe = if safe.is_empty() || safe == "." || safe == ".." { format!("_{safe}") } else { safe };
+    dir.join(format!("{safe}.cspace"))
+}
+
+fn success(id: &Value, answer: &Answer, ns: Option<f64>) -> Value {
+    let mut out = Map::new();
+    out.insert("id".to_owned(), id.clone());
+    out.insert("ok".to_owned(), Value::Bool(true));
+    if let Ok(Value::Object(fields)) = serde_json::to_value(answer) {
+        out.extend(fields);
+    }
+    if let Some(ns) = ns {
+        out.insert("time_ns".to_owned(), json!(ns));
+    }
+    Value::Object(out)
+}
+
+/// The `cspace eval` command: reads `file` (`-` for stdin), writes to stdout.
+/// Fails (exit code 1) only when the input cannot be read or the output
+/// written; bad queries are reported in the output and counted on stderr.
+#[must_use]
+pub fn cli(file: &str, options: &Options) -> std::process::ExitCode {
+    let stdout = io::stdout().lock();
+    let result = if file == "-" {
+        run(io::stdin().lock(), stdout, options)
+    } else {
+        match std::fs::File::open(file) {
+            Ok(f) => run(io::BufReader::new(f), stdout, options),
+            Err(e) => Err(io::Error::new(e.kind(), format!("{file}: {e}"))),
+        }
+    };
+    match result {
+        Ok(0) => std::process::ExitCode::SUCCESS,
+        Ok(n) => {
+            eprintln!("cspace eval: {n} queries failed");
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("cspace eval: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,422 @@
+//! Minkowski Portal Refinement (XenoCollide, G. Snethen, *Game Programming
+//! Gems 7*, 2008): a boolean intersection test and a penetration estimate
+//! along the portal normal.
+//!
+//! MPR works on the configuration-space object (CSO) `A − B`. It takes an
+//! interior point `v0` (the difference of the shapes' centres) and looks for
+//! a *portal*: a triangle of support points that the ray from `v0` through the
+//! origin crosses. Refining the portal towards the CSO's boundary along that
+//! ray either puts the origin inside the tetrahedron `v0, portal` (the shapes
+//! intersect) or finds a support plane with the origin outside (they don't).
+//!
+//! Unlike libccd, every loop is bounded by [`MAX_ITERS`], and degenerate
+//! configurations (origin at `v0`, depth 0, collinear or flat portals,
+//! zero-size shapes) never divide by zero: they either have a closed-form
+//! answer or fall back to GJK/EPA with [`Status::Degenerate`].
+//!
+//! The portal core is shared with [`crate::sweep::swept_mpr`], which runs it on
+//! the swept CSO with a ray that is not the centre ray.
+
+use crate::epa::{self, Penetration};
+use crate::gjk::{self, Overlap};
+use crate::real::{Real, V3, Vector};
+use crate::shape::{Geom, Placed};
+use crate::simplex::CsoPoint;
+use crate::Status;
+use cspace_recorder as rec;
+
+/// Bound on the portal discovery and the portal refinement loops (each).
+pub const MAX_ITERS: u32 = 128;
+
+/// What the portal search found.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Outcome<T: Real> {
+    /// The origin is outside the CSO: `axis` (unit) has every CSO point `x`
+    /// with `x · axis ≤ 0`, so it points from A towards B.
+    Separated {
+        /// Separating direction, unit.
+        axis: V3<T>,
+    },
+    /// The origin is inside: `portal` is the final portal (on the boundary
+    /// where the ray leaves the CSO, when refined to the surface) and
+    /// `normal` its unit outward normal.
+    Inside {
+        /// The portal triangle.
+        portal: [CsoPoint<T>; 3],
+        /// Unit outward normal of the portal.
+        normal: V3<T>,
+    },
+    /// The origin lies on the CSO's boundary, which is flat there: depth 0
+    /// with this unit outward `normal`.
+    Touching {
+        /// Unit outward normal.
+        normal: V3<T>,
+        /// The CSO point at the origin, with its witnesses on A and B.
+        witness: CsoPoint<T>,
+    },
+    /// A portal collapsed numerically: the caller must use another method.
+    Degenerate,
+}
+
+/// A portal search: outcome, support evaluations and how it ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run<T: Real> {
+    /// What was found.
+    pub outcome: Outcome<T>,
+    /// Support evaluations.
+    pub iterations: u32,
+    /// `Converged`, or `MaxIterations` if a loop hit [`MAX_ITERS`].
+    pub status: Status,
+}
+
+/// Whether to stop as soon as the origin is known to be inside, or to refine
+/// the portal onto the CSO's boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Stop at the first portal with the origin behind it.
+    Boolean,
+    /// Keep refining until the portal lies on the surface (within `tol`).
+    Surface,
+}
+
+/// The CSO point of `A − B` in world direction `d`. Positions (`w` and the
+/// witnesses `a`, `b`) are relative to A's position, which keeps precision
+/// when both shapes are far from the world origin; add `a.pose.position` to
+/// the witnesses for world space.
+#[inline]
+pub(crate) fn cso_support<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, d: V3<T>) -> CsoPoint<T> {
+    let pa = a.pose.transform_vector(a.shape.support(a.pose.inverse_transform_vector(d)));
+    let pb = b.pose.transform_vector(b.shape.support(b.pose.inverse_transform_vector(-d)))
+        + (b.pose.position - a.pose.position);
+    CsoPoint::new(pa, pb)
+}
+
+/// A point inside the shape, relative to its position, in world orientation:
+/// its centre, or the mean of a hull's points.
+pub(crate) fn centre_offset<T: Real>(p: &Placed<'_, T>) -> V3<T> {
+    match &p.shape.geom {
+        Geom::Hull { points } => {
+            let n = T::from_f64(points.len() as f64);
+            let sum = points.iter().fold(V3::<T>::ZERO, |s, &q| s + q);
+            p.pose.transform_vector(sum / n)
+        }
+        _ => V3::<T>::ZERO,
+    }
+}
+
+/// Relative tolerance of the portal: ε^¾ (≈ 1.8e-12 in f64, 6.4e-6 in f32).
+pub(crate) fn rel_tol<T: Real>() -> T {
+    (T::EPSILON * T::EPSILON.sqrt()).sqrt()
+}
+
+/// The absolute tolerance for two shapes: [`rel_tol`] times their size and
+/// their separation, so it is invariant to scale and translation.
+pub(crate) fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
+    let size = a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs();
+    rel_tol::<T>() * size.max(T::EPSILON)
+}
+
+/// Whether `n`, a cross product of vectors of length ≈ `len`, is numerically zero.
+#[inline]
+fn negligible<T: Real>(n: V3<T>, len: T) -> bool {
+    let eps = T::EPSILON * T::from_f64(16.0) * len * len;
+    n.length_squared() <= eps * eps || n.try_normalize().is_none()
+}
+
+/// A unit vector perpendicular to `v` (any, deterministic).
+fn perpendicular<T: Real>(v: V3<T>) -> V3<T> {
+    let a = v.abs();
+    let axis = if a.x() <= a.y() && a.x() <= a.z() {
+        V3::<T>::X
+    } else if a.y() <= a.z() {
+        V3::<T>::Y
+    } else {
+        V3::<T>::Z
+    };
+    v.cross(axis).try_normalize().unwrap_or(V3::<T>::X)
+}
+
+/// Runs MPR from the interior point `v0` towards the origin on the support
+/// function `s`. `tol` is the absolute surface tolerance.
+#[allow(clippy::too_many_lines)]
+pub(crate) fn portal<T: Real>(
+    s: &impl Fn(V3<T>) -> CsoPoint<T>,
+    mut v0: CsoPoint<T>,
+    tol: T,
+    mode: Mode,
+) -> Run<T> {
+    let mut iterations = 0;
+    let mut sup = |d: V3<T>| {
+        iterations += 1;
+        s(d)
+    };
+    let len = tol / rel_tol::<T>();
+    if v0.w.length_squared() <= (tol * T::EPSILON) * (tol * T::EPSILON) {
+        // The origin is the interior point itself: any ray from v0 works.
+        rec::text!("origin at v0: nudging v0 along -x");
+        v0.w = V3::<T>::X * (-tol);
+    }
+    rec::point!(cso "v0", v0.w, rec::Rgba::GREY);
+
+    // Phase 1: portal discovery.
+    let mut n = -v0.w;
+    let mut v1 = sup(n);
+    rec::point!(cso "v1", v1.w, rec::Rgba::RED);
+    if v1.w.dot(n) <= T::ZERO {
+        return separated(n, iterations);
+    }
+    n = v1.w.cross(v0.w);
+    let collinear = negligible(n, len);
+    if collinear {
+        // The origin lies on the segment v0–v1: try to widen the portal sideways.
+        rec::text!("origin on the segment v0-v1");
+        n = perpendicular::<T>(v0.w - v1.w);
+    }
+    let mut v2 = sup(n);
+    rec::point!(cso "v2", v2.w, rec::Rgba::RED);
+    if v2.w.dot(n) <= T::ZERO {
+        if collinear {
+            // The segment holds the origin, and the CSO is flat across n.
+            let normal = n.try_normalize().unwrap_or(V3::<T>::X);
+            let witness = on_segment(v0, v1);
+            return run(Outcome::Touching { normal, witness }, iterations, Status::Converged);
+        }
+        return separated(n, iterations);
+    }
+    n = (v1.w - v0.w).cross(v2.w - v0.w);
+    if n.dot(v0.w) > T::ZERO {
+        std::mem::swap(&mut v1, &mut v2);
+        n = -n;
+    }
+    for _ in 0..MAX_ITERS {
+        if negligible(n, len) {
+            rec::text!("degenerate portal during discovery");
+            return run(Outcome::Degenerate, iterations, Status::Degenerate);
+        }
+        let v3 = sup(n);
+        rec::triangle!(cso "candidate portal", v1.w, v2.w, v3.w, rec::Rgba::GREY);
+        if v3.w.dot(n) <= T::ZERO {
+            return separated(n, iterations);
+        }
+        if v1.w.cross(v3.w).dot(v0.w) < T::ZERO {
+            v2 = v3;
+            n = (v1.w - v0.w).cross(v3.w - v0.w);
+            continue;
+        }
+        if v3.w.cross(v2.w).dot(v0.w) < T::ZERO {
+            v1 = v3;
+            n = (v3.w - v0.w).cross(v2.w - v0.w);
+            continue;
+        }
+        let mut portal = [v1, v2, v3];
+        // Phase 2: portal refinement.
+        for _ in 0..MAX_ITERS {
+            let [p1, p2, p3] = portal;
+            rec::triangle!(cso "portal", p1.w, p2.w, p3.w, rec::Rgba::YELLOW);
+            let Some(normal) = (p2.w - p1.w).cross(p3.w - p1.w).try_normalize() else {
+                rec::text!("portal collapsed");
+                return run(Outcome::Degenerate, iterations, Status::Degenerate);
+            };
+            let inside = normal.dot(p1.w) >= T::ZERO;
+            if inside && mode == Mode::Boolean {
+                rec::text!("origin inside the portal: intersecting");
+                return run(Outcome::Inside { portal, normal }, iterations, Status::Converged);
+            }
+            let v4 = sup(normal);
+            rec::point!(cso "support", v4.w, rec::Rgba::RED);
+            rec::pause!("refine");
+            let d4 = v4.w.dot(normal);
+            if !inside && d4 < T::ZERO {
+                rec::text!("support plane separates the origin");
+                return separated(normal, iterations);
+            }
+            let gap = (d4 - p1.w.dot(normal))
+                .min(d4 - p2.w.dot(normal))
+                .min(d4 - p3.w.dot(normal));
+            rec::value!("portal gap", gap);
+            if gap <= tol {
+                if inside {
+                    rec::text!("portal on the surface: gap {gap:?}");
+                    return run(Outcome::Inside { portal, normal }, iterations, Status::Converged);
+                }
+                rec::text!("portal on the surface, origin outside");
+                return separated(normal, iterations);
+            }
+            let t = v4.w.cross(v0.w);
+            portal = if p1.w.dot(t) > T::ZERO {
+                if p2.w.dot(t) > T::ZERO { [v4, p2, p3] } else { [p1, p2, v4] }
+            } else if p3.w.dot(t) > T::ZERO {
+                [p1, v4, p3]
+            } else {
+                [v4, p2, p3]
+            };
+        }
+        // Refinement bound hit: report the last portal.
+        let [p1, p2, p3] = portal;
+        rec::text!("refinement hit MAX_ITERS");
+        return match (p2.w - p1.w).cross(p3.w - p1.w).try_normalize() {
+            Some(normal) if normal.dot(p1.w) >= T::ZERO => run(
+                Outcome::Inside { portal, normal },
+                iterations,
+                Status::MaxIterations,
+            ),
+            Some(normal) => Run {
+                outcome: Outcome::Separated { axis: normal },
+                iterations,
+                status: Status::MaxIterations,
+            },
+            None => run(Outcome::Degenerate, iterations, Status::Degenerate),
+        };
+    }
+    rec::text!("discovery hit MAX_ITERS");
+    run(Outcome::Degenerate, iterations, Status::MaxIterations)
+}
+
+/// The point of segment `p`–`q` nearest the origin, witnesses interpolated.
+fn on_segment<T: Real>(p: CsoPoint<T>, q: CsoPoint<T>) -> CsoPoint<T> {
+    let e = q.w - p.w;
+    let ee = e.length_squared();
+    let s = if ee > T::ZERO { (-p.w.dot(e) / ee).max(T::ZERO).min(T::ONE) } else { T::ZERO };
+    CsoPoint::new(p.a + (q.a - p.a) * s, p.b + (q.b - p.b) * s)
+}
+
+fn run<T: Real>(outcome: Outcome<T>, iterations: u32, status: Status) -> Run<T> {
+    Run {
+        outcome,
+        iterations,
+        status,
+    }
+}
+
+fn separated<T: Real>(n: V3<T>, iterations: u32) -> Run<T> {
+    rec::text!("miss: separating axis found");
+    let axis = n.try_normalize().unwrap_or(V3::<T>::X);
+    run(Outcome::Separated { axis }, iterations, Status::Converged)
+}
+
+/// Barycentric weights of `p` (in the triangle's plane) with respect to `a, b, c`,
+/// or `None` for a degenerate triangle.
+pub(crate) fn barycentric<T: Real>(p: V3<T>, a: V3<T>, b: V3<T>, c: V3<T>) -> Option<[T; 3]> {
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    if !(nn > T::ZERO) || !nn.is_finite() {
+        return None;
+    }
+    let u = (c - b).cross(p - b).dot(n) / nn;
+    let v = (a - c).cross(p - c).dot(n) / nn;
+    Some([u, v, T::ONE - u - v])
+}
+
+/// The interior CSO point MPR starts from: centre of A minus centre of B
+/// (relative to A's position, as [`cso_support`]).
+pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoint<T> {
+    CsoPoint::new(
+        centre_offset(a),
+        centre_offset(b) + (b.pose.position - a.pose.position),
+    )
+}
+
+/// Whether `a` and `b` intersect (touching counts only when MPR finds the
+/// origin on the portal). Falls back to [`gjk::intersect`] with
+/// [`Status::Degenerate`] when a portal collapses numerically.
+pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
+    rec::shapes!(a, b);
+    rec::push!("mpr intersect");
+    let tol = tolerance(a, b);
+    let r = portal(&|d| cso_support(a, b, d), interior(a, b), tol, Mode::Boolean);
+    let overlap = match r.outcome {
+        Outcome::Separated { .. } => Overlap {
+            intersecting: false,
+            iterations: r.iterations,
+            status: r.status,
+        },
+        Outcome::Inside { .. } | Outcome::Touching { .. } => Overlap {
+            intersecting: true,
+            iterations: r.iterations,
+            status: r.status,
+        },
+        Outcome::Degenerate => {
+            rec::text!("degenerate: falling back to GJK");
+            let g = gjk::intersect(a, b);
+            Overlap {
+                intersecting: g.intersecting,
+                iterations: r.iterations + g.iterations,
+                status: Status::Degenerate,
+            }
+        }
+    };
+    rec::pop!();
+    overlap
+}
+
+/// Penetration estimate along the portal normal: MPR refines the portal onto
+/// the CSO's boundary where the ray from the centres' difference through the
+/// origin leaves it, and reports the distance from the origin to that face
+/// (its plane) with the face's normal (unit, from A towards B).
+///
+/// This is exact when that face is the one of least penetration (typical for
+/// shapes overlapping along the line of their centres) and otherwise an upper
+/// bound of the true depth. Apart shapes get depth 0, the separating axis as
+/// normal and the supports along it as points. Falls back to
+/// [`epa::penetration`] with [`Status::Degenerate`] when a portal collapses.
+pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    rec::shapes!(a, b);
+    rec::push!("mpr penetration");
+    let pen = penetration_unrecorded(a, b);
+    rec::pop!();
+    pen
+}
+
+/// [`penetration`] without declaring the shapes (for queries that declared theirs).
+pub(crate) fn penetration_unrecorded<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    let origin = a.pose.position;
+    let tol = tolerance(a, b);
+    let r = portal(&|d| cso_support(a, b, d), interior(a, b), tol, Mode::Surface);
+    match r.outcome {
+        Outcome::Separated { axis } => Penetration {
+            depth: T::ZERO,
+            normal: axis,
+            point_a: a.support(axis),
+            point_b: b.support(-axis),
+            intersecting: false,
+            iterations: r.iterations,
+            status: r.status,
+        },
+        Outcome::Touching { normal, witness } => Penetration {
+            depth: T::ZERO,
+            normal,
+            point_a: witness.a + origin,
+            point_b: witness.a + origin,
+            intersecting: true,
+            iterations: r.iterations,
+            status: r.status,
+        },
+        Outcome::Inside { portal, normal } => {
+            let depth = normal.dot(portal[0].w).max(T::ZERO);
+            let p = normal * depth;
+            let [p1, p2, p3] = portal;
+            let (point_a, point_b) = match barycentric(p, p1.w, p2.w, p3.w) {
+                Some([u, v, w]) => (p1.a * u + p2.a * v + p3.a * w, p1.b * u + p2.b * v + p3.b * w),
+                None => (p1.a, p1.b),
+            };
+            rec::line!(cso "depth", V3::<T>::ZERO, p, rec::Rgba::GREEN);
+            rec::value!("depth", depth);
+            Penetration {
+                depth,
+                normal,
+                point_a: point_a + origin,
+                point_b: point_b + origin,
+                intersecting: true,
+                iterations: r.iterations,
+                status: r.status,
+            }
+        }
+        Outcome::Degenerate => {
+            rec::text!("degenerate: falling back to EPA");
+            let mut e = epa::penetration(a, b);
+            e.iterations += r.iterations;
+            e.status = Status::Degenerate;
+            e
+        }
+    }
+}

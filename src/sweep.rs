@@ -1,0 +1,482 @@
+//! Linear sweeps (shape casts): shape A moves by `motion` over t ∈ [0, 1]
+//! against a static shape B. Four methods:
+//!
+//! - [`conservative_advancement`]: GJK distance, then advance by the
+//!   distance over the closing speed (a Newton step on the convex distance
+//!   function, so it never passes the contact), warm-started.
+//! - [`ray_cast`]: van den Bergen's GJK ray cast (2004) of the ray `−t·motion`
+//!   against the CSO of the cores, inflated by the radii.
+//! - [`swept_mpr`]: MPR on the swept CSO `(A − B) + [0, 1]·motion`: decide a
+//!   hit, then cast from the origin along the motion to the swept CSO's far
+//!   side and subtract from 1 ("Thoughts on shape casting").
+//! - [`analytic`]: closed form for sphere–point and sphere–sphere.
+//!
+//! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
+
+use crate::Status;
+use crate::gjk::{self, Cso, SimplexCache};
+use crate::mpr::{self, Mode, Outcome};
+use crate::real::{Real, Rotation, V3, Vector};
+use crate::shape::{Geom, Placed, Pose};
+use crate::simplex::{CsoPoint, Simplex};
+use cspace_recorder as rec;
+
+/// The most advancement steps of [`conservative_advancement`] and
+/// [`ray_cast`] (each step of the former is a warm-started GJK).
+pub const MAX_ITERS: u32 = 128;
+
+/// The result of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sweep<T: Real> {
+    /// Whether A touches B for some t ∈ [0, 1].
+    pub hit: bool,
+    /// The time of impact, in [0, 1]; 1 on a miss.
+    pub toi: T,
+    /// Unit normal at impact, from A towards B (zero on a miss).
+    pub normal: V3<T>,
+    /// The world contact point at impact (zero on a miss).
+    pub point: V3<T>,
+    /// Support evaluations made (over all inner queries).
+    pub iterations: u32,
+    /// How the iteration ended.
+    pub status: Status,
+}
+
+impl<T: Real> Sweep<T> {
+    /// No contact over the whole motion.
+    #[must_use]
+    pub fn miss(iterations: u32, status: Status) -> Self {
+        Self {
+            hit: false,
+            toi: T::ONE,
+            normal: V3::<T>::ZERO,
+            point: V3::<T>::ZERO,
+            iterations,
+            status,
+        }
+    }
+}
+
+/// Why [`analytic`] cannot sweep these shapes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SweepError {
+    /// The closed forms cover spheres and points (with margins) only.
+    #[error("analytic sweep needs a sphere or a point for {which}, got a {shape}")]
+    Unsupported {
+        /// `a` or `b`.
+        which: &'static str,
+        /// The shape type found.
+        shape: &'static str,
+    },
+}
+
+/// A with its position advanced by `motion · t`.
+fn moved<'a, T: Real>(a: &Placed<'a, T>, motion: V3<T>, t: T) -> Placed<'a, T> {
+    Placed::new(
+        a.shape,
+        Pose::new(a.pose.position + motion * t, a.pose.rotation),
+    )
+}
+
+/// The distance below which GJK reports contact (its relative tolerance times the scale).
+fn gjk_tol<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
+    let rel = match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(2.4e-5),
+        rec::Precision::F64 => T::from_f64(3.7e-11),
+    };
+    rel * a.shape.scale().max(b.shape.scale())
+}
+
+/// The toi tolerance: a step below it ends the advancement (ε^¾).
+fn toi_tol<T: Real>() -> T {
+    mpr::rel_tol::<T>()
+}
+
+/// The hit at t = 0 of overlapping shapes: the MPR penetration normal and
+/// the middle of its contact points.
+fn initial<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, iterations: u32) -> Sweep<T> {
+    rec::text!("overlapping at t = 0");
+    let p = mpr::penetration_unrecorded(a, b);
+    let normal = p
+        .normal
+        .try_normalize()
+        .unwrap_or_else(|| fallback_normal(a, b));
+    Sweep {
+        hit: true,
+        toi: T::ZERO,
+        normal,
+        point: (p.point_a + p.point_b) * T::HALF,
+        iterations: iterations + p.iterations,
+        status: Status::Converged,
+    }
+}
+
+/// From A's position towards B's, or +Y when they coincide.
+fn fallback_normal<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> V3<T> {
+    (b.pose.position - a.pose.position)
+        .try_normalize()
+        .unwrap_or(V3::<T>::Y)
+}
+
+/// Conservative advancement: repeat GJK distance (warm-started from the
+/// previous simplex) and advance by `distance / (motion · normal)`. The
+/// distance along the motion is convex in t, so each step is a lower bound
+/// of the time of impact; it stops when the step is below the tolerance or
+/// GJK reports contact.
+pub fn conservative_advancement<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+) -> Sweep<T> {
+    rec::shapes!(a, b, motion);
+    rec::push!("conservative advancement");
+    let out = advance(a, motion, b, T::ZERO, 0);
+    rec::pop!();
+    out
+}
+
+/// Conservative advancement from `t0` (a lower bound of the toi), having
+/// already spent `iterations`.
+fn advance<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, t0: T, iterations: u32) -> Sweep<T> {
+    let mut cache = SimplexCache::default();
+    let mut t = t0;
+    let mut iterations = iterations;
+    let mut last: Option<(V3<T>, V3<T>)> = None;
+    let target = T::from_f64(4.0) * gjk_tol(a, b);
+    for step in 0..MAX_ITERS {
+        let at = moved(a, motion, t);
+        let d = gjk::distance_warm(&at, b, &mut cache);
+        iterations += d.iterations;
+        rec::value!("t", t);
+        rec::value!("distance", d.distance);
+        rec::line!("advancement", a.pose.position, at.pose.position, rec::Rgba::BLUE);
+        rec::point!("A at t", at.pose.position, rec::Rgba::RED);
+        rec::pause!("advance");
+        if d.intersecting {
+            if step == 0 && t == T::ZERO {
+                return initial(a, b, iterations);
+            }
+            let (normal, point) = last.unwrap_or((d.normal, (d.point_a + d.point_b) * T::HALF));
+            return hit(t, normal, point, iterations, d.status);
+        }
+        let closing = motion.dot(d.normal);
+        if closing <= T::ZERO {
+            rec::text!("miss: moving apart (closing speed {closing:?})");
+            return Sweep::miss(iterations, d.status);
+        }
+        let to_contact = d.distance / closing;
+        if t + to_contact > T::ONE {
+            rec::text!("miss: contact after t = 1");
+            return Sweep::miss(iterations, d.status);
+        }
+        // Advance to `target` short of contact, so the last GJK still sees a
+        // gap and its normal is the contact normal; the final step is then
+        // the tiny linear extrapolation `to_contact`.
+        let dt = (d.distance - target) / closing;
+        let point = (d.point_a + motion * to_contact + d.point_b) * T::HALF;
+        last = Some((d.normal, point));
+        if dt <= toi_tol::<T>() {
+            return hit(t + to_contact, d.normal, point, iterations, d.status);
+        }
+        t += dt;
+    }
+    rec::text!("advancement hit MAX_ITERS");
+    let (normal, point) = last.unwrap_or((fallback_normal(a, b), a.pose.position));
+    Sweep {
+        hit: true,
+        toi: t,
+        normal,
+        point,
+        iterations,
+        status: Status::MaxIterations,
+    }
+}
+
+fn hit<T: Real>(toi: T, normal: V3<T>, point: V3<T>, iterations: u32, status: Status) -> Sweep<T> {
+    rec::value!("toi", toi);
+    rec::point!("contact", point, rec::Rgba::GREEN);
+    rec::text!("hit at t = {toi:?}");
+    Sweep {
+        hit: true,
+        toi,
+        normal,
+        point,
+        iterations,
+        status,
+    }
+}
+
+/// The GJK ray cast (G. van den Bergen, *Ray Casting against General Convex
+/// Objects with Application to Continuous Collision Detection*, 2004): cast
+/// the ray `x(λ) = −λ·motion` against the CSO of the cores (in A's frame),
+/// inflated by the sum of the radii. Each step either advances `x` to the
+/// support plane of the current direction or adds the support point to the
+/// simplex; `x` never passes the surface.
+pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    rec::shapes!(a, b, motion);
+    rec::push!("gjk ray cast");
+    let out = cast(a, motion, b);
+    rec::pop!();
+    out
+}
+
+#[allow(clippy::too_many_lines)]
+fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    let cso = Cso::new(a, b);
+    let r = cso.radius();
+    let d_local = a.pose.rotation.inverse_rotate(motion);
+    let dir = -d_local;
+    let tol = mpr::rel_tol::<T>() * (cso.scale + cso.offset().max_abs()).max(T::EPSILON);
+    let mut lambda = T::ZERO;
+    let mut x = V3::<T>::ZERO;
+    let mut normal: Option<V3<T>> = None;
+    let mut simplex = Simplex::new();
+    let mut v = cso.support(dir).w;
+    let mut iterations = 1;
+    let status = Status::Converged;
+    let mut stalled = 0;
+    let mut best = T::MAX;
+    loop {
+        let vlen = v.length();
+        if vlen <= r + tol {
+            break;
+        }
+        // GJK's lower bound converges slowly where a curved edge meets a
+        // vertex: when |v| stops shrinking, or at the bound, finish with
+        // conservative advancement from λ, which is a lower bound of the toi.
+        stalled = if vlen < best * (T::ONE - T::from_f64(1e-3)) { 0 } else { stalled + 1 };
+        best = best.min(vlen);
+        if stalled >= 4 || iterations >= MAX_ITERS {
+            rec::text!("ray cast stalled at |v| = {vlen:?}: finishing with conservative advancement");
+            return advance(a, motion, b, lambda, iterations);
+        }
+        let u = v / vlen;
+        let p = cso.support(-u);
+        iterations += 1;
+        rec::point!(cso "support", cso.world_vector(p.w), rec::Rgba::RED);
+        let gap = u.dot(p.w - x) - r;
+        let mut advanced = false;
+        if gap > T::ZERO {
+            let speed = u.dot(dir);
+            if speed <= T::ZERO {
+                rec::text!("miss: the ray moves away from the support plane");
+                return Sweep::miss(iterations, Status::Converged);
+            }
+            let step = gap / speed;
+            lambda += step;
+            if lambda > T::ONE {
+                rec::text!("miss: contact after t = 1");
+                return Sweep::miss(iterations, Status::Converged);
+            }
+            x = dir * lambda;
+            shift(&mut simplex, dir * step);
+            normal = Some(-u);
+            advanced = true;
+            rec::value!("t", lambda);
+            rec::line!(cso "ray", V3::<T>::ZERO, cso.world_vector(x), rec::Rgba::BLUE);
+            rec::line!("advancement", a.pose.position, a.pose.position + motion * lambda, rec::Rgba::BLUE);
+            rec::point!("A at t", a.pose.position + motion * lambda, rec::Rgba::RED);
+        }
+        let mut q = p;
+        q.w = p.w - x;
+        if advanced {
+            best = T::MAX;
+            stalled = 0;
+        } else if simplex.contains_w(q.w) || simplex.len() == 4 {
+            rec::text!("support repeated: finishing with conservative advancement");
+            return advance(a, motion, b, lambda, iterations);
+        }
+        simplex.push(q);
+        v = simplex.closest_to_origin();
+        rec::simplex!("simplex", cso.world_simplex(&simplex));
+        rec::value!("distance", v.length() - r);
+        rec::pause!("ray step");
+    }
+    if lambda <= T::ZERO || normal.is_none() {
+        return initial(a, b, iterations);
+    }
+    let vlen = v.length();
+    let n_local = match (v / vlen).try_normalize() {
+        Some(u) if vlen > tol => -u,
+        _ => normal.unwrap_or(V3::<T>::Y),
+    };
+    let (ca, cb) = simplex.closest_points();
+    let on_a = ca + d_local * lambda + n_local * cso.radius_a;
+    let on_b = cb - n_local * cso.radius_b;
+    let point = cso.world_point((on_a + on_b) * T::HALF);
+    hit(lambda, cso.world_vector(n_local), point, iterations, status)
+}
+
+/// Moves every simplex point by `-delta` (the ray point moved by `delta`).
+fn shift<T: Real>(simplex: &mut Simplex<T>, delta: V3<T>) {
+    let mut moved = Simplex::new();
+    for p in simplex.points() {
+        let mut q: CsoPoint<T> = *p;
+        q.w -= delta;
+        moved.push(q);
+    }
+    *simplex = moved;
+}
+
+/// MPR on the swept CSO ("Thoughts on shape casting", 2010). The swept CSO
+/// `K = (A − B) + [0, 1]·motion` holds the origin iff A hits B during the
+/// motion, which MPR decides. On a hit, MPR casts from the origin along the
+/// motion to the far side of `K` (started from an interior point on the ray
+/// behind the origin, in `K` extended backwards); the far side is
+/// `A − B + motion`, so the distance `s` found there gives `toi = 1 − s`.
+pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    rec::shapes!(a, b, motion);
+    rec::push!("swept mpr");
+    let out = swept(a, motion, b);
+    rec::pop!();
+    out
+}
+
+fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    let origin = a.pose.position;
+    let tol = mpr::tolerance(a, b) + mpr::rel_tol::<T>() * motion.max_abs();
+    // 1. Does the swept CSO hold the origin?
+    let swept_support = |d: V3<T>| {
+        let p = mpr::cso_support(a, b, d);
+        if d.dot(motion) > T::ZERO { shifted(p, motion) } else { p }
+    };
+    let v0 = shifted(mpr::interior(a, b), motion * T::HALF);
+    rec::push!("hit test on the swept CSO");
+    let test = mpr::portal(&swept_support, v0, tol, Mode::Boolean);
+    rec::pop!();
+    let mut iterations = test.iterations;
+    match test.outcome {
+        Outcome::Separated { .. } => {
+            rec::text!("miss: the swept CSO excludes the origin");
+            return Sweep::miss(iterations, test.status);
+        }
+        Outcome::Degenerate => return degenerate(a, motion, b, iterations),
+        Outcome::Inside { .. } | Outcome::Touching { .. } => {}
+    }
+    let size = tol / mpr::rel_tol::<T>();
+    let mlen = motion.length();
+    if mlen <= size * T::EPSILON {
+        return initial(a, b, iterations);
+    }
+    // 2. Cast from the origin along the motion: K extended backwards by
+    // `back · motion` so that v0 = −(back/2)·motion, on the ray, is inside.
+    let back = T::TWO * (size / mlen).max(T::ONE);
+    let cast_support = |d: V3<T>| {
+        let p = mpr::cso_support(a, b, d);
+        if d.dot(motion) > T::ZERO { shifted(p, motion) } else { shifted(p, motion * -back) }
+    };
+    let start = CsoPoint::new(motion * (-back * T::HALF), V3::<T>::ZERO);
+    rec::push!("cast along the motion");
+    let ray = mpr::portal(&cast_support, start, tol, Mode::Surface);
+    rec::pop!();
+    iterations += ray.iterations;
+    let Outcome::Inside { portal, normal } = ray.outcome else {
+        return degenerate(a, motion, b, iterations);
+    };
+    let along = normal.dot(motion);
+    if along <= T::ZERO {
+        return degenerate(a, motion, b, iterations);
+    }
+    let s = normal.dot(portal[0].w) / along;
+    rec::value!("far side s", s);
+    if s >= T::ONE {
+        return initial(a, b, iterations);
+    }
+    let toi = (T::ONE - s).max(T::ZERO);
+    let [p1, p2, p3] = portal;
+    let exit = motion * s;
+    let on_b = match mpr::barycentric(exit, p1.w, p2.w, p3.w) {
+        Some([u, v, w]) => p1.b * u + p2.b * v + p3.b * w,
+        None => p1.b,
+    };
+    hit(toi, normal, on_b + origin, iterations, ray.status)
+}
+
+/// `p` with A's witness moved by `delta`.
+fn shifted<T: Real>(mut p: CsoPoint<T>, delta: V3<T>) -> CsoPoint<T> {
+    p.w += delta;
+    p.a += delta;
+    p
+}
+
+/// Conservative advancement, marked [`Status::Degenerate`], for when a portal collapses.
+fn degenerate<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, iterations: u32) -> Sweep<T> {
+    rec::text!("degenerate portal: falling back to conservative advancement");
+    let mut s = advance(a, motion, b, T::ZERO, iterations);
+    s.status = Status::Degenerate;
+    s
+}
+
+/// Closed-form sweep of a sphere (or point) against a sphere (or point):
+/// the time of impact of a point against a sphere of the summed radii,
+/// solved from `|P + t·motion|² = R²` with `P` the centre of A relative to
+/// B's (never from the raw positions).
+///
+/// # Errors
+/// [`SweepError::Unsupported`] if either shape is not a sphere or a point.
+pub fn analytic<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+) -> Result<Sweep<T>, SweepError> {
+    round_shape(a, "a")?;
+    round_shape(b, "b")?;
+    rec::shapes!(a, b, motion);
+    rec::push!("analytic sphere sweep");
+    let out = sphere_sphere(a, motion, b);
+    rec::pop!();
+    Ok(out)
+}
+
+fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), SweepError> {
+    let shape = match p.shape.geom {
+        Geom::Point | Geom::Sphere { .. } => return Ok(()),
+        Geom::Box { .. } => "box",
+        Geom::Capsule { .. } => "capsule",
+        Geom::Cylinder { .. } => "cylinder",
+        Geom::Cone { .. } => "cone",
+        Geom::Hull { .. } => "hull",
+    };
+    Err(SweepError::Unsupported { which, shape })
+}
+
+fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    let (ra, rb) = (a.shape.radius(), b.shape.radius());
+    let r = ra + rb;
+    // Sphere-relative: the bug class this guards against takes P·P from the raw point.
+    let p = a.pose.position - b.pose.position;
+    let c = p.dot(p) - r * r;
+    let surface = |centre: V3<T>, n: V3<T>| (centre + n * ra + b.pose.position - n * rb) * T::HALF;
+    rec::value!("c = |P|² − R²", c);
+    if c <= T::ZERO {
+        rec::text!("overlapping at t = 0");
+        let n = (-p).try_normalize().unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+        return Sweep {
+            hit: true,
+            toi: T::ZERO,
+            normal: n,
+            point: surface(a.pose.position, n),
+            iterations: 0,
+            status: Status::Converged,
+        };
+    }
+    let aa = motion.dot(motion);
+    let half_b = p.dot(motion);
+    let disc = half_b * half_b - aa * c;
+    if !(aa > T::ZERO) || half_b >= T::ZERO || disc < T::ZERO {
+        rec::text!("miss: no real root ahead");
+        return Sweep::miss(0, Status::Converged);
+    }
+    // The smaller root (−b' − √disc)/a, written without cancellation.
+    let toi = c / (-half_b + disc.sqrt());
+    if toi > T::ONE {
+        rec::text!("miss: contact after t = 1");
+        return Sweep::miss(0, Status::Converged);
+    }
+    let centre = a.pose.position + motion * toi;
+    let n = (b.pose.position - centre)
+        .try_normalize()
+        .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+    rec::point!("A at impact", centre, rec::Rgba::RED);
+    hit(toi, n, surface(centre, n), 0, Status::Converged)
+}

@@ -1,0 +1,829 @@
+//! The eframe app: draws a [`Session`] and turns clicks, drags and keys into
+//! commands. All state that matters lives in the egui-free modules.
+
+use crate::camera::OrbitCamera;
+use crate::scene::{Pick, ShapeMeshes};
+use crate::session::{Session, View};
+use crate::source::{self, Recent, Watch};
+use crate::timeline::Command;
+use crate::trace::{Entry, Prim, Trace};
+use cspace_recorder::Rgba;
+use egui::{Align2, Color32, FontId, Key, Modifiers, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use std::path::{Path, PathBuf};
+
+/// What is open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// A bundled example (index into [`source::bundled::EXAMPLES`]).
+    Example(usize),
+    /// The built-in demo recording.
+    Demo,
+    /// A file on disk (recording or fixture).
+    File(PathBuf),
+}
+
+/// An opened folder and its recordings.
+#[derive(Debug)]
+pub struct Folder {
+    /// The folder.
+    pub path: PathBuf,
+    /// Its recordings and fixtures.
+    pub files: Vec<PathBuf>,
+    watch: Option<Watch>,
+}
+
+/// The viewer application.
+pub struct ViewerApp {
+    /// The open recording and how it is viewed.
+    pub session: Session,
+    /// What is open.
+    pub opened: Opened,
+    /// The open folder, if a folder was opened.
+    pub folder: Option<Folder>,
+    /// Recently opened paths.
+    pub recent: Recent,
+    /// The last problem opening something, shown as a banner.
+    pub message: Option<String>,
+    watch: Option<Watch>,
+    ctx: Option<egui::Context>,
+    open_text: String,
+    show_open: bool,
+    scrolled_to: Option<u32>,
+}
+
+impl std::fmt::Debug for ViewerApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewerApp")
+            .field("opened", &self.opened)
+            .field("cursor", &self.session.timeline.cursor())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Default colours.
+const COLOR_A: Color32 = Color32::from_rgb(90, 140, 235);
+const COLOR_B: Color32 = Color32::from_rgb(240, 150, 60);
+const COLOR_CSO: Color32 = Color32::from_rgb(150, 120, 200);
+const COLOR_SIMPLEX: Color32 = Color32::from_rgb(235, 70, 60);
+const COLOR_DEFAULT: Color32 = Color32::from_rgb(220, 220, 220);
+const COLOR_HIGHLIGHT: Color32 = Color32::from_rgb(255, 255, 120);
+
+fn color(c: Option<Rgba>, default: Color32) -> Color32 {
+    c.map_or(default, |Rgba([r, g, b, a])| Color32::from_rgba_unmultiplied(r, g, b, a))
+}
+
+fn with_alpha(c: Color32, a: u8) -> Color32 {
+    Color32::from_rgba_unmultiplied(c.r(), c.g(), c.b(), a)
+}
+
+impl ViewerApp {
+    /// A viewer opening `path` (a recording, fixture or folder), or the bundled
+    /// examples (the built-in demo when none were embedded) when `None`.
+    /// `recent_file` is where the recent-files list lives (`None`: not persisted).
+    #[must_use]
+    pub fn new(ctx: Option<&egui::Context>, path: Option<&Path>, recent_file: Option<PathBuf>) -> Self {
+        let mut app = Self {
+            session: Session::default(),
+            opened: Opened::Demo,
+            folder: None,
+            recent: Recent::load(recent_file),
+            message: None,
+            watch: None,
+            ctx: ctx.cloned(),
+            open_text: String::new(),
+            show_open: false,
+            scrolled_to: None,
+        };
+        match path {
+            Some(p) => app.open_path(p),
+            None if !source::bundled::EXAMPLES.is_empty() => app.open_example(0),
+            None => app.open_demo(),
+        }
+        app
+    }
+
+    fn wake(&self) -> impl Fn() + Send + 'static {
+        let ctx = self.ctx.clone();
+        move || {
+            if let Some(c) = &ctx {
+                c.request_repaint();
+            }
+        }
+    }
+
+    /// Opens the built-in demo recording.
+    pub fn open_demo(&mut self) {
+        self.session = Session::new(Trace::from_bytes(&crate::demo::recording()), "demo: box–sphere distance");
+        self.opened = Opened::Demo;
+        self.watch = None;
+    }
+
+    /// Opens bundled example `i`.
+    pub fn open_example(&mut self, i: usize) {
+        if let Some((name, bytes)) = source::bundled::EXAMPLES.get(i) {
+            self.session = Session::new(Trace::from_bytes(bytes), format!("example: {name}"));
+            self.opened = Opened::Example(i);
+            self.watch = None;
+        }
+    }
+
+    /// Opens a recording, fixture or folder; problems become the banner message.
+    pub fn open_path(&mut self, path: &Path) {
+        self.message = None;
+        if path.is_dir() {
+            match source::list_folder(path) {
+                Ok(files) => {
+                    let watch = Watch::new(path, self.wake()).ok();
+                    self.recent.add(path);
+                    let first = files.first().cloned();
+                    self.folder = Some(Folder {
+                        path: path.to_path_buf(),
+                        files,
+                        watch,
+                    });
+                    if let Some(f) = first {
+                        self.open_file(&f);
+                    } else {
+                        self.session = Session::new(Trace::default(), path.display().to_string());
+                        self.message = Some(format!("{} has no recordings yet; they appear here as they are written", path.display()));
+                    }
+                }
+                Err(e) => self.message = Some(e.to_string()),
+            }
+        } else {
+            self.open_file(path);
+        }
+    }
+
+    fn open_file(&mut self, path: &Path) {
+        match source::load(path) {
+            Ok(trace) => {
+                let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                self.session = Session::new(trace, name);
+                self.opened = Opened::File(path.to_path_buf());
+                self.watch = Watch::new(path, self.wake()).map_err(|e| self.message = Some(e.to_string())).ok();
+                self.recent.add(path);
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Reloads the open file if it changed on disk and refreshes the folder list.
+    /// Returns whether the recording was reloaded.
+    pub fn poll_changes(&mut self) -> bool {
+        if let Some(folder) = &mut self.folder
+            && folder.watch.as_ref().is_some_and(Watch::changed)
+            && let Ok(files) = source::list_folder(&folder.path)
+        {
+            folder.files = files;
+        }
+        if self.watch.as_ref().is_some_and(Watch::changed) {
+            return self.reload();
+        }
+        false
+    }
+
+    /// Reads the open file again, keeping the cursor at the same step.
+    pub fn reload(&mut self) -> bool {
+        let Opened::File(path) = &self.opened else {
+            return false;
+        };
+        match source::load(path) {
+            Ok(trace) => {
+                self.session.reload(trace);
+                true
+            }
+            Err(e) => {
+                self.message = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Applies a timeline command.
+    pub fn command(&mut self, command: Command) {
+        self.session.command(command);
+    }
+
+    fn keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let bindings = [
+            (Modifiers::SHIFT, Key::ArrowRight, Command::NextEvent),
+            (Modifiers::SHIFT, Key::ArrowLeft, Command::PrevEvent),
+            (Modifiers::NONE, Key::ArrowRight, Command::NextStep),
+            (Modifiers::NONE, Key::ArrowLeft, Command::PrevStep),
+            (Modifiers::NONE, Key::Home, Command::First),
+            (Modifiers::NONE, Key::End, Command::Last),
+            (Modifiers::NONE, Key::Space, Command::TogglePlay),
+        ];
+        for (mods, key, cmd) in bindings {
+            if ctx.input_mut(|i| i.consume_key(mods, key)) {
+                self.command(cmd);
+            }
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let buttons = [
+                ("First", Command::First, "Home"),
+                ("Prev step", Command::PrevStep, "←: just after the previous pause"),
+                ("Prev event", Command::PrevEvent, "Shift+←"),
+                ("Step over", Command::StepOver, "next event, over a whole push…pop scope"),
+                ("Step into", Command::StepInto, "next event, into scopes"),
+                ("Step out", Command::StepOut, "just after the pop closing the current scope"),
+                ("Next event", Command::NextEvent, "Shift+→"),
+                ("Next step", Command::NextStep, "→: just after the next pause"),
+                ("Last", Command::Last, "End"),
+            ];
+            for (label, cmd, tip) in buttons {
+                if ui.button(label).on_hover_text(tip).clicked() {
+                    self.command(cmd);
+                }
+            }
+            let play = if self.session.timeline.playing() { "Pause" } else { "Play" };
+            if ui.button(play).on_hover_text("Space").clicked() {
+                self.command(Command::TogglePlay);
+            }
+            ui.add(
+                egui::Slider::new(&mut self.session.timeline.speed, 0.25..=200.0)
+                    .logarithmic(true)
+                    .text("steps/s"),
+            );
+            ui.separator();
+            ui.strong(self.session.timeline.status(&self.session.trace));
+            if let Some(e) = self.session.timeline.current_event() {
+                ui.label(self.session.trace.describe(e));
+            }
+        });
+    }
+
+    fn menu(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open…").clicked() {
+                    self.show_open = true;
+                    ui.close();
+                }
+                if matches!(self.opened, Opened::File(_)) && ui.button("Reload").clicked() {
+                    self.reload();
+                    ui.close();
+                }
+                ui.menu_button("Recent", |ui| {
+                    if self.recent.paths.is_empty() {
+                        ui.weak("(none yet)");
+                    }
+                    for p in self.recent.paths.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            self.open_path(&p);
+                            ui.close();
+                        }
+                    }
+                });
+                ui.menu_button("Examples", |ui| {
+                    for (i, (name, _)) in source::bundled::EXAMPLES.iter().enumerate() {
+                        if ui.button(*name).clicked() {
+                            self.open_example(i);
+                            ui.close();
+                        }
+                    }
+                    if ui.button("demo: box–sphere distance").clicked() {
+                        self.open_demo();
+                        ui.close();
+                    }
+                });
+            });
+            ui.label(format!("— {}", self.session.title));
+        });
+    }
+
+    fn open_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_open;
+        let mut chosen = None;
+        egui::Window::new("Open").open(&mut open).show(ctx, |ui| {
+            ui.label("A .cspace recording, a NAME.fixture.json, or a folder of them (or drop a file on the window):");
+            let r = ui.text_edit_singleline(&mut self.open_text);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+            if ui.button("Open path").clicked() || enter {
+                chosen = Some(PathBuf::from(self.open_text.trim()));
+            }
+            // Browse the folder typed so far.
+            let dir = PathBuf::from(self.open_text.trim());
+            let dir = if dir.is_dir() { dir } else { dir.parent().map(Path::to_path_buf).unwrap_or_default() };
+            if let Ok(rd) = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir }) {
+                let mut entries: Vec<PathBuf> = rd
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir() || source::is_openable(p))
+                    .collect();
+                entries.sort();
+                egui::ScrollArea::vertical().max_height(240.0).show(ui, |ui| {
+                    for p in entries.into_iter().take(500) {
+                        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                        let label = if p.is_dir() { format!("{name}/") } else { name };
+                        if ui.selectable_label(false, label).clicked() {
+                            self.open_text = p.display().to_string();
+                            if !p.is_dir() {
+                                chosen = Some(p);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(p) = chosen {
+            self.open_path(&p);
+            open = false;
+        }
+        self.show_open = open;
+    }
+
+    fn banner(&self, ui: &mut egui::Ui) {
+        let t = &self.session.trace;
+        if let Some(e) = &t.error {
+            let text = format!(
+                "⚠ Damaged recording: {e}. Showing the {} events in the first {} bytes (up to byte offset {}).",
+                t.len(),
+                t.valid_len,
+                e.offset()
+            );
+            ui.colored_label(Color32::from_rgb(255, 120, 100), text);
+        }
+        if let Some(m) = &self.message {
+            ui.colored_label(Color32::from_rgb(255, 200, 90), format!("⚠ {m}"));
+        }
+    }
+
+    fn timeline_bar(&mut self, ui: &mut egui::Ui) {
+        let trace = &self.session.trace;
+        let n = trace.len();
+        let mut c = self.session.timeline.cursor();
+        ui.horizontal(|ui| {
+            ui.label("timeline");
+            ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(50.0);
+            let r = ui.add(egui::Slider::new(&mut c, 0..=n).show_value(true));
+            // Ticks at pauses below the slider rail, at most one per pixel.
+            let rail = r.rect;
+            let width = ui.spacing().slider_width;
+            let x0 = rail.left() + 6.0;
+            let w = width - 12.0;
+            let painter = ui.painter();
+            if n > 0 && w > 0.0 {
+                let mut last = f32::NEG_INFINITY;
+                let cols = w as usize;
+                for col in 0..=cols {
+                    let lo = (col as f64 / cols as f64 * f64::from(n)) as u32;
+                    let hi = ((col + 1) as f64 / cols as f64 * f64::from(n)) as u32;
+                    let a = trace.pauses.partition_point(|&p| p + 1 < lo);
+                    if trace.pauses.get(a).is_some_and(|&p| p < hi) {
+                        let x = x0 + col as f32;
+                        if x - last >= 1.0 {
+                            painter.line_segment(
+                                [pos2(x, rail.bottom() - 3.0), pos2(x, rail.bottom())],
+                                Stroke::new(1.0, Color32::from_rgb(250, 200, 80)),
+                            );
+                            last = x;
+                        }
+                    }
+                }
+            }
+        });
+        if c != self.session.timeline.cursor() {
+            self.command(Command::Seek(c));
+        }
+    }
+
+    fn plots(&self, ui: &mut egui::Ui) {
+        let trace = &self.session.trace;
+        if trace.series.is_empty() {
+            ui.weak("no value! series recorded");
+            return;
+        }
+        let step = f64::from(trace.step_at(self.session.timeline.cursor()));
+        egui::ScrollArea::vertical().id_salt("plots").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                let width = (ui.available_width() / trace.series.len().min(3) as f32 - 8.0).max(200.0);
+                for (i, s) in trace.series.iter().enumerate() {
+                    ui.vertical(|ui| {
+                        ui.set_width(width);
+                        ui.label(&s.name);
+                        // At most ~4000 points per line: decimate long series.
+                        let stride = (s.points.len() / 4000).max(1);
+                        let pts: Vec<[f64; 2]> = s.points.iter().step_by(stride).copied().collect();
+                        egui_plot::Plot::new(("plot", i))
+                            .height(110.0)
+                            .width(width)
+                            .allow_scroll(false)
+                            .show(ui, |p| {
+                                p.line(egui_plot::Line::new(s.name.clone(), pts));
+                                p.vline(
+                                    egui_plot::VLine::new("step", step)
+                                        .color(Color32::from_rgb(250, 200, 80)),
+                                );
+                            });
+                    });
+                }
+            });
+        });
+    }
+
+    fn log(&mut self, ui: &mut egui::Ui) {
+        let trace = &self.session.trace;
+        let current = trace.log_row_at(self.session.timeline.cursor());
+        let row_h = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+        let mut area = egui::ScrollArea::both().id_salt("log").auto_shrink([false, false]);
+        let c = self.session.timeline.cursor();
+        if self.scrolled_to != Some(c) {
+            self.scrolled_to = Some(c);
+            if let Some(row) = current {
+                let h = ui.available_height();
+                area = area.vertical_scroll_offset((row as f32 * row_h - h * 0.5).max(0.0));
+            }
+        }
+        let mut jump = None;
+        area.show_rows(ui, row_h, trace.log.len(), |ui, range| {
+            for r in range {
+                let row = trace.log[r];
+                let site = trace.site_of(row.event);
+                let loc = site.map_or_else(String::new, |s| format!("{}:{}", s.file, s.line));
+                ui.horizontal(|ui| {
+                    ui.add_space(f32::from(row.depth.min(40)) * 14.0);
+                    let text = trace.describe(row.event);
+                    let text = if Some(r) == current { egui::RichText::new(text).strong() } else { egui::RichText::new(text) };
+                    if ui
+                        .selectable_label(Some(r) == current, text)
+                        .on_hover_text(format!("event {} at byte {} — {loc}", row.event, trace.offsets[row.event as usize]))
+                        .clicked()
+                    {
+                        jump = Some(row.event);
+                    }
+                    ui.weak(loc);
+                });
+            }
+        });
+        if let Some(e) = jump {
+            self.command(Command::JumpToEvent(e));
+        }
+    }
+
+    fn files(&mut self, ui: &mut egui::Ui) {
+        let mut open = None;
+        if let Some(folder) = &self.folder {
+            ui.strong(format!("{}/", folder.path.display()));
+            for f in &folder.files {
+                let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let selected = self.opened == Opened::File(f.clone());
+                if ui.selectable_label(selected, name).clicked() {
+                    open = Some(f.clone());
+                }
+            }
+            ui.separator();
+        }
+        if let Some(f) = open {
+            self.open_file(&f);
+        }
+    }
+
+    fn inspector(&mut self, ui: &mut egui::Ui) {
+        let s = &self.session;
+        ui.heading("Inspector");
+        if let Some(e) = s.timeline.current_event() {
+            ui.label(format!("current event {e}: {}", s.trace.describe(e)));
+            if let Some(site) = s.trace.site_of(e) {
+                ui.weak(format!("{}:{}", site.file, site.line));
+            }
+        }
+        ui.label(format!(
+            "visible: {} config, {} object, {} simplices",
+            s.visible.config.len(),
+            s.visible.object.len(),
+            s.visible.simplices.len()
+        ));
+        ui.separator();
+        let lines = s.selection.describe(&s.trace);
+        if lines.is_empty() {
+            ui.weak("Hover a point to inspect it; click up to two points to compare them in ULPs.");
+        }
+        for l in lines {
+            ui.monospace(l);
+        }
+        if (s.selection.first.is_some() || s.selection.second.is_some()) && ui.button("Clear selection").clicked() {
+            self.session.selection.first = None;
+            self.session.selection.second = None;
+        }
+    }
+
+    fn views(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("Frame all").clicked() {
+                self.session.frame_all(View::Config);
+                self.session.frame_all(View::Object);
+            }
+            ui.checkbox(&mut self.session.linked, "Link views");
+            ui.weak("drag: orbit · right/middle drag: pan · scroll: zoom · double-click: frame · click: select");
+        });
+        let avail = ui.available_size();
+        let w = (avail.x - ui.spacing().item_spacing.x) / 2.0;
+        let mut hovered = None;
+        ui.horizontal(|ui| {
+            for view in [View::Config, View::Object] {
+                if let Some(h) = self.view_ui(ui, view, vec2(w.max(10.0), avail.y.max(10.0))) {
+                    hovered = Some(h);
+                }
+            }
+        });
+        self.session.selection.hovered = hovered;
+    }
+
+    /// Draws one 3D view; returns the pick under the mouse.
+    fn view_ui(&mut self, ui: &mut egui::Ui, view: View, size: Vec2) -> Option<Pick> {
+        let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+        let height = rect.height();
+        if response.dragged_by(egui::PointerButton::Primary) && !ui.input(|i| i.modifiers.shift) {
+            let d = response.drag_delta();
+            self.session.orbit(view, d.x, d.y);
+        } else if response.dragged_by(egui::PointerButton::Secondary)
+            || response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Primary)
+        {
+            let d = response.drag_delta();
+            self.session.pan(view, d.x, d.y, height);
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                self.session.zoom(view, (scroll * 0.003).exp());
+            }
+        }
+        if response.double_clicked() {
+            self.session.frame_all(view);
+        }
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 4.0, Color32::from_gray(22));
+        let title = match view {
+            View::Config => "configuration space  A − B",
+            View::Object => "object space  A, B",
+        };
+        painter.text(rect.left_top() + vec2(8.0, 6.0), Align2::LEFT_TOP, title, FontId::proportional(14.0), Color32::GRAY);
+        let frame = build_frame(&mut self.session, view, rect);
+        painter.extend(frame.shapes);
+        for (pos, text, color) in frame.labels {
+            painter.text(pos, Align2::LEFT_TOP, text, FontId::proportional(11.0), color);
+        }
+        let hover = response.hover_pos().and_then(|m| {
+            frame
+                .picks
+                .iter()
+                .map(|(p, pos)| (*p, pos.distance(m)))
+                .filter(|(_, d)| *d < 10.0)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(p, _)| p)
+        });
+        if response.clicked()
+            && let Some(p) = hover
+        {
+            self.session.selection.click(p);
+        }
+        if let Some(p) = hover {
+            response.on_hover_text(p.name(&self.session.trace));
+        }
+        hover
+    }
+}
+
+/// The shapes of one view, depth-sorted, and the pickable points on screen.
+#[derive(Default)]
+pub struct Frame {
+    /// What to paint, back to front.
+    pub shapes: Vec<Shape>,
+    /// Pickable points and their screen positions.
+    pub picks: Vec<(Pick, Pos2)>,
+    /// Text labels, painted on top.
+    pub labels: Vec<(Pos2, String, Color32)>,
+}
+
+/// Builds the painted shapes for `view` in `rect` (no egui state involved, so
+/// the benchmark can time it).
+pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
+    let cam: OrbitCamera = session.cameras[view as usize];
+    let (w, h) = (rect.width(), rect.height());
+    let project = |p: [f64; 3]| cam.project(p, w, h).map(|q| (pos2(rect.left() + q.x, rect.top() + q.y), q.depth));
+    let mut items: Vec<(f64, Shape)> = Vec::new();
+    let mut picks = Vec::new();
+    let mut labels = Vec::new();
+    let hovered_vertex = session.selection.hovered_simplex_vertex(&session.trace);
+    let selected: Vec<Pick> = [session.selection.first, session.selection.second].into_iter().flatten().collect();
+
+    // Shapes.
+    if let Some(Entry::Shapes(k)) = session.visible.shapes.and_then(|e| session.trace.entries.get(e as usize)).copied() {
+        let meshes: &ShapeMeshes = session.meshes.get(&session.trace, k);
+        let list = match view {
+            View::Config => vec![(&meshes.cso, COLOR_CSO)],
+            View::Object => vec![(&meshes.a, COLOR_A), (&meshes.b, COLOR_B)],
+        };
+        let eye = cam.eye();
+        let light = (cam.eye() - cam.target).normalize_or_zero();
+        for (mesh, base) in list {
+            for &t in &mesh.triangles {
+                let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
+                let n = mesh.normal(t);
+                let centre = (a + b + c) / 3.0;
+                if n.dot(eye - centre) <= 0.0 {
+                    continue; // back face
+                }
+                let (Some((pa, da)), Some((pb, db)), Some((pc, dc))) =
+                    (project(a.to_array()), project(b.to_array()), project(c.to_array()))
+                else {
+                    continue;
+                };
+                let shade = 0.35 + 0.65 * n.dot(light).abs() as f32;
+                let fill = Color32::from_rgba_unmultiplied(
+                    (f32::from(base.r()) * shade) as u8,
+                    (f32::from(base.g()) * shade) as u8,
+                    (f32::from(base.b()) * shade) as u8,
+                    110,
+                );
+                items.push((
+                    (da + db + dc) / 3.0,
+                    Shape::convex_polygon(vec![pa, pb, pc], fill, Stroke::new(0.5, with_alpha(base, 60))),
+                ));
+            }
+        }
+    }
+
+    // Origin axes in configuration space.
+    if view == View::Config {
+        let s = cam.distance * 0.08;
+        let axes = [([s, 0.0, 0.0], Color32::from_rgb(230, 80, 80)), ([0.0, s, 0.0], Color32::from_rgb(80, 200, 80)), ([0.0, 0.0, s], Color32::from_rgb(90, 130, 240))];
+        if let Some((o, d)) = project([0.0; 3]) {
+            for (tip, c) in axes {
+                if let Some((t, _)) = project(tip) {
+                    items.push((d, Shape::line_segment([o, t], Stroke::new(1.5, c))));
+                }
+            }
+            items.push((d - 1e-9, Shape::circle_filled(o, 3.5, Color32::WHITE)));
+            labels.push((o + vec2(5.0, 2.0), "O".to_owned(), Color32::WHITE));
+        }
+    }
+
+    // Recorded drawables.
+    let list = match view {
+        View::Config => &session.visible.config,
+        View::Object => &session.visible.object,
+    };
+    let default = if view == View::Config { COLOR_DEFAULT } else { Color32::from_rgb(180, 220, 255) };
+    let show_labels = list.len() <= 200;
+    for &e in list {
+        let Some(Entry::Draw(k)) = session.trace.entries.get(e as usize) else { continue };
+        let Some(d) = session.trace.drawables.get(*k as usize) else { continue };
+        let col = color(d.color, default);
+        let label = &session.trace.site(d.site).label;
+        match d.prim {
+            Prim::Point(p) => {
+                if let Some((q, depth)) = project(p.to_f64()) {
+                    let pick = Pick { event: e, vertex: 0 };
+                    let r = if selected.contains(&pick) { 6.0 } else { 4.0 };
+                    items.push((depth, Shape::circle_filled(q, r, col)));
+                    if show_labels && !label.is_empty() {
+                        labels.push((q + vec2(6.0, -6.0), label.to_string(), col));
+                    }
+                    picks.push((pick, q));
+                }
+            }
+            Prim::Line(a, b) => {
+                if let (Some((pa, da)), Some((pb, db))) = (project(a.to_f64()), project(b.to_f64())) {
+                    items.push(((da + db) / 2.0, Shape::line_segment([pa, pb], Stroke::new(2.0, col))));
+                    if show_labels && !label.is_empty() {
+                        labels.push((pa.lerp(pb, 0.5) + vec2(4.0, 4.0), label.to_string(), col));
+                    }
+                    picks.push((Pick { event: e, vertex: 0 }, pa));
+                    picks.push((Pick { event: e, vertex: 1 }, pb));
+                }
+            }
+            Prim::Triangle(v) => {
+                let pts: Vec<_> = v.iter().filter_map(|p| project(p.to_f64())).collect();
+                if pts.len() == 3 {
+                    let depth = pts.iter().map(|p| p.1).sum::<f64>() / 3.0;
+                    items.push((
+                        depth,
+                        Shape::convex_polygon(pts.iter().map(|p| p.0).collect(), with_alpha(col, 70), Stroke::new(1.5, col)),
+                    ));
+                    for (i, p) in pts.iter().enumerate() {
+                        picks.push((Pick { event: e, vertex: i as u32 }, p.0));
+                    }
+                }
+            }
+        }
+    }
+
+    // Simplices.
+    for &e in &session.visible.simplices {
+        let Some(Entry::Simplex(k)) = session.trace.entries.get(e as usize) else { continue };
+        let Some(s) = session.trace.simplices.get(*k as usize) else { continue };
+        let n = s.vertices.len().min(4);
+        let vs = &s.vertices[..n];
+        match view {
+            View::Config => {
+                let ps: Vec<Option<(Pos2, f64)>> = vs.iter().map(|v| project(v.w.to_f64())).collect();
+                // Faces and edges.
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if let (Some(a), Some(b)) = (ps[i], ps[j]) {
+                            items.push(((a.1 + b.1) / 2.0, Shape::line_segment([a.0, b.0], Stroke::new(2.0, COLOR_SIMPLEX))));
+                        }
+                        for l in j + 1..n {
+                            if let (Some(a), Some(b), Some(c)) = (ps[i], ps[j], ps[l]) {
+                                items.push((
+                                    (a.1 + b.1 + c.1) / 3.0,
+                                    Shape::convex_polygon(vec![a.0, b.0, c.0], with_alpha(COLOR_SIMPLEX, 60), Stroke::NONE),
+                                ));
+                            }
+                        }
+                    }
+                }
+                for (i, p) in ps.iter().enumerate() {
+                    if let Some((q, d)) = p {
+                        let pick = Pick { event: e, vertex: i as u32 * 3 };
+                        let hot = hovered_vertex == Some((e, i as u32)) || selected.contains(&pick);
+                        items.push((*d - 1e-9, Shape::circle_filled(*q, if hot { 7.0 } else { 5.0 }, if hot { COLOR_HIGHLIGHT } else { COLOR_SIMPLEX })));
+                        labels.push((*q + vec2(7.0, 2.0), format!("w{i}"), COLOR_SIMPLEX));
+                        picks.push((pick, *q));
+                    }
+                }
+            }
+            View::Object => {
+                for (i, v) in vs.iter().enumerate() {
+                    let hot = hovered_vertex == Some((e, i as u32));
+                    let pa = project(v.a.to_f64());
+                    let pb = project(v.b.to_f64());
+                    if let (Some(a), Some(b)) = (pa, pb) {
+                        let stroke = if hot { Stroke::new(2.0, COLOR_HIGHLIGHT) } else { Stroke::new(1.0, with_alpha(COLOR_SIMPLEX, 120)) };
+                        items.push(((a.1 + b.1) / 2.0, Shape::dashed_line(&[a.0, b.0], stroke, 4.0, 3.0).into()));
+                    }
+                    for (part, p, col, name) in [(1, pa, COLOR_A, "a"), (2, pb, COLOR_B, "b")] {
+                        if let Some((q, d)) = p {
+                            let pick = Pick { event: e, vertex: i as u32 * 3 + part };
+                            let hot = hot || selected.contains(&pick);
+                            items.push((d - 1e-9, Shape::circle_filled(q, if hot { 7.0 } else { 4.5 }, if hot { COLOR_HIGHLIGHT } else { col })));
+                            items.push((d - 1e-9, Shape::circle_stroke(q, if hot { 7.0 } else { 4.5 }, Stroke::new(1.0, COLOR_SIMPLEX))));
+                            labels.push((q + vec2(6.0, 2.0), format!("{name}{i}"), col));
+                            picks.push((pick, q));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    items.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Frame {
+        shapes: items.into_iter().map(|(_, s)| s).collect(),
+        picks,
+        labels,
+    }
+}
+
+
+impl eframe::App for ViewerApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        if self.ctx.is_none() {
+            self.ctx = Some(ctx.clone());
+        }
+        // Dropped files.
+        let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
+        if let Some(p) = dropped.first() {
+            self.open_path(p);
+        }
+        self.poll_changes();
+        self.keys(&ctx);
+        if self.session.timeline.playing() {
+            let dt = ctx.input(|i| f64::from(i.stable_dt));
+            self.session.tick(dt.min(0.25));
+            ctx.request_repaint();
+        }
+        egui::Panel::top("menu").show(ui, |ui| {
+            self.menu(ui);
+            self.toolbar(ui);
+            self.banner(ui);
+        });
+        egui::Panel::bottom("timeline").resizable(true).default_size(190.0).show(ui, |ui| {
+            self.timeline_bar(ui);
+            self.plots(ui);
+        });
+        egui::Panel::left("log").resizable(true).default_size(340.0).show(ui, |ui| {
+            self.files(ui);
+            ui.strong("Log / scopes");
+            self.log(ui);
+        });
+        egui::Panel::right("inspector").resizable(true).default_size(300.0).show(ui, |ui| {
+            self.inspector(ui);
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.views(ui);
+        });
+        self.open_window(&ctx);
+    }
+}

@@ -1,0 +1,133 @@
+//! Exact number formatting for the inspector: 17 significant digits, the bits
+//! in hexadecimal (f32 values as f32), distances and ULP differences.
+
+use cspace_recorder::{Scalar, Vec3Data};
+
+/// A value with 17 significant digits (enough to round-trip an f64).
+#[must_use]
+pub fn sig17(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    format!("{v:.16e}")
+}
+
+/// A scalar's bits in hexadecimal, at its own width.
+#[must_use]
+pub fn hex(v: Scalar) -> String {
+    match v {
+        Scalar::F32(x) => format!("0x{:08x}", x.to_bits()),
+        Scalar::F64(x) => format!("0x{:016x}", x.to_bits()),
+    }
+}
+
+/// The coordinates of a vector as scalars at their own precision.
+#[must_use]
+pub fn components(v: Vec3Data) -> [Scalar; 3] {
+    match v {
+        Vec3Data::F32(a) => a.map(Scalar::F32),
+        Vec3Data::F64(a) => a.map(Scalar::F64),
+    }
+}
+
+/// Euclidean distance of `v` from the origin, computed in f64.
+#[must_use]
+pub fn distance_to_origin(v: Vec3Data) -> f64 {
+    let [x, y, z] = v.to_f64();
+    (x * x + y * y + z * z).sqrt()
+}
+
+/// Maps a float's bits to integers that order like the floats (−0 = +0).
+fn ordered64(x: f64) -> i64 {
+    let b = x.to_bits().cast_signed();
+    if b < 0 { i64::MIN - b } else { b }
+}
+
+fn ordered32(x: f32) -> i64 {
+    let b = i64::from(x.to_bits().cast_signed());
+    if b < 0 { i64::from(i32::MIN) - b } else { b }
+}
+
+/// The number of representable values between `a` and `b` (signed, `b − a`),
+/// in f32 units when both are f32, else in f64 units; `None` if either is NaN.
+#[must_use]
+pub fn ulps(a: Scalar, b: Scalar) -> Option<i128> {
+    match (a, b) {
+        (Scalar::F32(x), Scalar::F32(y)) if !x.is_nan() && !y.is_nan() => {
+            Some(i128::from(ordered32(y)) - i128::from(ordered32(x)))
+        }
+        _ => {
+            let (x, y) = (a.to_f64(), b.to_f64());
+            if x.is_nan() || y.is_nan() {
+                None
+            } else {
+                Some(i128::from(ordered64(y)) - i128::from(ordered64(x)))
+            }
+        }
+    }
+}
+
+/// The inspector lines for a vector: each coordinate with 17 digits and its
+/// bits, then the distance to the origin.
+#[must_use]
+pub fn describe_vec(v: Vec3Data) -> Vec<String> {
+    let precision = match v {
+        Vec3Data::F32(_) => "f32",
+        Vec3Data::F64(_) => "f64",
+    };
+    let mut lines: Vec<String> = components(v)
+        .iter()
+        .zip(["x", "y", "z"])
+        .map(|(s, axis)| format!("{axis} = {:>24}  {}", sig17(s.to_f64()), hex(*s)))
+        .collect();
+    lines.push(format!("|p| = {}  ({precision})", sig17(distance_to_origin(v))));
+    lines
+}
+
+/// The per-coordinate ULP differences `b − a`.
+#[must_use]
+pub fn describe_ulps(a: Vec3Data, b: Vec3Data) -> String {
+    let parts: Vec<String> = components(a)
+        .iter()
+        .zip(components(b))
+        .zip(["x", "y", "z"])
+        .map(|((x, y), axis)| match ulps(*x, y) {
+            Some(u) => format!("{axis} {u:+}"),
+            None => format!("{axis} NaN"),
+        })
+        .collect();
+    format!("ULPs b − a: {}", parts.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(sig17(0.1), "1.0000000000000001e-1");
+        assert_eq!(sig17(0.0), "0");
+        assert_eq!(hex(Scalar::F32(1.0)), "0x3f800000");
+        assert_eq!(hex(Scalar::F64(1.0)), "0x3ff0000000000000");
+        let lines = describe_vec(Vec3Data::F32([3.0, 4.0, 0.0]));
+        assert!(lines[0].contains("0x40400000"));
+        assert!(lines[3].starts_with("|p| = 5.0000000000000000e0"));
+        assert!(lines[3].contains("f32"));
+    }
+
+    #[test]
+    fn ulp_differences() {
+        let one = 1.0f64;
+        let next = f64::from_bits(one.to_bits() + 3);
+        assert_eq!(ulps(Scalar::F64(one), Scalar::F64(next)), Some(3));
+        assert_eq!(ulps(Scalar::F64(next), Scalar::F64(one)), Some(-3));
+        assert_eq!(ulps(Scalar::F64(-0.0), Scalar::F64(0.0)), Some(0));
+        let tiny = f64::from_bits(1);
+        assert_eq!(ulps(Scalar::F64(-tiny), Scalar::F64(tiny)), Some(2));
+        assert_eq!(ulps(Scalar::F32(1.0), Scalar::F32(f32::from_bits(1.0f32.to_bits() + 1))), Some(1));
+        assert_eq!(ulps(Scalar::F32(f32::NAN), Scalar::F32(1.0)), None);
+        assert_eq!(ulps(Scalar::F64(f64::MIN), Scalar::F64(f64::MAX)).map(i128::signum), Some(1));
+        let s = describe_ulps(Vec3Data::F64([1.0, 2.0, 3.0]), Vec3Data::F64([1.0, 2.0, next + 2.0]));
+        assert!(s.starts_with("ULPs b − a: x +0, y +0, z +"));
+    }
+}

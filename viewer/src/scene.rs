@@ -1,0 +1,277 @@
+//! What is visible at the cursor, the meshes of the shapes (computed once per
+//! `Shapes` event), and the selection.
+
+use crate::hull::{self, Mesh};
+use crate::trace::{Entry, ItemKind, Prim, Trace};
+use cspace_recorder::{Space, Vec3Data};
+use std::collections::HashMap;
+
+/// The items visible at one cursor position, by event index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Visible {
+    /// The cursor position this was computed for.
+    pub cursor: u32,
+    /// Points, lines and triangles in configuration space.
+    pub config: Vec<u32>,
+    /// Points, lines and triangles in object space.
+    pub object: Vec<u32>,
+    /// Simplices (one per call site).
+    pub simplices: Vec<u32>,
+    /// The current shapes event.
+    pub shapes: Option<u32>,
+}
+
+impl Visible {
+    /// Collects what is visible at cursor `c` (no replay: an interval query).
+    #[must_use]
+    pub fn at(trace: &Trace, c: u32) -> Self {
+        let mut v = Self {
+            cursor: c,
+            ..Self::default()
+        };
+        trace.visible(c, |event, kind| match kind {
+            ItemKind::Draw(k) => match trace.drawables.get(k as usize).map(|d| d.space) {
+                Some(Space::Config) => v.config.push(event),
+                Some(Space::Object) => v.object.push(event),
+                None => {}
+            },
+            ItemKind::Simplex(_) => v.simplices.push(event),
+            ItemKind::Shapes(_) => v.shapes = Some(event),
+        });
+        v
+    }
+
+    /// Number of visible items.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.config.len() + self.object.len() + self.simplices.len() + usize::from(self.shapes.is_some())
+    }
+}
+
+/// The meshes drawn for one `Shapes` event.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShapeMeshes {
+    /// Shape A in world space.
+    pub a: Mesh,
+    /// Shape B in world space.
+    pub b: Mesh,
+    /// A − B (swept by the motion for sweeps).
+    pub cso: Mesh,
+}
+
+/// Meshes by shapes index, each built the first time it is needed.
+#[derive(Debug, Default)]
+pub struct MeshCache {
+    meshes: HashMap<u32, ShapeMeshes>,
+}
+
+impl MeshCache {
+    /// The meshes for `trace.shapes[k]` (empty meshes for a bad index).
+    pub fn get(&mut self, trace: &Trace, k: u32) -> &ShapeMeshes {
+        self.meshes.entry(k).or_insert_with(|| {
+            trace.shapes.get(k as usize).map_or_else(ShapeMeshes::default, |s| ShapeMeshes {
+                a: hull::shape_mesh(&s.a),
+                b: hull::shape_mesh(&s.b),
+                cso: hull::cso_mesh(&s.a, &s.b, s.motion),
+            })
+        })
+    }
+
+    /// Forgets every mesh (after a reload).
+    pub fn clear(&mut self) {
+        self.meshes.clear();
+    }
+
+    /// How many meshes were built.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.meshes.len()
+    }
+
+    /// Whether none were built.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.meshes.is_empty()
+    }
+}
+
+/// A pickable point: vertex `vertex` of the item recorded by `event`. For a
+/// simplex, vertices `3k`, `3k+1`, `3k+2` are `w`, `a`, `b` of simplex vertex `k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pick {
+    /// The event.
+    pub event: u32,
+    /// Which vertex.
+    pub vertex: u32,
+}
+
+impl Pick {
+    /// The picked coordinates, if the pick refers to a recorded vertex.
+    #[must_use]
+    pub fn value(self, trace: &Trace) -> Option<Vec3Data> {
+        match *trace.entries.get(self.event as usize)? {
+            Entry::Draw(k) => {
+                let prim = trace.drawables.get(k as usize)?.prim;
+                let vs = match prim {
+                    Prim::Point(p) => vec![p],
+                    _ => prim.vertices(),
+                };
+                vs.get(self.vertex as usize).copied()
+            }
+            Entry::Simplex(k) => {
+                let v = trace.simplices.get(k as usize)?.vertices.get(self.vertex as usize / 3)?;
+                Some(match self.vertex % 3 {
+                    0 => v.w,
+                    1 => v.a,
+                    _ => v.b,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// A short name: the site label and which vertex.
+    #[must_use]
+    pub fn name(self, trace: &Trace) -> String {
+        let label = trace.site_of(self.event).map_or("", |s| s.label.as_str());
+        match trace.entries.get(self.event as usize) {
+            Some(Entry::Simplex(_)) => {
+                let part = ["w", "a", "b"][self.vertex as usize % 3];
+                format!("{label} vertex {} {part} (event {})", self.vertex / 3, self.event)
+            }
+            _ => format!("{label} vertex {} (event {})", self.vertex, self.event),
+        }
+    }
+}
+
+/// The selection: up to two picked points (for the ULP comparison) and the hovered one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// The first selected point.
+    pub first: Option<Pick>,
+    /// The second selected point.
+    pub second: Option<Pick>,
+    /// What the mouse is over.
+    pub hovered: Option<Pick>,
+}
+
+impl Selection {
+    /// Selects `pick`: the first click sets `first`, the next `second`, a third starts over.
+    /// Clicking a selected point deselects it.
+    pub fn click(&mut self, pick: Pick) {
+        if self.first == Some(pick) {
+            self.first = self.second.take();
+        } else if self.second == Some(pick) {
+            self.second = None;
+        } else if self.first.is_none() {
+            self.first = Some(pick);
+        } else if self.second.is_none() {
+            self.second = Some(pick);
+        } else {
+            self.first = Some(pick);
+            self.second = None;
+        }
+    }
+
+    /// The simplex whose vertex `k` (any of w, a, b) is hovered, as (event, k).
+    #[must_use]
+    pub fn hovered_simplex_vertex(&self, trace: &Trace) -> Option<(u32, u32)> {
+        let h = self.hovered?;
+        matches!(trace.entries.get(h.event as usize), Some(Entry::Simplex(_))).then_some((h.event, h.vertex / 3))
+    }
+
+    /// The inspector's lines for the selection and hover.
+    #[must_use]
+    pub fn describe(&self, trace: &Trace) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (title, pick) in [("hovered", self.hovered), ("a", self.first), ("b", self.second)] {
+            if let Some(p) = pick
+                && let Some(v) = p.value(trace)
+            {
+                lines.push(format!("{title}: {}", p.name(trace)));
+                lines.extend(crate::inspect::describe_vec(v).into_iter().map(|l| format!("  {l}")));
+            }
+        }
+        if let (Some(a), Some(b)) = (
+            self.first.and_then(|p| p.value(trace)),
+            self.second.and_then(|p| p.value(trace)),
+        ) {
+            lines.push(crate::inspect::describe_ulps(a, b));
+        }
+        lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace_recorder as rec;
+
+    fn sphere(r: f64, x: f64) -> rec::ShapeDecl {
+        rec::ShapeDecl {
+            geom: rec::ShapeGeom::Sphere { radius: r },
+            margin: 0.0,
+            position: [x, 0.0, 0.0],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+        }
+    }
+
+    fn trace() -> Trace {
+        let ((), recording) = rec::record(|| {
+            rec::shapes!(sphere(1.0, 0.0), sphere(0.5, 3.0));
+            rec::push!("iteration");
+            rec::point!(cso "w", [1.0f64, 0.0, 0.0], rec::Rgba::RED);
+            rec::line!("seg", [0.0f32, 0.0, 0.0], [1.0f32, 0.0, 0.0]);
+            rec::simplex!("simplex", [([1.0f64, 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]);
+            rec::pause!("after add");
+            rec::pop!();
+        });
+        Trace::from_bytes(&recording.bytes)
+    }
+
+    #[test]
+    fn visible_sets_and_picks() {
+        let t = trace();
+        let pause = t.pauses[0];
+        let v = Visible::at(&t, pause + 1);
+        assert_eq!((v.config.len(), v.object.len(), v.simplices.len()), (1, 1, 1));
+        assert!(v.shapes.is_some());
+        assert_eq!(v.count(), 4);
+        let end = Visible::at(&t, t.len());
+        assert_eq!(end.count(), 1);
+        let s = v.simplices[0];
+        let w = Pick { event: s, vertex: 0 };
+        let a = Pick { event: s, vertex: 1 };
+        assert_eq!(w.value(&t), Some(Vec3Data::F64([1.0, 0.0, 0.0])));
+        assert_eq!(a.value(&t), Some(Vec3Data::F64([1.5, 0.0, 0.0])));
+        assert!(Pick { event: s, vertex: 9 }.value(&t).is_none());
+        assert!(Pick { event: 9999, vertex: 0 }.value(&t).is_none());
+        let line_end = Pick { event: v.object[0], vertex: 1 };
+        assert_eq!(line_end.value(&t), Some(Vec3Data::F32([1.0, 0.0, 0.0])));
+
+        let mut sel = Selection::default();
+        sel.click(w);
+        sel.click(a);
+        assert_eq!((sel.first, sel.second), (Some(w), Some(a)));
+        let lines = sel.describe(&t);
+        assert!(lines.iter().any(|l| l.starts_with("ULPs")), "{lines:?}");
+        sel.hovered = Some(a);
+        assert_eq!(sel.hovered_simplex_vertex(&t), Some((s, 0)));
+        sel.click(w);
+        assert_eq!((sel.first, sel.second), (Some(a), None));
+        sel.click(a);
+        assert_eq!(sel.first, None);
+    }
+
+    #[test]
+    fn meshes_are_cached_per_shapes_event() {
+        let t = trace();
+        let mut cache = MeshCache::default();
+        assert!(!cache.get(&t, 0).cso.triangles.is_empty());
+        let _ = cache.get(&t, 0);
+        assert_eq!(cache.len(), 1);
+        assert!(cache.get(&t, 42).a.triangles.is_empty());
+        cache.clear();
+        assert!(cache.is_empty());
+    }
+}

@@ -1,0 +1,641 @@
+//! A decoded recording, indexed once at load so any cursor position can be
+//! shown without replaying the stream.
+//!
+//! Cursor positions run from 0 to [`Trace::len`]: the state at cursor `c` is
+//! what events `0..c` produce. Every drawable gets its visible interval
+//! `[born, dies)` in cursor positions at load: it is born just after its event,
+//! dies just after the `Pop` that closes its scope, a `Simplex` dies when the
+//! a site with the same label records the next one (the
+//! "after add" and "after reduce" call sites of one label replace each other), and `Shapes` stay until the next `Shapes`.
+
+use crate::interval::IntervalIndex;
+use cspace_recorder::{
+    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, Space, StreamDecoder,
+    Vec3Data,
+};
+use std::collections::HashMap;
+
+/// "No such event": an unclosed scope's pop, a top-level event's parent.
+pub const NONE: u32 = u32::MAX;
+
+/// Where a recorded event came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SiteInfo {
+    /// Source file of the macro call.
+    pub file: String,
+    /// Line of the macro call.
+    pub line: u32,
+    /// The macro's label.
+    pub label: String,
+}
+
+/// The geometry of a point, line or triangle drawable.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Prim {
+    /// A point.
+    Point(Vec3Data),
+    /// A segment.
+    Line(Vec3Data, Vec3Data),
+    /// A triangle.
+    Triangle([Vec3Data; 3]),
+}
+
+impl Prim {
+    /// The vertices, widened to f64.
+    #[must_use]
+    pub fn vertices(&self) -> Vec<Vec3Data> {
+        match *self {
+            Self::Point(p) => vec![p],
+            Self::Line(a, b) => vec![a, b],
+            Self::Triangle(v) => v.to_vec(),
+        }
+    }
+}
+
+/// A recorded point, line or triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drawable {
+    /// Call site (its label names the drawable).
+    pub site: u32,
+    /// Which view it belongs to.
+    pub space: Space,
+    /// Its colour, or `None` for the viewer's default.
+    pub color: Option<Rgba>,
+    /// The geometry.
+    pub prim: Prim,
+}
+
+/// A recorded simplex.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimplexRec {
+    /// Call site.
+    pub site: u32,
+    /// Its vertices with the support points behind them.
+    pub vertices: Vec<CsoVertex>,
+}
+
+/// A recorded pair of shapes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShapesRec {
+    /// Call site.
+    pub site: u32,
+    /// Shape A.
+    pub a: ShapeDecl,
+    /// Shape B.
+    pub b: ShapeDecl,
+    /// A's translation over a sweep.
+    pub motion: Option<[f64; 3]>,
+}
+
+/// One event in compact form; bulky payloads live in side tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Entry {
+    /// A call-site definition.
+    Site,
+    /// A scope opens; `pop` is the event that closes it ([`NONE`] if none does).
+    Push {
+        /// Call site.
+        site: u32,
+        /// The matching pop.
+        pop: u32,
+    },
+    /// A scope closes; `push` opened it ([`NONE`] for a stray pop).
+    Pop {
+        /// Call site.
+        site: u32,
+        /// The matching push.
+        push: u32,
+    },
+    /// A step.
+    Pause {
+        /// Call site.
+        site: u32,
+    },
+    /// A log line (index into [`Trace::texts`]).
+    Text {
+        /// Call site.
+        site: u32,
+        /// Index of the text.
+        text: u32,
+    },
+    /// A point, line or triangle (index into [`Trace::drawables`]).
+    Draw(u32),
+    /// A simplex (index into [`Trace::simplices`]).
+    Simplex(u32),
+    /// A sample of a value series (index into [`Trace::series`]).
+    Value {
+        /// Call site.
+        site: u32,
+        /// Which series.
+        series: u32,
+        /// The sample.
+        value: Scalar,
+    },
+    /// The query's shapes (index into [`Trace::shapes`]).
+    Shapes(u32),
+}
+
+/// One named series of `value!` samples.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Series {
+    /// The series name (the site label).
+    pub name: String,
+    /// Samples as (step, value): the step is the number of pauses before the sample.
+    pub points: Vec<[f64; 2]>,
+    /// Event index of each sample.
+    pub events: Vec<u32>,
+}
+
+/// A row of the log / scope tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogRow {
+    /// The event the row shows (a push, pause or text).
+    pub event: u32,
+    /// Nesting depth.
+    pub depth: u16,
+}
+
+/// What a visible item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// Index into [`Trace::drawables`].
+    Draw(u32),
+    /// Index into [`Trace::simplices`].
+    Simplex(u32),
+    /// Index into [`Trace::shapes`].
+    Shapes(u32),
+}
+
+/// A loaded recording with its indexes.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    sites: HashMap<u32, SiteInfo>,
+    /// Every event, compactly.
+    pub entries: Vec<Entry>,
+    /// Byte offset of each event in the stream.
+    pub offsets: Vec<u64>,
+    /// Innermost enclosing push of each event ([`NONE`] at top level; a pop's is its push).
+    pub parent: Vec<u32>,
+    /// Log texts.
+    pub texts: Vec<String>,
+    /// Points, lines and triangles.
+    pub drawables: Vec<Drawable>,
+    /// Simplices.
+    pub simplices: Vec<SimplexRec>,
+    /// Shape pairs.
+    pub shapes: Vec<ShapesRec>,
+    /// Value series in order of first appearance.
+    pub series: Vec<Series>,
+    /// Event indices of the pauses.
+    pub pauses: Vec<u32>,
+    /// The log / scope tree rows.
+    pub log: Vec<LogRow>,
+    items: Vec<(u32, ItemKind)>,
+    visible: IntervalIndex,
+    /// Why decoding stopped early, if it did.
+    pub error: Option<DecodeError>,
+    /// Bytes the valid prefix covers.
+    pub valid_len: u64,
+}
+
+/// The site returned for an id the stream never defined.
+static UNKNOWN_SITE: std::sync::LazyLock<SiteInfo> = std::sync::LazyLock::new(|| SiteInfo {
+    file: "?".into(),
+    line: 0,
+    label: String::new(),
+});
+
+/// Builds a [`Trace`] one event at a time.
+#[derive(Default)]
+struct Builder {
+    trace: Trace,
+    /// Open scopes: push event and the items born inside.
+    scopes: Vec<(u32, Vec<usize>)>,
+    /// The live simplex item of each site label.
+    last_simplex: HashMap<String, usize>,
+    last_shapes: Option<usize>,
+    series_of_site: HashMap<u32, u32>,
+}
+
+impl Builder {
+    fn add_item(&mut self, i: u32, kind: ItemKind, scoped: bool) {
+        let id = self.trace.visible.push(i + 1, NONE);
+        self.trace.items.push((i, kind));
+        if scoped && let Some((_, born)) = self.scopes.last_mut() {
+            born.push(id);
+        }
+        if let ItemKind::Simplex(_) | ItemKind::Shapes(_) = kind {
+            let prev = match kind {
+                ItemKind::Simplex(s) => {
+                    let site = self.trace.simplices[s as usize].site;
+                    let label = self.trace.site(site).label.clone();
+                    self.last_simplex.insert(label, id)
+                }
+                _ => self.last_shapes.replace(id),
+            };
+            if let Some(prev) = prev {
+                self.trace.visible.clip_end(prev, i + 1);
+            }
+        }
+    }
+
+    fn event(&mut self, offset: u64, event: Event) {
+        let t = &mut self.trace;
+        let Ok(i) = u32::try_from(t.entries.len()) else {
+            return;
+        };
+        if i == NONE {
+            return;
+        }
+        let parent = self.scopes.last().map_or(NONE, |s| s.0);
+        let depth = u16::try_from(self.scopes.len()).unwrap_or(u16::MAX);
+        let u32len = |n: usize| u32::try_from(n).unwrap_or(NONE);
+        let entry = match event {
+            Event::Site(def) => {
+                t.sites.insert(
+                    def.id,
+                    SiteInfo {
+                        file: def.file,
+                        line: def.line,
+                        label: def.label,
+                    },
+                );
+                Entry::Site
+            }
+            Event::Push { site } => {
+                t.log.push(LogRow { event: i, depth });
+                self.scopes.push((i, Vec::new()));
+                Entry::Push { site, pop: NONE }
+            }
+            Event::Pop { site } => {
+                if let Some((push, born)) = self.scopes.pop() {
+                    for id in born {
+                        t.visible.clip_end(id, i + 1);
+                    }
+                    if let Some(Entry::Push { pop, .. }) = t.entries.get_mut(push as usize) {
+                        *pop = i;
+                    }
+                    Entry::Pop { site, push }
+                } else {
+                    Entry::Pop { site, push: NONE }
+                }
+            }
+            Event::Pause { site } => {
+                t.pauses.push(i);
+                t.log.push(LogRow { event: i, depth });
+                Entry::Pause { site }
+            }
+            Event::Text { site, text } => {
+                t.log.push(LogRow { event: i, depth });
+                t.texts.push(text);
+                Entry::Text {
+                    site,
+                    text: u32len(t.texts.len() - 1),
+                }
+            }
+            Event::Point {
+                site,
+                space,
+                color,
+                p,
+            } => self.drawable(i, site, space, color, Prim::Point(p)),
+            Event::Line {
+                site,
+                space,
+                color,
+                a,
+                b,
+            } => self.drawable(i, site, space, color, Prim::Line(a, b)),
+            Event::Triangle {
+                site,
+                space,
+                color,
+                v,
+            } => self.drawable(i, site, space, color, Prim::Triangle(v)),
+            Event::Simplex { site, vertices } => {
+                let k = u32len(t.simplices.len());
+                t.simplices.push(SimplexRec { site, vertices });
+                self.add_item(i, ItemKind::Simplex(k), true);
+                Entry::Simplex(k)
+            }
+            Event::Value { site, value } => {
+                let next = u32len(t.series.len());
+                let series = *self.series_of_site.entry(site).or_insert(next);
+                if series == next {
+                    let name = t.sites.get(&site).map_or_else(|| format!("site {site}"), |s| s.label.clone());
+                    t.series.push(Series {
+                        name,
+                        ..Series::default()
+                    });
+                }
+                let s = &mut t.series[series as usize];
+                s.points.push([t.pauses.len() as f64, value.to_f64()]);
+                s.events.push(i);
+                Entry::Value {
+                    site,
+                    series,
+                    value,
+                }
+            }
+            Event::Shapes { site, a, b, motion } => {
+                let k = u32len(t.shapes.len());
+                t.shapes.push(ShapesRec { site, a: *a, b: *b, motion });
+                self.add_item(i, ItemKind::Shapes(k), false);
+                Entry::Shapes(k)
+            }
+        };
+        let t = &mut self.trace;
+        t.entries.push(entry);
+        t.offsets.push(offset);
+        t.parent.push(parent);
+    }
+
+    fn drawable(&mut self, i: u32, site: u32, space: Space, color: Option<Rgba>, prim: Prim) -> Entry {
+        let k = u32::try_from(self.trace.drawables.len()).unwrap_or(NONE);
+        self.trace.drawables.push(Drawable {
+            site,
+            space,
+            color,
+            prim,
+        });
+        self.add_item(i, ItemKind::Draw(k), true);
+        Entry::Draw(k)
+    }
+
+    fn finish(mut self, valid_len: u64, error: Option<DecodeError>) -> Trace {
+        self.trace.visible.finish();
+        self.trace.valid_len = valid_len;
+        self.trace.error = error;
+        self.trace
+    }
+}
+
+impl Trace {
+    /// Decodes and indexes stream bytes; a damaged stream keeps its valid prefix
+    /// and reports the problem in [`Trace::error`].
+    #[must_use]
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let mut decoder = StreamDecoder::new();
+        decoder.feed(bytes);
+        let mut builder = Builder::default();
+        let error = loop {
+            match decoder.next_event() {
+                Ok(Some(located)) => builder.event(located.offset, located.event),
+                Ok(None) => break decoder.finish().err(),
+                Err(e) => break Some(e),
+            }
+        };
+        let valid_len = decoder.offset();
+        builder.finish(valid_len, error)
+    }
+
+    /// Indexes an already decoded stream.
+    #[must_use]
+    pub fn from_decoded(decoded: Decoded) -> Self {
+        let mut builder = Builder::default();
+        for located in decoded.events {
+            builder.event(located.offset, located.event);
+        }
+        builder.finish(decoded.valid_len, decoded.error)
+    }
+
+    /// Number of events; cursor positions run from 0 to this.
+    #[must_use]
+    pub fn len(&self) -> u32 {
+        u32::try_from(self.entries.len()).unwrap_or(NONE)
+    }
+
+    /// Whether the recording has no events.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The call site with this id (a placeholder for undefined ids).
+    #[must_use]
+    pub fn site(&self, id: u32) -> &SiteInfo {
+        self.sites.get(&id).unwrap_or(&UNKNOWN_SITE)
+    }
+
+    /// The call site of event `i`.
+    #[must_use]
+    pub fn site_of(&self, i: u32) -> Option<&SiteInfo> {
+        let site = match *self.entries.get(i as usize)? {
+            Entry::Site => return None,
+            Entry::Push { site, .. }
+            | Entry::Pop { site, .. }
+            | Entry::Pause { site }
+            | Entry::Text { site, .. }
+            | Entry::Value { site, .. } => site,
+            Entry::Draw(k) => self.drawables.get(k as usize)?.site,
+            Entry::Simplex(k) => self.simplices.get(k as usize)?.site,
+            Entry::Shapes(k) => self.shapes.get(k as usize)?.site,
+        };
+        Some(self.site(site))
+    }
+
+    /// Number of steps (pauses).
+    #[must_use]
+    pub fn steps(&self) -> u32 {
+        u32::try_from(self.pauses.len()).unwrap_or(NONE)
+    }
+
+    /// The step at cursor `c`: how many pauses events `0..c` contain.
+    #[must_use]
+    pub fn step_at(&self, c: u32) -> u32 {
+        u32::try_from(self.pauses.partition_point(|&p| p < c)).unwrap_or(NONE)
+    }
+
+    /// The cursor position of step `s`: just after its pause (0 for step 0).
+    #[must_use]
+    pub fn cursor_of_step(&self, s: u32) -> u32 {
+        match s {
+            0 => 0,
+            s => self
+                .pauses
+                .get(s as usize - 1)
+                .map_or(self.len(), |&p| p + 1),
+        }
+    }
+
+    /// Calls `f(event, kind)` for every item visible at cursor `c`, in event order.
+    pub fn visible(&self, c: u32, mut f: impl FnMut(u32, ItemKind)) {
+        self.visible.query(c, |id| {
+            let (event, kind) = self.items[id];
+            f(event, kind);
+        });
+    }
+
+    /// The visible interval `[born, dies)` of the item recorded by event `i`.
+    #[must_use]
+    pub fn interval_of(&self, i: u32) -> Option<(u32, u32)> {
+        let id = self.items.partition_point(|&(e, _)| e < i);
+        match self.items.get(id) {
+            Some(&(e, _)) if e == i => self.visible.get(id),
+            _ => None,
+        }
+    }
+
+    /// The index of the log row current at cursor `c` (the last row before it).
+    #[must_use]
+    pub fn log_row_at(&self, c: u32) -> Option<usize> {
+        self.log.partition_point(|r| r.event < c).checked_sub(1)
+    }
+
+    /// A one-line description of event `i` for the log and the inspector.
+    #[must_use]
+    pub fn describe(&self, i: u32) -> String {
+        let Some(entry) = self.entries.get(i as usize) else {
+            return String::new();
+        };
+        let label = self.site_of(i).map_or("", |s| s.label.as_str());
+        match *entry {
+            Entry::Site => "site definition".into(),
+            Entry::Push { .. } => format!("▼ {label}"),
+            Entry::Pop { .. } => format!("▲ {label}"),
+            Entry::Pause { .. } => format!("⏸ {label}"),
+            Entry::Text { text, .. } => self.texts.get(text as usize).cloned().unwrap_or_default(),
+            Entry::Draw(k) => {
+                let kind = match self.drawables.get(k as usize).map(|d| d.prim) {
+                    Some(Prim::Point(_)) => "point",
+                    Some(Prim::Line(..)) => "line",
+                    _ => "triangle",
+                };
+                format!("{kind} {label}")
+            }
+            Entry::Simplex(k) => format!(
+                "simplex {label} ({} vertices)",
+                self.simplices.get(k as usize).map_or(0, |s| s.vertices.len())
+            ),
+            Entry::Value { value, .. } => format!("{label} = {}", value.to_f64()),
+            Entry::Shapes(_) => "shapes".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace_recorder as rec;
+
+    pub(crate) fn sphere(r: f64, x: f64) -> ShapeDecl {
+        ShapeDecl {
+            geom: rec::ShapeGeom::Sphere { radius: r },
+            margin: 0.0,
+            position: [x, 0.0, 0.0],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+        }
+    }
+
+    fn sample() -> Vec<u8> {
+        let ((), recording) = rec::record(|| {
+            rec::shapes!(sphere(1.0, 0.0), sphere(0.5, 3.0));
+            rec::point!("top", [0.0f64, 0.0, 0.0]);
+            for i in 0..3 {
+                rec::push!("iteration");
+                rec::point!(cso "w", [f64::from(i), 0.0, 0.0], rec::Rgba::RED);
+                rec::simplex!("simplex", [([f64::from(i), 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]);
+                rec::value!("upper", f64::from(3 - i));
+                rec::text!("iteration {}", i);
+                rec::pause!("after add");
+                rec::pop!();
+            }
+        });
+        recording.bytes
+    }
+
+    fn kinds(t: &Trace, c: u32) -> Vec<(u32, ItemKind)> {
+        let mut v = Vec::new();
+        t.visible(c, |e, k| v.push((e, k)));
+        v
+    }
+
+    #[test]
+    fn scopes_simplices_and_shapes() {
+        let t = Trace::from_bytes(&sample());
+        assert!(t.error.is_none());
+        assert_eq!(t.steps(), 3);
+        assert_eq!(t.series.len(), 1);
+        assert_eq!(t.series[0].name, "upper");
+        assert_eq!(t.series[0].points, vec![[0.0, 3.0], [1.0, 2.0], [2.0, 1.0]]);
+        let p0 = t.pauses[0];
+        let at = kinds(&t, p0 + 1);
+        // shapes, top point, the iteration's point and simplex.
+        assert_eq!(at.len(), 4, "{at:?}");
+        // After the first pop only the shapes and the top-level point remain.
+        let Entry::Push { pop, .. } = t.entries[t.parent[p0 as usize] as usize] else {
+            panic!("pause not in a push");
+        };
+        assert_eq!(kinds(&t, pop + 1).len(), 2);
+        // At the end too.
+        assert_eq!(kinds(&t, t.len()).len(), 2);
+        assert!(kinds(&t, 0).is_empty());
+        assert_eq!(t.step_at(0), 0);
+        assert_eq!(t.step_at(p0 + 1), 1);
+        assert_eq!(t.cursor_of_step(1), p0 + 1);
+        assert_eq!(t.cursor_of_step(99), t.len());
+        assert_eq!(t.site_of(p0).map(|s| s.label.as_str()), Some("after add"));
+        assert!(t.describe(p0).contains("after add"));
+        assert!(t.log_row_at(0).is_none());
+    }
+
+    #[test]
+    fn simplex_replaced_by_same_site() {
+        let ((), recording) = rec::record(|| {
+            rec::simplex!("s", [([1.0f64, 0., 0.], [1., 0., 0.], [0., 0., 0.])]);
+            rec::simplex!("s", [([2.0f64, 0., 0.], [2., 0., 0.], [0., 0., 0.])]);
+            rec::simplex!("other", [([3.0f64, 0., 0.], [3., 0., 0.], [0., 0., 0.])]);
+        });
+        let t = Trace::from_bytes(&recording.bytes);
+        let simplices: Vec<u32> = kinds(&t, t.len())
+            .into_iter()
+            .filter_map(|(_, k)| match k {
+                ItemKind::Simplex(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(simplices, vec![1, 2]);
+    }
+
+    #[test]
+    fn damaged_streams_keep_their_prefix() {
+        let bytes = sample();
+        let full = Trace::from_bytes(&bytes);
+        let cut = Trace::from_bytes(&bytes[..bytes.len() - 1]);
+        assert!(cut.error.as_ref().is_some_and(DecodeError::is_truncation));
+        assert_eq!(cut.len(), full.len() - 1);
+        let mut corrupt = bytes.clone();
+        let off = full.offsets[10] as usize;
+        corrupt[off..].fill(0xff);
+        let c = Trace::from_bytes(&corrupt);
+        assert_eq!(c.len(), 10);
+        assert_eq!(c.error.as_ref().map(DecodeError::offset), Some(off as u64));
+        let garbage = Trace::from_bytes(b"not a recording at all");
+        assert!(garbage.is_empty() && garbage.error.is_some());
+        let empty = Trace::from_bytes(&[]);
+        assert!(empty.is_empty());
+        let same = Trace::from_decoded(cspace_recorder::decode(&bytes));
+        assert_eq!(same.len(), full.len());
+    }
+
+    #[test]
+    fn stray_pops_and_undefined_sites_do_not_panic() {
+        let events = vec![
+            Event::Pop { site: 7 },
+            Event::Push { site: 99 },
+            Event::Value {
+                site: 5,
+                value: Scalar::F32(1.5),
+            },
+        ];
+        let bytes = rec::stream::encode_stream(&events);
+        let t = Trace::from_bytes(&bytes);
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.site(99).file, "?");
+        assert_eq!(t.series[0].name, "site 5");
+        assert_eq!(t.entries[1], Entry::Push { site: 99, pop: NONE });
+        for i in 0..4 {
+            let _ = t.describe(i);
+        }
+    }
+}
