@@ -60,6 +60,10 @@ pub use record::{
 pub use stream::{DecodeError, Decoded, Located, StreamDecoder, decode, decode_reader};
 
 use std::io::{self, Write as _};
+
+/// Whether the macros are compiled in (the `enabled` feature of this crate, as
+/// unified across the whole build — a user's own feature flag may say otherwise).
+pub const ENABLED: bool = cfg!(feature = "enabled");
 use std::path::Path;
 
 /// Anything the macros accept as a 3-vector.

@@ -54,7 +54,7 @@ macro_rules! __color {
     };
 }
 
-/// Opens a scope: everything drawn until the matching [`pop!`] disappears there.
+/// Opens a scope: everything drawn until the matching [`pop!`](crate::pop!) disappears there.
 ///
 /// `push!("iteration")`
 #[macro_export]
@@ -66,7 +66,7 @@ macro_rules! push {
     };
 }
 
-/// Closes the innermost scope opened by [`push!`].
+/// Closes the innermost scope opened by [`push!`](crate::push!).
 #[macro_export]
 macro_rules! pop {
     () => {
@@ -99,10 +99,8 @@ macro_rules! pause {
 macro_rules! text {
     ($fmt:literal $($arg:tt)*) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($fmt), |site| $crate::Event::Text {
-                site,
-                text: ::std::format!($fmt $($arg)*),
-            });
+            let text = ::std::format!($fmt $($arg)*);
+            $crate::emit($crate::__site!($fmt), move |site| $crate::Event::Text { site, text });
         }
     };
 }
@@ -115,11 +113,13 @@ macro_rules! point {
     };
     (@ $space:expr, $label:literal, $p:expr $(, $color:expr)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Point {
+            let p = $crate::IntoVec3::into_vec3($p);
+            let color = $crate::__color!($($color)?);
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Point {
                 site,
                 space: $space,
-                color: $crate::__color!($($color)?),
-                p: $crate::IntoVec3::into_vec3($p),
+                color,
+                p,
             });
         }
     };
@@ -136,12 +136,15 @@ macro_rules! line {
     };
     (@ $space:expr, $label:literal, $a:expr, $b:expr $(, $color:expr)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Line {
+            let a = $crate::IntoVec3::into_vec3($a);
+            let b = $crate::IntoVec3::into_vec3($b);
+            let color = $crate::__color!($($color)?);
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Line {
                 site,
                 space: $space,
-                color: $crate::__color!($($color)?),
-                a: $crate::IntoVec3::into_vec3($a),
-                b: $crate::IntoVec3::into_vec3($b),
+                color,
+                a,
+                b,
             });
         }
     };
@@ -158,15 +161,17 @@ macro_rules! triangle {
     };
     (@ $space:expr, $label:literal, $a:expr, $b:expr, $c:expr $(, $color:expr)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Triangle {
+            let v = [
+                $crate::IntoVec3::into_vec3($a),
+                $crate::IntoVec3::into_vec3($b),
+                $crate::IntoVec3::into_vec3($c),
+            ];
+            let color = $crate::__color!($($color)?);
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Triangle {
                 site,
                 space: $space,
-                color: $crate::__color!($($color)?),
-                v: [
-                    $crate::IntoVec3::into_vec3($a),
-                    $crate::IntoVec3::into_vec3($b),
-                    $crate::IntoVec3::into_vec3($c),
-                ],
+                color,
+                v,
             });
         }
     };
@@ -183,9 +188,10 @@ macro_rules! triangle {
 macro_rules! simplex {
     ($label:literal, $vertices:expr $(,)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Simplex {
+            let vertices = $crate::cso_vertices($vertices);
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Simplex {
                 site,
-                vertices: $crate::cso_vertices($vertices),
+                vertices,
             });
         }
     };
@@ -196,10 +202,8 @@ macro_rules! simplex {
 macro_rules! value {
     ($label:literal, $v:expr $(,)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Value {
-                site,
-                value: $crate::IntoScalar::into_scalar($v),
-            });
+            let value = $crate::IntoScalar::into_scalar($v);
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Value { site, value });
         }
     };
 }
@@ -211,21 +215,26 @@ macro_rules! value {
 macro_rules! shapes {
     ($a:expr, $b:expr $(,)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!("shapes"), |site| $crate::Event::Shapes {
+            let a = ::std::boxed::Box::new(::core::convert::Into::into($a));
+            let b = ::std::boxed::Box::new(::core::convert::Into::into($b));
+            $crate::emit($crate::__site!("shapes"), move |site| $crate::Event::Shapes {
                 site,
-                a: ::std::boxed::Box::new(::core::convert::Into::into($a)),
-                b: ::std::boxed::Box::new(::core::convert::Into::into($b)),
+                a,
+                b,
                 motion: ::core::option::Option::None,
             });
         }
     };
     ($a:expr, $b:expr, $motion:expr $(,)?) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!("shapes"), |site| $crate::Event::Shapes {
+            let a = ::std::boxed::Box::new(::core::convert::Into::into($a));
+            let b = ::std::boxed::Box::new(::core::convert::Into::into($b));
+            let motion = ::core::option::Option::Some($crate::IntoVec3::into_vec3($motion).to_f64());
+            $crate::emit($crate::__site!("shapes"), move |site| $crate::Event::Shapes {
                 site,
-                a: ::std::boxed::Box::new(::core::convert::Into::into($a)),
-                b: ::std::boxed::Box::new(::core::convert::Into::into($b)),
-                motion: ::core::option::Option::Some($crate::IntoVec3::into_vec3($motion).to_f64()),
+                a,
+                b,
+                motion,
             });
         }
     };
