@@ -46,6 +46,7 @@
 
 mod decl;
 mod event;
+pub mod live;
 mod macros;
 mod record;
 pub mod stream;

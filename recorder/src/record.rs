@@ -83,6 +83,10 @@ pub trait Sink: Send {
     /// # Errors
     /// An I/O error stops further writes to this sink; the in-memory copy is kept.
     fn write_frames(&mut self, bytes: &[u8]) -> io::Result<()>;
+
+    /// Called right after a pause event was written: a live viewer's sink may
+    /// block here until the user steps. Does nothing by default.
+    fn after_pause(&mut self) {}
 }
 
 impl Sink for std::fs::File {
@@ -206,6 +210,8 @@ struct Scope {
 
 impl Scope {
     fn enter(sink: Option<Box<dyn Sink>>) -> Self {
+        // With no sink asked for, stream to a live viewer if CSPACE_LIVE names one.
+        let sink = sink.or_else(crate::live::sink_from_env);
         let previous = RECORDER.with(|r| r.borrow_mut().replace(Recorder::new(sink)));
         let was_on = ON.with(|on| on.replace(true));
         if !was_on {
@@ -312,9 +318,16 @@ pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
             && let Some(rec) = guard.as_mut()
         {
             let id = rec.site(site);
-            stream::encode_event(&mut rec.bytes, &make(id));
+            let event = make(id);
+            stream::encode_event(&mut rec.bytes, &event);
             if rec.sink.is_some() {
                 rec.flush_to_sink();
+                if matches!(event, Event::Pause { .. })
+                    && rec.sink_error.is_none()
+                    && let Some(sink) = rec.sink.as_mut()
+                {
+                    sink.after_pause();
+                }
             }
         }
     });
