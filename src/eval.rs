@@ -47,12 +47,11 @@ pub fn run(input: impl BufRead, mut output: impl Write, options: &Options) -> io
 #[must_use]
 pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
     let raw = query::parse_value(line);
-    let id = raw
-        .as_ref()
-        .ok()
-        .and_then(|v| v.get("id"))
-        .cloned()
-        .unwrap_or(Value::Null);
+    let id = match &raw {
+        Ok(v) => v.get("id").cloned(),
+        Err(_) => query::salvage_id(line),
+    }
+    .unwrap_or(Value::Null);
     let fail = |e: &QueryError| {
         let where_ = if id.is_null() {
             format!("line {number}: ")

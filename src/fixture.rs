@@ -377,6 +377,8 @@ fn json_error(path: &Path, e: &serde_json::Error) -> FixtureError {
 /// The field path a query error is about (`a.shape.radius`, `translation`, …).
 #[must_use]
 pub fn query_error_field(e: &QueryError) -> String {
+    // The catch-all keeps this compiling when the query model gains an error.
+    #[allow(unreachable_patterns)]
     match e {
         QueryError::Negative { path, .. }
         | QueryError::NotFinite { path, .. }
@@ -386,6 +388,7 @@ pub fn query_error_field(e: &QueryError) -> String {
         | QueryError::Parse { path, .. } => path.clone(),
         QueryError::MissingTranslation => "translation".to_owned(),
         QueryError::AlgorithmNotValid { .. } | QueryError::Sweep(_) => "algorithm".to_owned(),
+        _ => "query".to_owned(),
     }
 }
 
@@ -770,9 +773,15 @@ pub enum RerunError {
 /// streams, `eval --record` output), not a fixture, and is not listed.
 ///
 /// # Errors
-/// Reading a folder failed.
+/// `path` does not exist, or reading a folder failed.
 pub fn find(path: &Path) -> io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
+    if !path.exists() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "no such file or folder",
+        ));
+    }
     if path.is_dir() {
         walk(path, &mut out)?;
         out.sort();

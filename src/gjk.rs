@@ -7,8 +7,18 @@
 //! from the world origin and saves a rotation per support call.
 //!
 //! Termination is relative to the shapes' scale ([`Shape::scale`]) and the
-//! current distance; the iteration count is bounded by [`MAX_ITERS`] and the
-//! outcome says how the loop ended ([`Status`]).
+//! current distance: the gap between the upper bound `|v|` and the lower
+//! bound `v·w / |v|` must fall below about 4e-11 (f64) or 2.4e-5 (f32) of
+//! `distance + scale`. The iteration count is bounded by [`MAX_ITERS`] and the
+//! outcome says how the loop ended ([`Status`]): when rounding stops progress
+//! first (a repeated support point, or `|v|` no longer decreasing) the result
+//! is `Converged` if the bounds are within the square root of that tolerance
+//! and `Degenerate` otherwise. On curved cores near that limit the distance
+//! is still accurate (it converges quadratically) while the normal may lag.
+//!
+//! Pairs whose cores are both points (spheres, points) are answered in
+//! closed form. Rotations are normalised before use: a quaternion that is
+//! unit only to f32 precision is read as the nearest true rotation.
 
 use crate::Status;
 use crate::real::{Real, Rotation, V3, Vector};
@@ -92,6 +102,19 @@ impl<T: Real> SimplexCache<T> {
     }
 }
 
+/// The quaternion scaled to unit length (unchanged if zero or not finite).
+#[inline]
+fn normalized<T: Real>(q: T::Q) -> T::Q {
+    let [x, y, z, w] = q.to_xyzw();
+    let n2 = x * x + y * y + z * z + w * w;
+    if n2 > T::ZERO && n2.is_finite() && n2 != T::ONE {
+        let k = T::ONE / n2.sqrt();
+        <T::Q as Rotation<T>>::from_xyzw([x * k, y * k, z * k, w * k])
+    } else {
+        q
+    }
+}
+
 /// A rotation as its three columns.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Basis<T: Real> {
@@ -101,6 +124,21 @@ pub(crate) struct Basis<T: Real> {
 }
 
 impl<T: Real> Basis<T> {
+    /// The rotation matrix of a unit quaternion.
+    fn from_quat(q: T::Q) -> Self {
+        let [x, y, z, w] = q.to_xyzw();
+        let two = T::TWO;
+        let (xx, yy, zz) = (x * x * two, y * y * two, z * z * two);
+        let (xy, xz, yz) = (x * y * two, x * z * two, y * z * two);
+        let (wx, wy, wz) = (w * x * two, w * y * two, w * z * two);
+        let one = T::ONE;
+        Self {
+            x: V3::<T>::new(one - yy - zz, xy + wz, xz - wy),
+            y: V3::<T>::new(xy - wz, one - xx - zz, yz + wx),
+            z: V3::<T>::new(xz + wy, yz - wx, one - xx - yy),
+        }
+    }
+
     /// The rotated vector.
     #[inline]
     fn apply(&self, v: V3<T>) -> V3<T> {
@@ -136,24 +174,32 @@ pub(crate) struct Cso<'a, T: Real> {
 
 impl<'a, T: Real> Cso<'a, T> {
     /// The CSO of `a` and `b`.
+    /// The rotations are normalised: queries see the nearest true rotation
+    /// even when a quaternion is unit only to a lower precision.
     pub fn new(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
-        let qa = a.pose.rotation;
-        let qb = b.pose.rotation;
-        let col = |e: V3<T>| qa.inverse_rotate(qb.rotate(e));
+        let qa = normalized::<T>(a.pose.rotation);
+        // B's rotation relative to A: conj(qa) · qb, as a matrix.
+        let [x, y, z, w] = qa.to_xyzw();
+        let qa_inv = <T::Q as Rotation<T>>::from_xyzw([-x, -y, -z, w]);
+        let rot_b = Basis::from_quat(qa_inv.then(normalized::<T>(b.pose.rotation)));
         Self {
             a: a.shape,
             b: b.shape,
-            rot_b: Basis {
-                x: col(V3::<T>::X),
-                y: col(V3::<T>::Y),
-                z: col(V3::<T>::Z),
-            },
+            rot_b,
             pos_b: qa.inverse_rotate(b.pose.position - a.pose.position),
-            pose_a: a.pose,
+            pose_a: Pose::new(a.pose.position, qa),
             radius_a: a.shape.radius(),
             radius_b: b.shape.radius(),
             scale: a.shape.scale().max(b.shape.scale()),
         }
+    }
+
+    /// Whether both cores are single points (spheres, points): GJK is one support call.
+    #[inline]
+    pub fn point_cores(&self) -> bool {
+        use crate::shape::Geom;
+        matches!(self.a.geom, Geom::Point | Geom::Sphere { .. })
+            && matches!(self.b.geom, Geom::Point | Geom::Sphere { .. })
     }
 
     /// The sum of the radii.
@@ -260,17 +306,41 @@ impl<T: Real> CoreResult<T> {
 /// GJK on the cores of `cso`, starting from `simplex` (empty for a cold
 /// start). With `radius`, stops as soon as the full shapes are known to
 /// overlap (core distance ≤ radius) or to be apart (a separating axis).
-pub(crate) fn run<T: Real>(cso: &Cso<'_, T>, mut simplex: Simplex<T>, radius: Option<T>) -> CoreResult<T> {
+pub(crate) fn run<T: Real>(
+    cso: &Cso<'_, T>,
+    mut simplex: Simplex<T>,
+    radius: Option<T>,
+) -> CoreResult<T> {
     let rel = rel_tol::<T>();
     let zero = rel * cso.scale;
     let mut iterations = 0;
     if simplex.is_empty() {
         let d = cso.offset();
-        let d = if d.length_squared() > T::ZERO { d } else { V3::<T>::X };
+        let d = if d.length_squared() > T::ZERO {
+            d
+        } else {
+            V3::<T>::X
+        };
         simplex.push(cso.support(d));
         iterations = 1;
     }
     let mut v = simplex.closest_to_origin();
+    if cso.point_cores() {
+        // The core CSO is the single point a − b: no iteration needed.
+        let end = if v.length_squared() <= zero * zero {
+            End::Overlap
+        } else {
+            End::Gap
+        };
+        rec::text!("gjk: point cores, {end:?}");
+        return CoreResult {
+            simplex,
+            v,
+            end,
+            iterations,
+            status: Status::Converged,
+        };
+    }
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -281,21 +351,25 @@ pub(crate) fn run<T: Real>(cso: &Cso<'_, T>, mut simplex: Simplex<T>, radius: Op
         }
         let p = cso.support(-v);
         iterations += 1;
-        let vlen = vv.sqrt();
         let vw = v.dot(p.w);
         rec::push!("gjk iteration");
         rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
         rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
         rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
-        rec::value!("upper bound", vlen - cso.radius());
-        rec::value!("lower bound", vw / vlen - cso.radius());
+        rec::value!("upper bound", vv.sqrt() - cso.radius());
+        rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
         let end = 'step: {
+            // Squared forms of `v·w > r |v|` and `|v|² − v·w ≤ rel (|v| + scale) |v|`
+            // (the latter with (|v| + scale)² ≤ 2 (|v|² + scale²)): no square root.
             if let Some(r) = radius
-                && vw > r * vlen
+                && vw > T::ZERO
+                && vw * vw > r * r * vv
             {
                 break 'step Some(End::Separated);
             }
-            if vv - vw <= rel * (vlen + cso.scale) * vlen {
+            let gap = vv - vw;
+            if gap <= T::ZERO || gap * gap <= rel * rel * T::TWO * (vv + cso.scale * cso.scale) * vv
+            {
                 break 'step Some(End::Gap);
             }
             if simplex.contains_w(p.w) {
@@ -327,20 +401,7 @@ pub(crate) fn run<T: Real>(cso: &Cso<'_, T>, mut simplex: Simplex<T>, radius: Op
         }
     };
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
-    let status = match end {
-        End::MaxIterations => Status::MaxIterations,
-        End::NoProgress | End::Repeated => {
-            // At the rounding limit: converged unless the bounds are still far apart.
-            let w = cso.support(-v).w;
-            let vlen = v.length();
-            if vlen * vlen - v.dot(w) <= rel.sqrt() * (vlen + cso.scale) * vlen {
-                Status::Converged
-            } else {
-                Status::Degenerate
-            }
-        }
-        _ => Status::Converged,
-    };
+    let status = status_of(cso, end, v);
     CoreResult {
         simplex,
         v,
@@ -350,9 +411,30 @@ pub(crate) fn run<T: Real>(cso: &Cso<'_, T>, mut simplex: Simplex<T>, radius: Op
     }
 }
 
+/// The outcome of a GJK run that ended with `end` at closest point `v`.
+fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>) -> Status {
+    match end {
+        End::MaxIterations => Status::MaxIterations,
+        End::NoProgress | End::Repeated => {
+            // At the rounding limit: converged unless the bounds are still far apart.
+            let w = cso.support(-v).w;
+            let vlen = v.length();
+            if vlen * vlen - v.dot(w) <= rel_tol::<T>().sqrt() * (vlen + cso.scale) * vlen {
+                Status::Converged
+            } else {
+                Status::Degenerate
+            }
+        }
+        _ => Status::Converged,
+    }
+}
+
 /// The distance between `a` and `b` (full shapes), their closest points and the normal.
 pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
     rec::shapes!(a, b);
+    if let Some(c) = Centers::of(a, b) {
+        return c.distance();
+    }
     let cso = Cso::new(a, b);
     let core = run(&cso, Simplex::new(), None);
     finish_distance(&cso, &core)
@@ -388,41 +470,126 @@ fn finish_distance<T: Real>(cso: &Cso<'_, T>, core: &CoreResult<T>) -> Distance<
     let r = cso.radius();
     let dc = core.v.length();
     let tol = rel_tol::<T>() * cso.scale;
-    let mut out = Distance {
-        distance: T::ZERO,
-        point_a: cso.world_point(ca),
-        point_b: cso.world_point(cb),
-        normal: cso.world_vector(fallback_direction(cso)),
-        intersecting: true,
+    let (distance, la, lb, n, intersecting) = if !core.overlap() && dc > T::ZERO {
+        // Unit normal from A to B in A's frame: the core distance vector is a − b.
+        let n = face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        if dc - r > tol {
+            (
+                dc - r,
+                ca + n * cso.radius_a,
+                cb - n * cso.radius_b,
+                n,
+                false,
+            )
+        } else {
+            // The cores are within the radii: a common point on the core axis.
+            let t = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
+                .max(T::ZERO)
+                .min(dc);
+            let p = ca + n * t;
+            (T::ZERO, p, p, n, true)
+        }
+    } else {
+        (T::ZERO, ca, cb, fallback_direction(cso), true)
+    };
+    let out = Distance {
+        distance,
+        point_a: cso.world_point(la),
+        point_b: cso.world_point(lb),
+        normal: cso.world_vector(n),
+        intersecting,
         iterations: core.iterations,
         status: core.status,
     };
-    if !core.overlap() && dc > T::ZERO {
-        // Unit normal from A to B in A's frame: the core distance vector is a − b.
-        let n = face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
-        out.normal = cso.world_vector(n);
-        if dc - r > tol {
-            out.distance = dc - r;
-            out.point_a = cso.world_point(ca + n * cso.radius_a);
-            out.point_b = cso.world_point(cb - n * cso.radius_b);
-            out.intersecting = false;
-        } else {
-            // The cores are within the radii: a common point on the core axis.
-            let t = ((cso.radius_a + dc - cso.radius_b) * T::HALF).max(T::ZERO).min(dc);
-            let p = cso.world_point(ca + n * t);
-            out.point_a = p;
-            out.point_b = p;
-        }
-    }
     rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
     rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
-    rec::text!("distance {:?}, intersecting {}", out.distance, out.intersecting);
+    rec::text!(
+        "distance {:?}, intersecting {}",
+        out.distance,
+        out.intersecting
+    );
     out
+}
+
+/// Two shapes whose cores are single points (spheres, points, with
+/// margins): every query is closed-form, in world space.
+pub(crate) struct Centers<T: Real> {
+    /// A's center.
+    pub a: V3<T>,
+    /// B's center.
+    pub b: V3<T>,
+    /// Distance between the centers.
+    pub dc: T,
+    /// Unit vector from A's center to B's (+Y when they coincide).
+    pub n: V3<T>,
+    /// A's radius.
+    pub ra: T,
+    /// B's radius.
+    pub rb: T,
+    /// The touching tolerance.
+    pub tol: T,
+}
+
+impl<T: Real> Centers<T> {
+    /// `Some` when both cores are points.
+    #[inline]
+    pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
+        use crate::shape::Geom;
+        let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
+        if !(point(a.shape) && point(b.shape)) {
+            return None;
+        }
+        let d = b.pose.position - a.pose.position;
+        let dc = d.length();
+        let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
+        Some(Self {
+            a: a.pose.position,
+            b: b.pose.position,
+            dc,
+            n: if n.is_finite() { n } else { V3::<T>::Y },
+            ra: a.shape.radius(),
+            rb: b.shape.radius(),
+            tol: rel_tol::<T>() * a.shape.scale().max(b.shape.scale()),
+        })
+    }
+
+    /// Whether the shapes are apart by more than the tolerance.
+    #[inline]
+    pub fn apart(&self) -> bool {
+        self.dc - (self.ra + self.rb) > self.tol
+    }
+
+    /// The distance query.
+    pub fn distance(&self) -> Distance<T> {
+        let (distance, point_a, point_b) = if self.apart() {
+            (
+                self.dc - self.ra - self.rb,
+                self.a + self.n * self.ra,
+                self.b - self.n * self.rb,
+            )
+        } else {
+            let t = ((self.ra + self.dc - self.rb) * T::HALF)
+                .max(T::ZERO)
+                .min(self.dc);
+            let p = self.a + self.n * t;
+            (T::ZERO, p, p)
+        };
+        rec::text!("point cores: distance {distance:?} in closed form");
+        Distance {
+            distance,
+            point_a,
+            point_b,
+            normal: self.n,
+            intersecting: !self.apart(),
+            iterations: 1,
+            status: Status::Converged,
+        }
+    }
 }
 
 /// When GJK ends on a well-shaped triangle, its plane normal (towards B):
 /// exact to rounding even when the distance is tiny, where `−v / |v|` is not.
-fn face_normal<T: Real>(s: &Simplex<T>, v: V3<T>) -> Option<V3<T>> {
+pub(crate) fn face_normal<T: Real>(s: &Simplex<T>, v: V3<T>) -> Option<V3<T>> {
     let [p0, p1, p2] = s.points() else {
         return None;
     };
@@ -446,9 +613,17 @@ pub(crate) fn fallback_direction<T: Real>(cso: &Cso<'_, T>) -> V3<T> {
 /// first separating axis or as soon as the cores are within the radii.
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     rec::shapes!(a, b);
+    if let Some(c) = Centers::of(a, b) {
+        return Overlap {
+            intersecting: !c.apart(),
+            iterations: 1,
+            status: Status::Converged,
+        };
+    }
     let cso = Cso::new(a, b);
     let r = cso.radius();
-    let core = run(&cso, Simplex::new(), Some(r));
+    // Touching within the tolerance counts as intersecting, as in `distance`.
+    let core = run(&cso, Simplex::new(), Some(r + rel_tol::<T>() * cso.scale));
     let intersecting = match core.end {
         End::Overlap | End::WithinRadii => true,
         End::Separated => false,

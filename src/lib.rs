@@ -4,7 +4,9 @@
 //!
 //! Every algorithm is generic over [`Real`] and runs in `f32` and `f64`.
 
+pub mod diff;
 pub mod dump;
+pub mod listen;
 pub mod real;
 pub mod shape;
 pub mod simplex;

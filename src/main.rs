@@ -22,6 +22,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compare two recordings; print the first divergence (exit code 1 if they differ).
+    Diff {
+        /// First recording.
+        a: std::path::PathBuf,
+        /// Second recording.
+        b: std::path::PathBuf,
+        /// Floats within this many units in the last place count as equal.
+        #[arg(long, default_value_t = 0)]
+        ulps: u64,
+    },
+    /// Receive live recordings from programs run with CSPACE_LIVE=ADDR and save them.
+    Listen {
+        /// Address to listen on (loopback by default; port 0 picks a free one).
+        #[arg(long, default_value = "127.0.0.1:7878")]
+        addr: String,
+        /// Folder to save recordings in.
+        #[arg(long, default_value = "target/cspace-live")]
+        out: std::path::PathBuf,
+        /// Stop after this many recordings.
+        #[arg(long)]
+        count: Option<usize>,
+    },
     /// Count a recording's events per kind, their bytes, and its pauses.
     Stats {
         /// The recording (`.cspace`).
@@ -49,6 +71,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Dump { file, json } => inspect(&file, |loaded, out| cspace::dump::dump(loaded, json, out)),
+        Command::Diff { a, b, ulps } => diff(&a, &b, ulps),
+        Command::Listen { addr, out, count } => cspace::listen::run(&addr, &out, count),
         Command::Stats { file } => inspect(&file, |loaded, out| {
             cspace::dump::print_stats(&cspace::dump::stats(loaded), out)
         }),
@@ -88,5 +112,39 @@ fn inspect(
             ExitCode::FAILURE
         }
         None => ExitCode::SUCCESS,
+    }
+}
+
+/// `cspace diff`: 0 when the recordings match, 1 when they diverge, 2 when one cannot be read.
+fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
+    let mut sides = Vec::new();
+    for path in [a, b] {
+        match cspace::dump::load(path) {
+            Ok(loaded) => {
+                if let Some(e) = &loaded.error {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+                sides.push(loaded);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (sa, sb) = (
+        cspace::diff::Side::new(&sides[0].events),
+        cspace::diff::Side::new(&sides[1].events),
+    );
+    match cspace::diff::first_divergence(&sa, &sb, ulps) {
+        None => {
+            println!("identical: {} events compared (tolerance {ulps} ulps)", sa.len());
+            ExitCode::SUCCESS
+        }
+        Some(d) => {
+            println!("{d}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -785,40 +785,60 @@ pub(crate) fn parse_value(line: &str) -> Result<serde_json::Value, QueryError> {
     }
 }
 
+/// The marker string (as JSON) that stands in for a non-finite literal.
+const MARK: &str = "\"\\u0001nonfinite\"";
+
+/// `line` with every bare `NaN`/`Infinity` literal (outside strings) replaced
+/// by [`MARK`], and the first literal replaced.
+fn mark_non_finite(line: &str) -> (String, Option<&'static str>) {
+    const LITERALS: [&str; 7] = ["-Infinity", "Infinity", "-NaN", "NaN", "-inf", "inf", "nan"];
+    let mut out = String::with_capacity(line.len());
+    let mut first = None;
+    let (mut in_string, mut escaped) = (false, false);
+    let mut i = 0;
+    while i < line.len() {
+        let rest = &line[i..];
+        let c = rest.chars().next().unwrap_or(' ');
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if let Some(lit) = LITERALS.iter().find(|l| rest.starts_with(**l)) {
+            out.push_str(MARK);
+            first = first.or(Some(*lit));
+            i += lit.len();
+            continue;
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    (out, first)
+}
+
 /// Finds a bare `NaN`/`Infinity` literal and its field path, by replacing
 /// it with a marker string and parsing again.
 fn non_finite_literal(line: &str) -> Option<QueryError> {
-    const MARK: &str = "\"\u{1}nonfinite\"";
-    for lit in ["-Infinity", "Infinity", "-NaN", "NaN", "-inf", "inf", "nan"] {
-        let mut in_string = false;
-        let mut escaped = false;
-        let bytes = line.as_bytes();
-        for (i, &c) in bytes.iter().enumerate() {
-            if in_string {
-                match c {
-                    _ if escaped => escaped = false,
-                    b'\\' => escaped = true,
-                    b'"' => in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            if c == b'"' {
-                in_string = true;
-                continue;
-            }
-            if line[i..].starts_with(lit) {
-                let patched = format!("{}{MARK}{}", &line[..i], &line[i + lit.len()..]);
-                let value: serde_json::Value = serde_json::from_str(&patched).ok()?;
-                let path = find_marker(&value, "")?;
-                return Some(QueryError::NotFinite {
-                    path,
-                    value: lit.to_owned(),
-                });
-            }
-        }
-    }
-    None
+    let (patched, first) = mark_non_finite(line);
+    let lit = first?;
+    let value: serde_json::Value = serde_json::from_str(&patched).ok()?;
+    let path = find_marker(&value, "")?;
+    Some(QueryError::NotFinite {
+        path,
+        value: lit.to_owned(),
+    })
+}
+
+/// The `id` of a line that does not parse, if it can be recovered (the line
+/// is JSON once `NaN`/`Infinity` literals are set aside).
+pub(crate) fn salvage_id(line: &str) -> Option<serde_json::Value> {
+    let (patched, _) = mark_non_finite(line);
+    let value: serde_json::Value = serde_json::from_str(&patched).ok()?;
+    value.get("id").cloned()
 }
 
 fn find_marker(v: &serde_json::Value, path: &str) -> Option<String> {

@@ -114,7 +114,8 @@ impl Replayed {
     }
 }
 
-/// Re-runs `fixture` and judges it; with `update`, rewrites its recording when it differs.
+/// Re-runs `fixture` and judges it; with `update`, rewrites its recording (and
+/// the writer stamp) unless both are already current.
 ///
 /// # Errors
 /// Writing the updated fixture failed.
@@ -127,14 +128,21 @@ pub fn replay(mut fixture: Fixture, update: bool) -> Result<Replayed, FixtureErr
         (Expect::KnownFailure, Err(why)) => Verdict::StillFailing(why),
         (Expect::KnownFailure, Ok(())) => Verdict::Fixed,
     };
-    let old = fixture.recording_bytes();
-    let recording = if old == new_recording.bytes.as_slice() {
-        RecordingCheck::Identical
-    } else if update {
+    let identical = fixture.recording_bytes() == new_recording.bytes.as_slice();
+    let recording = if update && !(identical && fixture.same_revision()) {
+        // Also restamps an identical recording with the current revision, so
+        // determinism is checked from now on.
         fixture.set_recording(new_recording.bytes.clone());
         fixture.write()?;
-        RecordingCheck::Updated
+        if identical {
+            RecordingCheck::Identical
+        } else {
+            RecordingCheck::Updated
+        }
+    } else if identical {
+        RecordingCheck::Identical
     } else if fixture.same_revision() {
+        let old = fixture.recording_bytes();
         let offset = old
             .iter()
             .zip(&new_recording.bytes)

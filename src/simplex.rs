@@ -153,7 +153,9 @@ impl<T: Real> Simplex<T> {
         for i in 0..self.len {
             if lambda[i] > T::ZERO {
                 v += w[i] * lambda[i];
-                self.points[kept] = self.points[i];
+                if kept != i {
+                    self.points[kept] = self.points[i];
+                }
                 self.weights[kept] = lambda[i];
                 kept += 1;
             }
@@ -188,33 +190,38 @@ fn largest_axis<T: Real>(v: V3<T>) -> usize {
     }
 }
 
-/// Weights of the closest point of segment `s0 s1` to the origin.
+/// Weights of the closest point of segment `s0 s1` to the origin. In one
+/// dimension the signed-length test is the clamped projection parameter.
+#[inline]
 fn segment<T: Real>(s0: V3<T>, s1: V3<T>) -> [T; 2] {
     let t = s1 - s0;
     let tt = t.dot(t);
-    if tt <= T::ZERO || !tt.is_finite() {
-        return [T::ONE, T::ZERO];
-    }
-    // The origin projected on the line, then signed lengths on the axis
-    // where the segment is longest.
-    let p = s0 - t * (s0.dot(t) / tt);
-    let i = largest_axis::<T>(t);
-    let mu = s0.get(i) - s1.get(i);
-    let c0 = p.get(i) - s1.get(i);
-    let c1 = s0.get(i) - p.get(i);
-    if same_sign(mu, c0) && same_sign(mu, c1) {
-        [c0 / mu, c1 / mu]
-    } else if same_sign(mu, c0) {
+    let u = -s0.dot(t);
+    if u <= T::ZERO || tt <= T::ZERO || !tt.is_finite() {
         [T::ONE, T::ZERO]
-    } else {
+    } else if u >= tt {
         [T::ZERO, T::ONE]
+    } else {
+        let l1 = u / tt;
+        [T::ONE - l1, l1]
     }
 }
 
-/// Twice the signed area of triangle `a b c` projected on the plane of axes `k`, `l`.
+/// Twice the signed area of the 2D triangle `a b c`.
 #[inline]
-fn area<T: Real>(a: V3<T>, b: V3<T>, c: V3<T>, k: usize, l: usize) -> T {
-    (b.get(k) - a.get(k)) * (c.get(l) - a.get(l)) - (b.get(l) - a.get(l)) * (c.get(k) - a.get(k))
+fn area<T: Real>(a: [T; 2], b: [T; 2], c: [T; 2]) -> T {
+    (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+}
+
+/// `v` projected on the coordinate plane that drops axis `j`, keeping the
+/// orientation of the normal's component `j`.
+#[inline]
+fn drop_axis<T: Real>(v: V3<T>, j: usize) -> [T; 2] {
+    match j {
+        0 => [v.y(), v.z()],
+        1 => [v.z(), v.x()],
+        _ => [v.x(), v.y()],
+    }
 }
 
 /// Squared distance to the origin of the point with weights `l` on `s`.
@@ -234,17 +241,14 @@ fn triangle<T: Real>(s0: V3<T>, s1: V3<T>, s2: V3<T>) -> [T; 3] {
     if nn > T::ZERO && nn.is_finite() {
         // The origin projected on the plane, then signed areas on the
         // coordinate plane where the triangle is largest.
-        let p = n * (s0.dot(n) / nn);
         let j = largest_axis::<T>(n);
-        let (k, l) = ((j + 1) % 3, (j + 2) % 3);
-        let mu = area::<T>(s0, s1, s2, k, l);
-        let c = [
-            area::<T>(p, s1, s2, k, l),
-            area::<T>(s0, p, s2, k, l),
-            area::<T>(s0, s1, p, k, l),
-        ];
+        let p = drop_axis::<T>(n * (s0.dot(n) / nn), j);
+        let [a, b, c] = [s0, s1, s2].map(|v| drop_axis::<T>(v, j));
+        let mu = area(a, b, c);
+        let c = [area(p, b, c), area(a, p, c), area(a, b, p)];
         if c.iter().all(|&ci| same_sign(mu, ci)) {
-            return [c[0] / mu, c[1] / mu, c[2] / mu];
+            let k = T::ONE / mu;
+            return [c[0] * k, c[1] * k, c[2] * k];
         }
         return best_edge([s0, s1, s2], |i| !same_sign(mu, c[i]));
     }
@@ -272,24 +276,18 @@ fn best_edge<T: Real>(s: [V3<T>; 3], consider: impl Fn(usize) -> bool) -> [T; 3]
     best
 }
 
-/// Six times the signed volume of tetrahedron `a b c d`.
-#[inline]
-fn volume<T: Real>(a: V3<T>, b: V3<T>, c: V3<T>, d: V3<T>) -> T {
-    (b - a).dot((c - a).cross(d - a))
-}
-
 /// Weights of the closest point of tetrahedron `s` to the origin.
 fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
-    let o = V3::<T>::ZERO;
-    let det = volume::<T>(s[0], s[1], s[2], s[3]);
-    let c = [
-        volume::<T>(o, s[1], s[2], s[3]),
-        volume::<T>(s[0], o, s[2], s[3]),
-        volume::<T>(s[0], s[1], o, s[3]),
-        volume::<T>(s[0], s[1], s[2], o),
-    ];
+    // Cofactors of the 4×4 matrix [s_i; 1]: the signed volumes of the
+    // tetrahedra with the origin in place of each vertex.
+    let c23 = s[2].cross(s[3]);
+    let c13 = s[1].cross(s[3]);
+    let c12 = s[1].cross(s[2]);
+    let c = [s[1].dot(c23), -s[0].dot(c23), s[0].dot(c13), -s[0].dot(c12)];
+    let det = c[0] + c[1] + c[2] + c[3];
     if det.is_finite() && c.iter().all(|&ci| same_sign(det, ci)) {
-        return [c[0] / det, c[1] / det, c[2] / det, c[3] / det];
+        let k = T::ONE / det;
+        return [c[0] * k, c[1] * k, c[2] * k, c[3] * k];
     }
     let mut best = [T::ONE, T::ZERO, T::ZERO, T::ZERO];
     let mut best_d = T::MAX;
@@ -355,6 +353,51 @@ mod tests {
         s.push(p(0.0, 0.0, 1.0));
         assert!((s.closest_to_origin() - DVec3::Z).length() < 1e-15);
         assert!(s.len() <= 3);
+    }
+
+    /// Against brute force: the closest point is in the hull (weights ≥ 0,
+    /// summing to 1) and no sampled hull point is closer.
+    #[test]
+    fn random_simplices_against_sampling() {
+        let mut seed = 12_345_u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        for n in 1..=4 {
+            for _ in 0..500 {
+                let pts: Vec<DVec3> = (0..n)
+                    .map(|_| DVec3::new(rnd(), rnd(), rnd()) * 2.0 + DVec3::splat(0.3))
+                    .collect();
+                let mut s = Simplex::new();
+                for q in &pts {
+                    s.push(p(q.x, q.y, q.z));
+                }
+                let v = s.closest_to_origin();
+                let sum: f64 = s.weights().iter().sum();
+                assert!((sum - 1.0).abs() < 1e-12 && s.weights().iter().all(|&l| l > 0.0));
+                let rebuilt = s
+                    .points()
+                    .iter()
+                    .zip(s.weights())
+                    .fold(DVec3::ZERO, |acc, (q, &l)| acc + q.w * l);
+                assert!((rebuilt - v).length() < 1e-12);
+                for _ in 0..200 {
+                    let mut l: Vec<f64> = (0..n).map(|_| rnd().abs()).collect();
+                    let t: f64 = l.iter().sum();
+                    for x in &mut l {
+                        *x /= t;
+                    }
+                    let q = pts
+                        .iter()
+                        .zip(&l)
+                        .fold(DVec3::ZERO, |acc, (q, &x)| acc + *q * x);
+                    assert!(v.length() <= q.length() + 1e-12, "{pts:?} {v} {q}");
+                }
+            }
+        }
     }
 
     #[test]

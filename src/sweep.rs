@@ -130,18 +130,24 @@ pub fn conservative_advancement<T: Real>(
 ) -> Sweep<T> {
     rec::shapes!(a, b, motion);
     rec::push!("conservative advancement");
-    let out = advance(a, motion, b, T::ZERO, 0);
+    let out = advance(a, motion, b, (T::ZERO, 0), None);
     rec::pop!();
     out
 }
 
 /// Conservative advancement from `t0` (a lower bound of the toi), having
 /// already spent `iterations`.
-fn advance<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, t0: T, iterations: u32) -> Sweep<T> {
+/// `last` is the normal and contact point known so far, if any.
+fn advance<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+    (t0, iterations): (T, u32),
+    mut last: Option<(V3<T>, V3<T>)>,
+) -> Sweep<T> {
     let mut cache = SimplexCache::default();
     let mut t = t0;
     let mut iterations = iterations;
-    let mut last: Option<(V3<T>, V3<T>)> = None;
     let target = T::from_f64(4.0) * gjk_tol(a, b);
     for step in 0..MAX_ITERS {
         let at = moved(a, motion, t);
@@ -174,9 +180,13 @@ fn advance<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, t0: T, 
         // the tiny linear extrapolation `to_contact`.
         let dt = (d.distance - target) / closing;
         let point = (d.point_a + motion * to_contact + d.point_b) * T::HALF;
-        last = Some((d.normal, point));
+        // A GJK that stalled (not converged) has a poor normal: keep the last good one.
+        if d.status == Status::Converged || last.is_none() {
+            last = Some((d.normal, point));
+        }
         if dt <= toi_tol::<T>() {
-            return hit(t + to_contact, d.normal, point, iterations, d.status);
+            let normal = last.map_or(d.normal, |(n, _)| n);
+            return hit(t + to_contact, normal, point, iterations, d.status);
         }
         t += dt;
     }
@@ -226,7 +236,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
     let r = cso.radius();
     let d_local = a.pose.rotation.inverse_rotate(motion);
     let dir = -d_local;
-    let tol = mpr::rel_tol::<T>() * (cso.scale + cso.offset().max_abs()).max(T::EPSILON);
+    let tol = T::from_f64(4.0) * gjk_tol(a, b);
     let mut lambda = T::ZERO;
     let mut x = V3::<T>::ZERO;
     let mut normal: Option<V3<T>> = None;
@@ -248,7 +258,8 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
         best = best.min(vlen);
         if stalled >= 4 || iterations >= MAX_ITERS {
             rec::text!("ray cast stalled at |v| = {vlen:?}: finishing with conservative advancement");
-            return advance(a, motion, b, lambda, iterations);
+            let known = normal.map(|n| (cso.world_vector(n), cso.world_point(x + v)));
+            return advance(a, motion, b, (lambda, iterations), known);
         }
         let u = v / vlen;
         let p = cso.support(-u);
@@ -284,7 +295,8 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
             stalled = 0;
         } else if simplex.contains_w(q.w) || simplex.len() == 4 {
             rec::text!("support repeated: finishing with conservative advancement");
-            return advance(a, motion, b, lambda, iterations);
+            let known = normal.map(|n| (cso.world_vector(n), cso.world_point(x + v)));
+            return advance(a, motion, b, (lambda, iterations), known);
         }
         simplex.push(q);
         v = simplex.closest_to_origin();
@@ -334,7 +346,7 @@ pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
 
 fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     let origin = a.pose.position;
-    let tol = mpr::tolerance(a, b) + mpr::rel_tol::<T>() * motion.max_abs();
+    let tol = mpr::tolerance(a, b) + mpr::portal_rel::<T>() * motion.max_abs();
     // 1. Does the swept CSO hold the origin?
     let swept_support = |d: V3<T>| {
         let p = mpr::cso_support(a, b, d);
@@ -351,9 +363,9 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
             return Sweep::miss(iterations, test.status);
         }
         Outcome::Degenerate => return degenerate(a, motion, b, iterations),
-        Outcome::Inside { .. } | Outcome::Touching { .. } => {}
+        Outcome::Inside { .. } => {}
     }
-    let size = tol / mpr::rel_tol::<T>();
+    let size = tol / mpr::portal_rel::<T>();
     let mlen = motion.length();
     if mlen <= size * T::EPSILON {
         return initial(a, b, iterations);
@@ -402,7 +414,7 @@ fn shifted<T: Real>(mut p: CsoPoint<T>, delta: V3<T>) -> CsoPoint<T> {
 /// Conservative advancement, marked [`Status::Degenerate`], for when a portal collapses.
 fn degenerate<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, iterations: u32) -> Sweep<T> {
     rec::text!("degenerate portal: falling back to conservative advancement");
-    let mut s = advance(a, motion, b, T::ZERO, iterations);
+    let mut s = advance(a, motion, b, (T::ZERO, iterations), None);
     s.status = Status::Degenerate;
     s
 }

@@ -26,7 +26,8 @@ fn diff(a: &PathBuf, b: &PathBuf, extra: &[&str]) -> (Option<i32>, String) {
         .args(extra)
         .output()
         .expect("run cspace diff");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), text)
 }
 
@@ -39,7 +40,10 @@ fn one_ulp_apart_is_a_divergence_at_its_step_unless_tolerated() {
     assert!(text.contains("identical"), "{text}");
     let (code, text) = diff(&a, &b, &[]);
     assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("step 1") && text.contains("1 ulps") && text.contains("upper bound"), "{text}");
+    assert!(
+        text.contains("step 1") && text.contains("1 ulps") && text.contains("upper bound"),
+        "{text}"
+    );
     let (code, text) = diff(&a, &b, &["--ulps", "1"]);
     assert_eq!(code, Some(0), "{text}");
 }
@@ -51,5 +55,8 @@ fn an_unreadable_recording_is_exit_code_2_naming_the_file() {
     std::fs::write(&bad, b"CSPC\x07\x00\x00\x00").expect("write");
     let (code, text) = diff(&a, &bad, &[]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("bad.cspace") && text.contains("version 7"), "{text}");
+    assert!(
+        text.contains("bad.cspace") && text.contains("version 7"),
+        "{text}"
+    );
 }

@@ -8,8 +8,8 @@ mod gjk_common;
 
 use cspace::epa::{self, Penetration};
 use cspace::{Placed, Pose, Shape, Status, gjk};
-use glam::{DQuat, DVec3, Vec3};
 use gjk_common::{Parry, Rng, h, pl, random_case, to_f32, wide};
+use glam::{DQuat, DVec3, Vec3};
 
 type S = Shape<f64>;
 
@@ -26,18 +26,29 @@ fn check(a: &Placed<'_, f64>, b: &Placed<'_, f64>, p: &Penetration<f64>) {
     if p.intersecting {
         let scale = a.shape.scale().max(b.shape.scale());
         // Moving B by depth · normal separates them (touching).
-        assert!(needed(a, b, p.normal) <= p.depth + 1e-9 * scale, "{p:?} needs {}", needed(a, b, p.normal));
+        assert!(
+            needed(a, b, p.normal) <= p.depth + 1e-9 * scale,
+            "{p:?} needs {}",
+            needed(a, b, p.normal)
+        );
     }
 }
 
 #[test]
 fn sphere_sphere_exact() {
     let (a, b) = (S::sphere(0.5), S::sphere(1.25));
-    for &c in &[DVec3::new(1.0, 0.0, 0.0), DVec3::new(0.3, -0.4, 0.5), DVec3::new(3.0, 0.0, 0.0)] {
+    for &c in &[
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(0.3, -0.4, 0.5),
+        DVec3::new(3.0, 0.0, 0.0),
+    ] {
         let (pa, pb) = (pl(&a, DVec3::ZERO), pl(&b, c));
         let p = epa::penetration(&pa, &pb);
         check(&pa, &pb, &p);
-        assert!((p.depth - (1.75 - c.length()).max(0.0)).abs() < 1e-12, "{p:?}");
+        assert!(
+            (p.depth - (1.75 - c.length()).max(0.0)).abs() < 1e-12,
+            "{p:?}"
+        );
         assert!((p.normal - c.normalize()).length() < 1e-12);
         assert_eq!(p.intersecting, c.length() < 1.75);
         if p.intersecting {
@@ -52,7 +63,10 @@ fn sphere_sphere_exact() {
 #[test]
 fn jolt_coincident_spheres() {
     let s = S::sphere(1.0);
-    let p = epa::penetration(&pl(&s, DVec3::new(1.0, 2.0, 3.0)), &pl(&s, DVec3::new(1.0, 2.0, 3.0)));
+    let p = epa::penetration(
+        &pl(&s, DVec3::new(1.0, 2.0, 3.0)),
+        &pl(&s, DVec3::new(1.0, 2.0, 3.0)),
+    );
     assert!((p.depth - 2.0).abs() < 1e-12, "{p:?}");
     assert!((p.normal.length() - 1.0).abs() < 1e-12);
 }
@@ -63,24 +77,45 @@ fn capsule_capsule_crossing_cores() {
     let a = S::capsule(1.0, 0.2);
     let b = S::capsule(1.0, 0.3);
     let q = DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2);
-    let (pa, pb) = (pl(&a, DVec3::ZERO), Placed::new(&b, Pose::new(DVec3::ZERO, q)));
+    let (pa, pb) = (
+        pl(&a, DVec3::ZERO),
+        Placed::new(&b, Pose::new(DVec3::ZERO, q)),
+    );
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
     assert!((p.depth - 0.5).abs() < 1e-12, "{p:?}");
     assert!(p.normal.x.abs() > 1.0 - 1e-12, "{p:?}");
     // Cores apart but within the radii: exact from the core distance.
-    let (pa, pb) = (pl(&a, DVec3::ZERO), Placed::new(&b, Pose::new(DVec3::new(0.1, 0.0, 0.0), q)));
+    let (pa, pb) = (
+        pl(&a, DVec3::ZERO),
+        Placed::new(&b, Pose::new(DVec3::new(0.1, 0.0, 0.0), q)),
+    );
     let p = epa::penetration(&pa, &pb);
-    assert!((p.depth - 0.4).abs() < 1e-12 && (p.normal - DVec3::X).length() < 1e-12, "{p:?}");
+    assert!(
+        (p.depth - 0.4).abs() < 1e-12 && (p.normal - DVec3::X).length() < 1e-12,
+        "{p:?}"
+    );
 }
 
 #[test]
 fn aligned_boxes_exact() {
     let mut rng = Rng::new(3);
     for _ in 0..2000 {
-        let ha = DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
-        let hb = DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
-        let c = DVec3::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let ha = DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        );
+        let c = DVec3::new(
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+            rng.range(-3.0, 3.0),
+        );
         let over = ha + hb - c.abs();
         if over.min_element() <= 0.0 {
             continue;
@@ -95,7 +130,10 @@ fn aligned_boxes_exact() {
         // f32.
         let (a32, b32) = (to_f32(&a), to_f32(&b));
         let p = epa::penetration(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
-        assert!((f64::from(p.depth) - exact).abs() <= 1e-4 * 2.0, "{p:?} {exact}");
+        assert!(
+            (f64::from(p.depth) - exact).abs() <= 1e-4 * 2.0,
+            "{p:?} {exact}"
+        );
     }
 }
 
@@ -106,7 +144,11 @@ fn point_in_box_exact() {
     let b = S::cuboid(hx);
     let pt = S::new(cspace::Geom::Point);
     for _ in 0..1000 {
-        let q = DVec3::new(rng.range(-1.0, 1.0), rng.range(-2.0, 2.0), rng.range(-0.5, 0.5));
+        let q = DVec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-2.0, 2.0),
+            rng.range(-0.5, 0.5),
+        );
         let exact = (hx - q.abs()).min_element();
         let p = epa::penetration(&pl(&b, DVec3::ZERO), &pl(&pt, q));
         assert!((p.depth - exact).abs() <= 1e-9, "{q} {p:?} {exact}");
@@ -117,25 +159,51 @@ fn point_in_box_exact() {
 fn hull_face_contacts() {
     let cube = S::cuboid(DVec3::splat(0.5));
     // A tetrahedron's vertex pushed 0.1 into the top face.
-    let v = S::hull(vec![DVec3::new(0.1, 0.2, 0.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(-1.0, 0.5, 1.0), DVec3::new(0.0, -1.0, 1.0)]);
+    let v = S::hull(vec![
+        DVec3::new(0.1, 0.2, 0.0),
+        DVec3::new(1.0, 0.0, 1.0),
+        DVec3::new(-1.0, 0.5, 1.0),
+        DVec3::new(0.0, -1.0, 1.0),
+    ]);
     let (pa, pb) = (pl(&cube, DVec3::ZERO), pl(&v, DVec3::new(0.0, 0.0, 0.4)));
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
-    assert!((p.depth - 0.1).abs() < 1e-9 && (p.normal - DVec3::Z).length() < 1e-9, "{p:?}");
-    assert!((p.point_b - DVec3::new(0.1, 0.2, 0.4)).length() < 1e-9, "{p:?}");
+    assert!(
+        (p.depth - 0.1).abs() < 1e-9 && (p.normal - DVec3::Z).length() < 1e-9,
+        "{p:?}"
+    );
+    assert!(
+        (p.point_b - DVec3::new(0.1, 0.2, 0.4)).length() < 1e-9,
+        "{p:?}"
+    );
     // Face on face, sunk by 1e-3.
-    let f = S::hull(vec![DVec3::new(-1.0, -1.0, 0.0), DVec3::new(1.0, -1.0, 0.0), DVec3::new(0.0, 1.0, 0.0), DVec3::new(0.0, 0.0, 1.0)]);
-    let (pa, pb) = (pl(&cube, DVec3::ZERO), pl(&f, DVec3::new(0.1, 0.0, 0.5 - 1e-3)));
+    let f = S::hull(vec![
+        DVec3::new(-1.0, -1.0, 0.0),
+        DVec3::new(1.0, -1.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ]);
+    let (pa, pb) = (
+        pl(&cube, DVec3::ZERO),
+        pl(&f, DVec3::new(0.1, 0.0, 0.5 - 1e-3)),
+    );
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
-    assert!((p.depth - 1e-3).abs() < 1e-9 && (p.normal - DVec3::Z).length() < 1e-9, "{p:?}");
+    assert!(
+        (p.depth - 1e-3).abs() < 1e-9 && (p.normal - DVec3::Z).length() < 1e-9,
+        "{p:?}"
+    );
 }
 
 /// Face-to-face touching: the core CSO touches the origin from one side.
 #[test]
 fn touching_boxes_depth_zero() {
     let c = S::cuboid(DVec3::splat(0.5));
-    for &(off, n) in &[(DVec3::new(1.0, 0.2, 0.1), DVec3::X), (DVec3::new(0.3, -1.0, 0.0), -DVec3::Y), (DVec3::new(1.0, 1.0, 0.0), DVec3::X)] {
+    for &(off, n) in &[
+        (DVec3::new(1.0, 0.2, 0.1), DVec3::X),
+        (DVec3::new(0.3, -1.0, 0.0), -DVec3::Y),
+        (DVec3::new(1.0, 1.0, 0.0), DVec3::X),
+    ] {
         let (pa, pb) = (pl(&c, DVec3::ZERO), pl(&c, off));
         let p = epa::penetration(&pa, &pb);
         check(&pa, &pb, &p);
@@ -152,10 +220,16 @@ fn touching_boxes_depth_zero() {
 #[test]
 fn parry_315_touching_cubes() {
     let c = S::cuboid(DVec3::splat(0.5));
-    let p = epa::penetration(&pl(&c, DVec3::splat(0.5)), &pl(&c, DVec3::new(1.5, 0.5, 0.5)));
+    let p = epa::penetration(
+        &pl(&c, DVec3::splat(0.5)),
+        &pl(&c, DVec3::new(1.5, 0.5, 0.5)),
+    );
     assert!(p.depth.abs() < 1e-12 && p.intersecting, "{p:?}");
     assert!((p.normal - DVec3::X).length() < 1e-12, "{p:?}");
-    assert!((p.point_a.x - 1.0).abs() < 1e-12 && (p.point_b.x - 1.0).abs() < 1e-12, "{p:?}");
+    assert!(
+        (p.point_a.x - 1.0).abs() < 1e-12 && (p.point_b.x - 1.0).abs() < 1e-12,
+        "{p:?}"
+    );
 }
 
 /// libccd `boxboxSeparate` / `boxboxPenetration` (full edge lengths): unit box
@@ -170,7 +244,10 @@ fn libccd_boxbox_penetration() {
         (DVec3::new(0.1, 0.0, 0.0), DQuat::IDENTITY, 0.65, -DVec3::X),
     ];
     for (pos, q, depth, n) in cases {
-        let (pa, pb) = (Placed::new(&unit, Pose::new(pos, q)), pl(&other, DVec3::ZERO));
+        let (pa, pb) = (
+            Placed::new(&unit, Pose::new(pos, q)),
+            pl(&other, DVec3::ZERO),
+        );
         let p = epa::penetration(&pa, &pb);
         check(&pa, &pb, &p);
         assert!((p.depth - depth).abs() < 1e-9, "{pos} {p:?}");
@@ -178,12 +255,21 @@ fn libccd_boxbox_penetration() {
     }
     // Unit cubes, one turned π/4 about z, concentric: depth 1 along ±z.
     let q = DQuat::from_rotation_z(std::f64::consts::FRAC_PI_4);
-    let (pa, pb) = (Placed::new(&unit, Pose::new(DVec3::ZERO, q)), pl(&unit, DVec3::ZERO));
+    let (pa, pb) = (
+        Placed::new(&unit, Pose::new(DVec3::ZERO, q)),
+        pl(&unit, DVec3::ZERO),
+    );
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
-    assert!((p.depth - 1.0).abs() < 1e-9 && p.normal.z.abs() > 1.0 - 1e-9, "{p:?}");
+    assert!(
+        (p.depth - 1.0).abs() < 1e-9 && p.normal.z.abs() > 1.0 - 1e-9,
+        "{p:?}"
+    );
     // Turned π/4 about z at (−0.5, 0.5, 0) against box (0.5, 1, 1.5): libccd's 0.429289 along (0.7071, −0.7071, 0) for box 1.
-    let (pa, pb) = (Placed::new(&unit, Pose::new(DVec3::new(-0.5, 0.5, 0.0), q)), pl(&other, DVec3::ZERO));
+    let (pa, pb) = (
+        Placed::new(&unit, Pose::new(DVec3::new(-0.5, 0.5, 0.0), q)),
+        pl(&other, DVec3::ZERO),
+    );
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
     let exact = needed(&pa, &pb, p.normal);
@@ -218,7 +304,10 @@ fn parry_246_253_triangle_vertex_on_edge() {
 fn ncollide_157_cylinder_cuboid() {
     let cyl = S::cylinder(0.925, 0.5);
     let cub = S::cuboid(DVec3::new(0.05, 0.75, 0.5));
-    let (pa, pb) = (pl(&cyl, DVec3::new(10.97, 0.925, 61.02)), pl(&cub, DVec3::new(11.5, 0.75, 60.5)));
+    let (pa, pb) = (
+        pl(&cyl, DVec3::new(10.97, 0.925, 61.02)),
+        pl(&cub, DVec3::new(11.5, 0.75, 60.5)),
+    );
     let d = gjk::distance(&pa, &pb);
     let p = epa::penetration(&pa, &pb);
     check(&pa, &pb, &p);
@@ -247,13 +336,22 @@ fn parry_157_frustums_far_away() {
     for _ in 0..50 {
         let (qa, qb) = (rng.rotation(), rng.rotation());
         let off = rng.unit() * 5.0;
-        let base = epa::penetration(&Placed::new(&a, Pose::new(DVec3::ZERO, qa)), &Placed::new(&b, Pose::new(off, qb)));
+        let base = epa::penetration(
+            &Placed::new(&a, Pose::new(DVec3::ZERO, qa)),
+            &Placed::new(&b, Pose::new(off, qb)),
+        );
         let t = DVec3::new(1.0e5, -0.7e5, 0.3e5);
-        let (pa, pb) = (Placed::new(&a, Pose::new(t, qa)), Placed::new(&b, Pose::new(t + off, qb)));
+        let (pa, pb) = (
+            Placed::new(&a, Pose::new(t, qa)),
+            Placed::new(&b, Pose::new(t + off, qb)),
+        );
         let far = epa::penetration(&pa, &pb);
         check(&pa, &pb, &far);
         assert!(far.status != Status::MaxIterations, "{far:?}");
-        assert!((far.depth - base.depth).abs() < 1e-9 * 50.0 + 1e-10, "{base:?} {far:?}");
+        assert!(
+            (far.depth - base.depth).abs() < 1e-9 * 50.0 + 1e-10,
+            "{base:?} {far:?}"
+        );
     }
 }
 
@@ -266,8 +364,18 @@ fn deep_and_coincident() {
         let (pa, pb) = (Placed::new(&s, pose), Placed::new(&s, pose));
         let p = epa::penetration(&pa, &pb);
         check(&pa, &pb, &p);
-        assert!(p.intersecting && p.depth > 0.0 || s.scale() == 0.0, "{s:?} {p:?}");
-        assert!(p.status != Status::MaxIterations || matches!(s.geom, cspace::Geom::Cylinder { .. } | cspace::Geom::Cone { .. }), "{s:?} {p:?}");
+        assert!(
+            p.intersecting && p.depth > 0.0 || s.scale() == 0.0,
+            "{s:?} {p:?}"
+        );
+        assert!(
+            p.status != Status::MaxIterations
+                || matches!(
+                    s.geom,
+                    cspace::Geom::Cylinder { .. } | cspace::Geom::Cone { .. }
+                ),
+            "{s:?} {p:?}"
+        );
     }
 }
 
@@ -277,7 +385,11 @@ fn long_thin_and_different_scales() {
     let mut rng = Rng::new(25);
     for _ in 0..300 {
         let q = DQuat::from_rotation_y(rng.range(0.0, std::f64::consts::PI));
-        let c = DVec3::new(rng.range(-10.0, 10.0), rng.range(-0.009, 0.009), rng.range(-0.009, 0.009));
+        let c = DVec3::new(
+            rng.range(-10.0, 10.0),
+            rng.range(-0.009, 0.009),
+            rng.range(-0.009, 0.009),
+        );
         let (pa, pb) = (pl(&thin, DVec3::ZERO), Placed::new(&thin, Pose::new(c, q)));
         let p = epa::penetration(&pa, &pb);
         check(&pa, &pb, &p);
@@ -285,7 +397,10 @@ fn long_thin_and_different_scales() {
     let big = S::cuboid(DVec3::splat(1000.0));
     let tiny = S::sphere(1e-3);
     for &d in &[1e-4, 5e-4, 1.5e-3] {
-        let (pa, pb) = (pl(&big, DVec3::ZERO), pl(&tiny, DVec3::new(10.0, 1000.0 + 1e-3 - d, -3.0)));
+        let (pa, pb) = (
+            pl(&big, DVec3::ZERO),
+            pl(&tiny, DVec3::new(10.0, 1000.0 + 1e-3 - d, -3.0)),
+        );
         let p = epa::penetration(&pa, &pb);
         assert!((p.depth - d).abs() < 1e-9 * 1000.0, "{p:?}");
         assert!((p.normal - DVec3::Y).length() < 1e-9, "{p:?}");
@@ -307,12 +422,18 @@ fn invariances() {
         let t = rng.unit() * 1e4;
         let mv = |p: Pose<f64>| Pose::new(q * p.position + t, q * p.rotation);
         let r = epa::penetration(&Placed::new(&a, mv(pa)), &Placed::new(&b, mv(pb)));
-        assert!((r.depth - base.depth).abs() <= tol + 1e-11 * 1e4, "move {base:?} {r:?}");
+        assert!(
+            (r.depth - base.depth).abs() <= tol + 1e-11 * 1e4,
+            "move {base:?} {r:?}"
+        );
         for k in [1e-3, 1e3] {
             let (sa, sb) = (gjk_common::scaled(&a, k), gjk_common::scaled(&b, k));
             let sp = |p: Pose<f64>| Pose::new(p.position * k, p.rotation);
             let r = epa::penetration(&Placed::new(&sa, sp(pa)), &Placed::new(&sb, sp(pb)));
-            assert!((r.depth - base.depth * k).abs() <= tol * k, "scale {k} {base:?} {r:?}");
+            assert!(
+                (r.depth - base.depth * k).abs() <= tol * k,
+                "scale {k} {base:?} {r:?}"
+            );
         }
     }
 }
@@ -353,7 +474,10 @@ fn cross_check<T: Parry>(seed: u64, n: u32) -> Stats {
             continue;
         };
         let (a64, b64) = (T::to64(&a), T::to64(&b));
-        let (pa64, pb64) = (Placed::new(&a64, T::pose64(&pa)), Placed::new(&b64, T::pose64(&pb)));
+        let (pa64, pb64) = (
+            Placed::new(&a64, T::pose64(&pa)),
+            Placed::new(&b64, T::pose64(&pb)),
+        );
         let scale = a64.scale().max(b64.scale());
         let (d_o, d_p) = (ours.depth.to_f64(), (-dist).max(0.0));
         st.max_diff = st.max_diff.max((d_o - d_p).abs() / scale);
@@ -373,7 +497,9 @@ fn cross_check<T: Parry>(seed: u64, n: u32) -> Stats {
         }
         if shown < 4 {
             shown += 1;
-            eprintln!("disagreement: ours {ours:?} (needs {need_o}) parry {d_p} n {n1} (needs {need_p})\n  a {a:?} {pa:?}\n  b {b:?} {pb:?}");
+            eprintln!(
+                "disagreement: ours {ours:?} (needs {need_o}) parry {d_p} n {n1} (needs {need_p})\n  a {a:?} {pa:?}\n  b {b:?} {pb:?}"
+            );
         }
     }
     st
@@ -417,14 +543,23 @@ fn penetration_is_recorded() {
     use cspace_recorder as rec;
     let a = S::cuboid(DVec3::new(1.0, 0.5, 0.5));
     let b = S::hull(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]);
-    let (a, b) = (pl(&a, DVec3::ZERO), Placed::new(&b, Pose::new(DVec3::new(0.6, 0.1, 0.2), DQuat::from_rotation_z(0.3))));
+    let (a, b) = (
+        pl(&a, DVec3::ZERO),
+        Placed::new(
+            &b,
+            Pose::new(DVec3::new(0.6, 0.1, 0.2), DQuat::from_rotation_z(0.3)),
+        ),
+    );
     let (p, recording) = rec::record(|| epa::penetration(&a, &b));
     assert!(p.depth > 0.0);
     let ev = recording.events();
     let count = |k: rec::EventKind| ev.iter().filter(|e| e.kind() == k).count();
     assert_eq!(count(rec::EventKind::Shapes), 1);
     assert!(count(rec::EventKind::Triangle) >= 4);
-    assert!(count(rec::EventKind::Push) >= 1 && count(rec::EventKind::Push) == count(rec::EventKind::Pop));
+    assert!(
+        count(rec::EventKind::Push) >= 1
+            && count(rec::EventKind::Push) == count(rec::EventKind::Pop)
+    );
     assert!(count(rec::EventKind::Pause) >= 2);
     assert_eq!(p, epa::penetration(&a, &b));
 }
@@ -438,25 +573,33 @@ mod properties {
         let margin = prop_oneof![Just(0.0), 0.0..1.0f64];
         let geom = prop_oneof![
             size.clone().prop_map(S::sphere),
-            (size.clone(), size.clone(), size.clone()).prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
+            (size.clone(), size.clone(), size.clone())
+                .prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
             (0.0..10.0f64, size.clone()).prop_map(|(hh, r)| S::capsule(hh, r)),
             (0.0..10.0f64, 0.0..10.0f64).prop_map(|(hh, r)| S::cylinder(hh, r)),
             (0.0..10.0f64, 0.0..10.0f64).prop_map(|(hh, r)| S::cone(hh, r)),
-            proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12)
-                .prop_map(|p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())),
+            proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12).prop_map(
+                |p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())
+            ),
             Just(S::new(cspace::Geom::Point)),
         ];
         (geom, margin).prop_map(|(g, m)| g.with_margin(m))
     }
 
     fn pose() -> impl Strategy<Value = Pose<f64>> {
-        ((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64)).prop_map(
-            |((x, y, z), (a, b, c, d))| {
-                let q = DQuat::from_xyzw(a, b, c, d);
-                let q = if q.length() > 1e-3 { q.normalize() } else { DQuat::IDENTITY };
-                Pose::new(DVec3::new(x, y, z), q)
-            },
+        (
+            (-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64),
+            (-1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64, -1.0..1.0f64),
         )
+            .prop_map(|((x, y, z), (a, b, c, d))| {
+                let q = DQuat::from_xyzw(a, b, c, d);
+                let q = if q.length() > 1e-3 {
+                    q.normalize()
+                } else {
+                    DQuat::IDENTITY
+                };
+                Pose::new(DVec3::new(x, y, z), q)
+            })
     }
 
     proptest! {
@@ -475,6 +618,105 @@ mod properties {
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);
             prop_assert!(p.point_a.is_finite() && p.point_b.is_finite());
             prop_assert!((p.normal.length() - 1.0).abs() < 1e-5);
+        }
+    }
+}
+
+/// Found by `cross_check_parry_f32`: parry3d 0.31 (f32) reports depth 1.00650
+/// for this sphere–rounded-cylinder pair along a normal that needs 1.00984 to
+/// separate (evaluated in f64 on the same shapes): moving B by parry's depth
+/// leaves them 3.3e-3 deep. Ours (1.0098132) is what our normal needs, and
+/// parry's normal needs more than that.
+#[test]
+fn parry_error_f32_sphere_cylinder_depth() {
+    use gjk_common::{to_f64, wide};
+    let a = Shape::<f32>::sphere(1.152_144_2);
+    let pa = Pose::new(
+        Vec3::new(0.434_847_7, 0.736_454_07, 0.564_734_34),
+        glam::Quat::from_xyzw(0.247_038_54, -0.170_148_58, -0.417_475_46, 0.857_750_36),
+    );
+    let b = Shape::<f32>::cylinder(0.392_236_86, 0.327_254_92).with_margin(0.131_952_72);
+    let pb = Pose::new(
+        Vec3::new(0.248_882_65, 0.053_673_87, 0.876_053_45),
+        glam::Quat::from_xyzw(0.275_149_08, -0.487_932_4, -0.759_457_2, -0.330_816_78),
+    );
+    let ours = epa::penetration(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let (_, n_p, _, _) = <f32 as Parry>::parry_contact(&a, &pa, &b, &pb)
+        .unwrap()
+        .unwrap();
+    let theirs = -<f32 as Parry>::parry_contact(&a, &pa, &b, &pb)
+        .unwrap()
+        .unwrap()
+        .0;
+    let (a64, b64) = (to_f64(&a), to_f64(&b));
+    let (pa64, pb64) = (
+        Placed::new(&a64, <f32 as Parry>::pose64(&pa)),
+        Placed::new(&b64, <f32 as Parry>::pose64(&pb)),
+    );
+    let need_ours = needed(&pa64, &pb64, wide::<f32>(ours.normal));
+    let need_theirs = needed(&pa64, &pb64, n_p);
+    assert!(
+        (f64::from(ours.depth) - need_ours).abs() < 1e-6,
+        "{ours:?} {need_ours}"
+    );
+    assert!(
+        need_theirs > theirs + 3e-3,
+        "parry {theirs} needs {need_theirs}"
+    );
+    assert!(need_ours <= need_theirs, "{need_ours} {need_theirs}");
+    // f64 EPA on the same shapes agrees with our f32 answer.
+    let p64 = epa::penetration(&pa64, &pb64);
+    assert!((p64.depth - f64::from(ours.depth)).abs() < 1e-5, "{p64:?}");
+}
+
+/// bullet3#1703: a positive penetration was reported for a box resting above
+/// a large static box (128, 1, 128) but not for a unit one.
+#[test]
+fn bullet_1703_box_above_large_box() {
+    let big = S::cuboid(DVec3::new(128.0, 1.0, 128.0));
+    let small = S::cuboid(DVec3::splat(0.5));
+    for (gap, depth) in [(1e-3, 0.0), (1e-6, 0.0), (-1e-3, 1e-3), (-0.25, 0.25)] {
+        let (pa, pb) = (
+            pl(&big, DVec3::ZERO),
+            pl(&small, DVec3::new(37.0, 1.5 + gap, -20.0)),
+        );
+        let p = epa::penetration(&pa, &pb);
+        check(&pa, &pb, &p);
+        assert_eq!(p.intersecting, gap < 0.0, "{gap} {p:?}");
+        assert!((p.depth - depth).abs() < 1e-9, "{gap} {p:?}");
+        assert!((p.normal - DVec3::Y).length() < 1e-9, "{gap} {p:?}");
+    }
+}
+
+/// Exactly touching and overlapping unit cubes on a half-unit grid, turned
+/// by multiples of 90°: every CSO face is coplanar with others and support
+/// points land on edges. Depths are exact.
+#[test]
+fn exact_contact_grid() {
+    let c = S::cuboid(DVec3::splat(0.5));
+    let quarter = std::f64::consts::FRAC_PI_2;
+    for ix in -4..=4 {
+        for iy in -4..=4 {
+            for iz in -2..=2 {
+                let off = DVec3::new(f64::from(ix), f64::from(iy), f64::from(iz)) * 0.5;
+                let q = DQuat::from_rotation_z(quarter * f64::from(ix + iy))
+                    * DQuat::from_rotation_x(quarter * f64::from(iz));
+                let (pa, pb) = (pl(&c, DVec3::ZERO), Placed::new(&c, Pose::new(off, q)));
+                let over = DVec3::ONE - off.abs();
+                let p = epa::penetration(&pa, &pb);
+                check(&pa, &pb, &p);
+                if over.min_element() >= 0.0 {
+                    assert!((p.depth - over.min_element()).abs() < 1e-9, "{off} {p:?}");
+                    assert!(p.intersecting);
+                } else {
+                    assert!(!p.intersecting && p.depth == 0.0, "{off} {p:?}");
+                    let d = gjk::distance(&pa, &pb);
+                    assert!(
+                        (d.distance - (-over).max(DVec3::ZERO).length()).abs() < 1e-12,
+                        "{off} {d:?}"
+                    );
+                }
+            }
         }
     }
 }

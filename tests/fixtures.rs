@@ -403,6 +403,36 @@ fn a_shrunk_property_failure_leaves_only_the_minimal_case() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn each_helper_runs_its_query_kind() {
+    // Unit sphere at the origin, sphere of radius 0.5 at x = 1.2: overlap 0.3.
+    let (a, b) = (
+        body(&sphere(1.0, [0.0; 3])),
+        body(&sphere(0.5, [1.2, 0.0, 0.0])),
+    );
+    let answer = fixture::answer_json(&check::intersect("helper_intersect", &a, &b, |r| {
+        check::equals(r, "intersecting", true)
+    }));
+    assert_eq!(answer["query"], "intersect");
+    let answer = fixture::answer_json(&check::penetration("helper_penetration", &a, &b, |r| {
+        check::near(r, "depth", 0.3, 1e-6)
+    }));
+    assert_eq!(answer["query"], "penetration");
+    // A unit sphere 5 left of the other moving right by 10: contact after 3.5 of 10.
+    let far = body(&sphere(1.0, [-5.0, 0.0, 0.0]));
+    let answer = fixture::answer_json(&check::sweep(
+        "helper_sweep",
+        &far,
+        &b,
+        [10.0, 0.0, 0.0],
+        |r| {
+            check::equals(r, "hit", true)?;
+            check::near(r, "toi", (6.2 - 1.5) / 10.0, 1e-7)
+        },
+    ));
+    assert_eq!(answer["query"], "sweep");
+}
+
 // ---------------------------------------------------------------- format
 
 fn position_bits(fx_json: &str) -> u64 {
@@ -825,6 +855,22 @@ proptest! {
             &body(&sphere(rb, pb)),
             |a| check::near(a, "distance", exact, 1e-9 * scale),
         );
+    }
+
+    /// The same in f32: inputs are f32 values, the answer within 1e-4 of the scale.
+    #[test]
+    fn sphere_distance_is_exact_in_f32(
+        ra in 0.01f32..3.0, rb in 0.01f32..3.0,
+        pa in prop::array::uniform3(-50.0f32..50.0), pb in prop::array::uniform3(-50.0f32..50.0),
+    ) {
+        let (ra, rb, pa, pb) = (f64::from(ra), f64::from(rb), pa.map(f64::from), pb.map(f64::from));
+        let exact = sphere_distance(ra, pa, rb, pb);
+        let scale = 1.0 + ra + rb + pa.iter().chain(&pb).fold(0.0f64, |m, c| m.max(c.abs()));
+        let query = spheres("sphere_distance_is_exact_in_f32", ra, pa, rb, pb, "f32");
+        check::query("sphere_distance_is_exact_in_f32", &query, |a| {
+            check::equals(a, "precision", "f32")?;
+            check::near(a, "distance", exact, 1e-4 * scale)
+        });
     }
 
     /// Distance does not depend on the order of the shapes.

@@ -8,8 +8,8 @@ mod gjk_common;
 
 use cspace::gjk::{self, SimplexCache};
 use cspace::{Placed, Pose, Shape, Status};
-use glam::{DQuat, DVec3, Quat, Vec3};
 use gjk_common::{Rng, cross_check_distance, pl, random_case, to_f32};
+use glam::{DQuat, DVec3, Quat, Vec3};
 
 type S = Shape<f64>;
 type S32 = Shape<f32>;
@@ -20,7 +20,11 @@ type S32 = Shape<f32>;
 fn sphere_sphere_exact() {
     let a = S::sphere(0.5);
     let b = S::sphere(1.25);
-    for &c in &[DVec3::new(3.0, 0.0, 0.0), DVec3::new(1.0, -2.0, 3.0), DVec3::new(1e-3, 2.0, 0.0)] {
+    for &c in &[
+        DVec3::new(3.0, 0.0, 0.0),
+        DVec3::new(1.0, -2.0, 3.0),
+        DVec3::new(1e-3, 2.0, 0.0),
+    ] {
         let r = gjk::distance(&pl(&a, DVec3::ZERO), &pl(&b, c));
         assert!((r.distance - (c.length() - 1.75)).abs() <= 1e-12, "{r:?}");
         assert!((r.point_a - c.normalize() * 0.5).length() < 1e-12);
@@ -48,7 +52,11 @@ fn segment_distance(p0: DVec3, d0: DVec3, p1: DVec3, d1: DVec3) -> f64 {
     let c = d0.dot(r);
     let b = d0.dot(d1);
     let denom = a * e - b * b;
-    let mut s = if denom > 0.0 { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
+    let mut s = if denom > 0.0 {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let mut t = (b * s + f) / e;
     if t < 0.0 {
         t = 0.0;
@@ -64,18 +72,27 @@ fn segment_distance(p0: DVec3, d0: DVec3, p1: DVec3, d1: DVec3) -> f64 {
 fn capsule_capsule_exact() {
     let mut rng = Rng::new(7);
     for _ in 0..500 {
-        let (ha, ra, hb, rb) = (rng.range(0.0, 2.0), rng.range(0.01, 0.5), rng.range(0.0, 2.0), rng.range(0.01, 0.5));
+        let (ha, ra, hb, rb) = (
+            rng.range(0.0, 2.0),
+            rng.range(0.01, 0.5),
+            rng.range(0.0, 2.0),
+            rng.range(0.01, 0.5),
+        );
         let a = S::capsule(ha, ra);
         let b = S::capsule(hb, rb);
         let pa = rng.pose(3.0);
         let pb = rng.pose(3.0);
         let sa = pa.transform_vector(DVec3::Y * ha);
         let sb = pb.transform_vector(DVec3::Y * hb);
-        let exact = segment_distance(pa.position - sa, sa * 2.0, pb.position - sb, sb * 2.0) - ra - rb;
+        let exact =
+            segment_distance(pa.position - sa, sa * 2.0, pb.position - sb, sb * 2.0) - ra - rb;
         let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
         let scale = ha.max(hb) + ra.max(rb);
         if exact > 1e-9 {
-            assert!((r.distance - exact).abs() <= 1e-9 * scale, "{r:?} vs {exact}");
+            assert!(
+                (r.distance - exact).abs() <= 1e-9 * scale,
+                "{r:?} vs {exact}"
+            );
         } else if exact < -1e-9 {
             assert!(r.intersecting && r.distance == 0.0);
         }
@@ -89,10 +106,17 @@ fn point_box_exact() {
     let b = S::cuboid(h);
     let p = S::new(cspace::Geom::Point);
     for _ in 0..1000 {
-        let q = DVec3::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
+        let q = DVec3::new(
+            rng.range(-4.0, 4.0),
+            rng.range(-4.0, 4.0),
+            rng.range(-4.0, 4.0),
+        );
         let outside = (q.abs() - h).max(DVec3::ZERO).length();
         let r = gjk::distance(&pl(&p, q), &pl(&b, DVec3::ZERO));
-        assert!((r.distance - outside).abs() <= 1e-12 * 2.0, "{q} {r:?} {outside}");
+        assert!(
+            (r.distance - outside).abs() <= 1e-12 * 2.0,
+            "{q} {r:?} {outside}"
+        );
         assert_eq!(r.intersecting, outside == 0.0);
         if outside > 0.0 {
             assert!((r.point_b - q.clamp(-h, h)).length() < 1e-12);
@@ -104,9 +128,21 @@ fn point_box_exact() {
 fn aligned_boxes_exact() {
     let mut rng = Rng::new(13);
     for _ in 0..1000 {
-        let ha = DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
-        let hb = DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0));
-        let c = DVec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
+        let ha = DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        );
+        let c = DVec3::new(
+            rng.range(-5.0, 5.0),
+            rng.range(-5.0, 5.0),
+            rng.range(-5.0, 5.0),
+        );
         let gap = (c.abs() - ha - hb).max(DVec3::ZERO).length();
         let (a, b) = (S::cuboid(ha), S::cuboid(hb));
         let r = gjk::distance(&pl(&a, DVec3::ZERO), &pl(&b, c));
@@ -114,7 +150,10 @@ fn aligned_boxes_exact() {
         // f32.
         let (a32, b32) = (to_f32(&a), to_f32(&b));
         let r = gjk::distance(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
-        assert!((f64::from(r.distance) - gap).abs() <= 1e-4 * 4.0, "{r:?} {gap}");
+        assert!(
+            (f64::from(r.distance) - gap).abs() <= 1e-4 * 4.0,
+            "{r:?} {gap}"
+        );
     }
 }
 
@@ -124,23 +163,46 @@ fn hull_vertex_edge_face_contacts() {
     let cube = S::cuboid(DVec3::splat(0.5));
     let tet = |pts: Vec<DVec3>| S::hull(pts);
     // Vertex down onto the face.
-    let v = tet(vec![DVec3::new(0.1, 0.2, 0.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(-1.0, 0.5, 1.0), DVec3::new(0.0, -1.0, 1.0)]);
+    let v = tet(vec![
+        DVec3::new(0.1, 0.2, 0.0),
+        DVec3::new(1.0, 0.0, 1.0),
+        DVec3::new(-1.0, 0.5, 1.0),
+        DVec3::new(0.0, -1.0, 1.0),
+    ]);
     let r = gjk::distance(&pl(&cube, DVec3::ZERO), &pl(&v, DVec3::new(0.0, 0.0, 0.75)));
     assert!((r.distance - 0.25).abs() < 1e-14, "{r:?}");
     assert!((r.point_b - DVec3::new(0.1, 0.2, 0.75)).length() < 1e-14);
     assert!((r.point_a - DVec3::new(0.1, 0.2, 0.5)).length() < 1e-14);
     assert!((r.normal - DVec3::Z).length() < 1e-14);
     // Edge across the face.
-    let e = tet(vec![DVec3::new(-0.3, -0.2, 0.0), DVec3::new(0.3, 0.2, 0.0), DVec3::new(0.0, 1.0, 1.0), DVec3::new(0.0, -1.0, 1.0)]);
+    let e = tet(vec![
+        DVec3::new(-0.3, -0.2, 0.0),
+        DVec3::new(0.3, 0.2, 0.0),
+        DVec3::new(0.0, 1.0, 1.0),
+        DVec3::new(0.0, -1.0, 1.0),
+    ]);
     let r = gjk::distance(&pl(&cube, DVec3::ZERO), &pl(&e, DVec3::new(0.0, 0.0, 0.75)));
     assert!((r.distance - 0.25).abs() < 1e-14, "{r:?}");
     // Face on face, offset.
-    let f = tet(vec![DVec3::new(-1.0, -1.0, 0.0), DVec3::new(1.0, -1.0, 0.0), DVec3::new(0.0, 1.0, 0.0), DVec3::new(0.0, 0.0, 1.0)]);
-    let r = gjk::distance(&pl(&cube, DVec3::ZERO), &pl(&f, DVec3::new(0.3, 0.1, 0.5 + 1e-7)));
+    let f = tet(vec![
+        DVec3::new(-1.0, -1.0, 0.0),
+        DVec3::new(1.0, -1.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ]);
+    let r = gjk::distance(
+        &pl(&cube, DVec3::ZERO),
+        &pl(&f, DVec3::new(0.3, 0.1, 0.5 + 1e-7)),
+    );
     assert!((r.distance - 1e-7).abs() < 1e-14, "{r:?}");
     assert!((r.normal - DVec3::Z).length() < 1e-9);
     // Edge to edge (skew): edge along x at z = 0.5, y = 0.5 (cube) against an edge along y.
-    let g = tet(vec![DVec3::new(0.0, -1.0, 0.0), DVec3::new(0.0, 1.0, 0.0), DVec3::new(0.0, 0.0, 1.0), DVec3::new(0.5, 0.0, 1.0)]);
+    let g = tet(vec![
+        DVec3::new(0.0, -1.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+        DVec3::new(0.5, 0.0, 1.0),
+    ]);
     let rot = DQuat::from_rotation_x(-std::f64::consts::FRAC_PI_4);
     let r = gjk::distance(
         &Placed::new(&cube, Pose::new(DVec3::ZERO, rot)),
@@ -159,11 +221,17 @@ fn long_thin_boxes() {
         let q = DQuat::from_axis_angle(rng.unit(), rng.range(0.0, 0.01));
         let gap = rng.range(0.0, 0.02);
         let c = DVec3::new(rng.range(-40.0, 40.0), 0.01 + gap, 0.0);
-        let r = gjk::distance(&pl(&thin, DVec3::ZERO), &Placed::new(&thin, Pose::new(c, q)));
+        let r = gjk::distance(
+            &pl(&thin, DVec3::ZERO),
+            &Placed::new(&thin, Pose::new(c, q)),
+        );
         assert!(r.status != Status::MaxIterations, "{r:?}");
         assert!(r.distance <= gap + 1e-12 && r.distance >= 0.0);
         let exact_aligned = gjk::distance(&pl(&thin, DVec3::ZERO), &pl(&thin, c));
-        assert!((exact_aligned.distance - gap).abs() < 1e-12 * 50.0, "{exact_aligned:?} {gap}");
+        assert!(
+            (exact_aligned.distance - gap).abs() < 1e-12 * 50.0,
+            "{exact_aligned:?} {gap}"
+        );
     }
 }
 
@@ -172,10 +240,16 @@ fn very_different_scales() {
     let big = S::cuboid(DVec3::splat(1000.0));
     let tiny = S::sphere(1e-3);
     for &g in &[1e-6, 1e-3, 1.0, 10.0] {
-        let r = gjk::distance(&pl(&big, DVec3::ZERO), &pl(&tiny, DVec3::new(300.0, 1000.0 + 1e-3 + g, -200.0)));
+        let r = gjk::distance(
+            &pl(&big, DVec3::ZERO),
+            &pl(&tiny, DVec3::new(300.0, 1000.0 + 1e-3 + g, -200.0)),
+        );
         assert!((r.distance - g).abs() <= 1e-9 * 1000.0, "{g} {r:?}");
         let t = S::cuboid(DVec3::splat(1e-3));
-        let r = gjk::distance(&pl(&t, DVec3::new(0.0, 1000.0 + 1e-3 + g, 0.0)), &pl(&big, DVec3::ZERO));
+        let r = gjk::distance(
+            &pl(&t, DVec3::new(0.0, 1000.0 + 1e-3 + g, 0.0)),
+            &pl(&big, DVec3::ZERO),
+        );
         assert!((r.distance - g).abs() <= 1e-9 * 1000.0, "{g} {r:?}");
     }
 }
@@ -184,7 +258,10 @@ fn very_different_scales() {
 fn grazing_and_touching() {
     let a = S::cuboid(DVec3::splat(0.5));
     for &g in &[0.0, 1e-15, 1e-12, 1e-9, 1e-6] {
-        let r = gjk::distance(&pl(&a, DVec3::ZERO), &pl(&a, DVec3::new(1.0 + g, 0.3, -0.2)));
+        let r = gjk::distance(
+            &pl(&a, DVec3::ZERO),
+            &pl(&a, DVec3::new(1.0 + g, 0.3, -0.2)),
+        );
         assert!((r.distance - g).abs() <= 1e-12, "{g} {r:?}");
         assert_eq!(r.intersecting, g < 1e-10, "{g}");
         // Sphere grazing a box edge.
@@ -200,11 +277,17 @@ fn grazing_and_touching() {
 #[test]
 fn parry_315_touching_cubes_normal() {
     let c = S::cuboid(DVec3::splat(0.5));
-    let r = gjk::distance(&pl(&c, DVec3::splat(0.5)), &pl(&c, DVec3::new(1.5, 0.5, 0.5)));
+    let r = gjk::distance(
+        &pl(&c, DVec3::splat(0.5)),
+        &pl(&c, DVec3::new(1.5, 0.5, 0.5)),
+    );
     assert_eq!(r.distance, 0.0);
     assert!(r.intersecting);
     assert!((r.normal - DVec3::X).length() < 1e-12, "{r:?}");
-    assert!((r.point_a.x - 1.0).abs() < 1e-12 && (r.point_b.x - 1.0).abs() < 1e-12, "{r:?}");
+    assert!(
+        (r.point_a.x - 1.0).abs() < 1e-12 && (r.point_b.x - 1.0).abs() < 1e-12,
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -212,7 +295,10 @@ fn nearly_parallel_faces() {
     let a = S::cuboid(DVec3::new(2.0, 0.5, 2.0));
     for &ang in &[1e-9, 1e-6, 1e-3] {
         let q = DQuat::from_rotation_z(ang);
-        let r = gjk::distance(&pl(&a, DVec3::ZERO), &Placed::new(&a, Pose::new(DVec3::new(0.0, 1.1, 0.0), q)));
+        let r = gjk::distance(
+            &pl(&a, DVec3::ZERO),
+            &Placed::new(&a, Pose::new(DVec3::new(0.0, 1.1, 0.0), q)),
+        );
         // Lowest corner of B: y = 1.1 − (0.5 cos + 2 sin).
         let exact = 1.1 - 0.5 * ang.cos() - 2.0 * ang.sin() - 0.5;
         assert!((r.distance - exact).abs() <= 1e-12, "{ang} {r:?} {exact}");
@@ -231,7 +317,10 @@ fn far_from_origin() {
             let r = gjk::distance(&Placed::new(&a, moved(pa)), &Placed::new(&b, moved(pb)));
             // Rounding of the positions themselves: ~1e-16 × far.
             let tol = 1e-9 * a.scale().max(b.scale()) + 4.0 * f64::EPSILON * far;
-            assert!((r.distance - base.distance).abs() <= tol, "{far} {base:?} {r:?}");
+            assert!(
+                (r.distance - base.distance).abs() <= tol,
+                "{far} {base:?} {r:?}"
+            );
         }
     }
 }
@@ -242,9 +331,20 @@ fn degenerate_hulls() {
     let hulls = [
         S::hull(vec![DVec3::new(0.1, 0.2, 0.3)]),
         S::hull(vec![DVec3::new(-1.0, 0.0, 0.0), DVec3::new(1.0, 0.0, 0.0)]),
-        S::hull(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::new(1.0, 1.0, 0.0)]),
+        S::hull(vec![
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::Y,
+            DVec3::new(1.0, 1.0, 0.0),
+        ]),
         S::hull(vec![DVec3::X; 5]),
-        S::hull(vec![DVec3::ZERO, DVec3::X, DVec3::X, DVec3::ZERO, DVec3::X * 0.5]),
+        S::hull(vec![
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::X,
+            DVec3::ZERO,
+            DVec3::X * 0.5,
+        ]),
     ];
     for h in &hulls {
         for &y in &[-3.0, -0.75, -0.5, 0.0, 0.5, 0.7, 2.0] {
@@ -295,7 +395,10 @@ fn parry_70_resting_on_big_box() {
     for i in 0..200 {
         let y = -0.5 + f64::from(i) / 200.0;
         for s in [&cap, &ball] {
-            let o = gjk::intersect(&pl(s, DVec3::new(0.0, y, 0.0)), &pl(&floor, DVec3::new(0.0, -50.0, 0.0)));
+            let o = gjk::intersect(
+                &pl(s, DVec3::new(0.0, y, 0.0)),
+                &pl(&floor, DVec3::new(0.0, -50.0, 0.0)),
+            );
             assert!(o.intersecting, "{y}");
         }
     }
@@ -317,7 +420,10 @@ fn libccd_boxbox_sweep() {
             assert!(o.intersecting, "{i}");
         }
         let q = DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4);
-        let o = gjk::intersect(&Placed::new(&a, Pose::new(DVec3::new(x, 0.5, 0.0), q)), &pl(&b, DVec3::ZERO));
+        let o = gjk::intersect(
+            &Placed::new(&a, Pose::new(DVec3::new(x, 0.5, 0.0), q)),
+            &pl(&b, DVec3::ZERO),
+        );
         if !(33..=67).contains(&i) {
             assert!(!o.intersecting, "rotated {i}");
         } else if (34..=66).contains(&i) {
@@ -328,7 +434,10 @@ fn libccd_boxbox_sweep() {
     let c = S::cuboid(DVec3::splat(0.5));
     for i in 0..=20 {
         let q = DQuat::from_rotation_y(std::f64::consts::PI / 20.0 * f64::from(i));
-        let o = gjk::intersect(&Placed::new(&c, Pose::new(DVec3::new(-1.01, 0.0, 0.0), q)), &pl(&c, DVec3::ZERO));
+        let o = gjk::intersect(
+            &Placed::new(&c, Pose::new(DVec3::new(-1.01, 0.0, 0.0), q)),
+            &pl(&c, DVec3::ZERO),
+        );
         assert_eq!(o.intersecting, i % 10 != 0, "{i}");
     }
 }
@@ -339,7 +448,10 @@ fn libccd_boxbox_sweep() {
 fn libccd_spheresphere() {
     let (a, b) = (S::sphere(0.35), S::sphere(0.5));
     for i in 0..100 {
-        let o = gjk::intersect(&pl(&a, DVec3::new(-5.0 + 0.1 * f64::from(i), 0.0, 0.0)), &pl(&b, DVec3::ZERO));
+        let o = gjk::intersect(
+            &pl(&a, DVec3::new(-5.0 + 0.1 * f64::from(i), 0.0, 0.0)),
+            &pl(&b, DVec3::ZERO),
+        );
         assert_eq!(o.intersecting, (42..=58).contains(&i), "{i}");
     }
 }
@@ -351,14 +463,20 @@ fn jolt_box_sphere_margins() {
     let b = S::cuboid(DVec3::new(2.0, 3.0, 4.0));
     let spots = [
         (DVec3::new(2.0, 0.0, 0.0), DVec3::X),
-        (DVec3::new(2.0, 3.0, 0.0), DVec3::new(1.0, 1.0, 0.0).normalize()),
+        (
+            DVec3::new(2.0, 3.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0).normalize(),
+        ),
         (DVec3::new(2.0, 3.0, 4.0), DVec3::ONE.normalize()),
     ];
     for (p, n) in spots {
         for (r, hit) in [(1.99, false), (2.01, true)] {
             let s = S::sphere(r);
             let c = p + n * 2.0;
-            assert_eq!(gjk::intersect(&pl(&b, DVec3::ZERO), &pl(&s, c)).intersecting, hit);
+            assert_eq!(
+                gjk::intersect(&pl(&b, DVec3::ZERO), &pl(&s, c)).intersecting,
+                hit
+            );
             let d = gjk::distance(&pl(&b, DVec3::ZERO), &pl(&s, c));
             assert!((d.distance - (2.0 - r).max(0.0)).abs() < 1e-12, "{d:?}");
         }
@@ -375,7 +493,10 @@ fn jolt_1379_far_sphere() {
         let x = 100.0 * f64::from(i);
         let d = gjk::distance(&pl(&b, DVec3::ZERO), &pl(&s, DVec3::new(x, 0.0, 0.0)));
         let exact = (x - 11.0).max(0.0);
-        assert!((d.distance - exact).abs() <= 1e-12 * x.max(10.0), "{x} {d:?}");
+        assert!(
+            (d.distance - exact).abs() <= 1e-12 * x.max(10.0),
+            "{x} {d:?}"
+        );
     }
 }
 
@@ -388,13 +509,29 @@ fn bullet_2579_small_sphere_single_precision() {
     let c = DVec3::new(0.019_576, -1.031_15, 0.398_155);
     for z in [0.3925, 0.3975, 0.4025] {
         let p = DVec3::new(0.0275, -1.0275, z);
-        let exact = ((c - p).abs() - DVec3::splat(0.0025)).max(DVec3::ZERO).length() - 0.01;
+        let exact = ((c - p).abs() - DVec3::splat(0.0025))
+            .max(DVec3::ZERO)
+            .length()
+            - 0.01;
         let d = gjk::distance(&pl(&s, c), &pl(&bx, p));
         assert!((d.distance - exact.max(0.0)).abs() < 1e-14, "{d:?} {exact}");
-        let d32 = gjk::distance(&pl(&to_f32(&s), c.as_vec3()), &pl(&to_f32(&bx), p.as_vec3()));
-        assert!((f64::from(d32.distance) - exact.max(0.0)).abs() < 1e-6, "{d32:?} {exact}");
+        let d32 = gjk::distance(
+            &pl(&to_f32(&s), c.as_vec3()),
+            &pl(&to_f32(&bx), p.as_vec3()),
+        );
+        assert!(
+            (f64::from(d32.distance) - exact.max(0.0)).abs() < 1e-6,
+            "{d32:?} {exact}"
+        );
         assert_eq!(d32.intersecting, exact <= 0.0);
-        assert_eq!(gjk::intersect(&pl(&to_f32(&s), c.as_vec3()), &pl(&to_f32(&bx), p.as_vec3())).intersecting, exact <= 0.0);
+        assert_eq!(
+            gjk::intersect(
+                &pl(&to_f32(&s), c.as_vec3()),
+                &pl(&to_f32(&bx), p.as_vec3())
+            )
+            .intersecting,
+            exact <= 0.0
+        );
     }
 }
 
@@ -402,7 +539,9 @@ fn bullet_2579_small_sphere_single_precision() {
 #[test]
 fn opengjk_13_deep_cubes_intersect() {
     let mut rng = Rng::new(23);
-    let corners: Vec<DVec3> = (0..8).map(|i| DVec3::new(f64::from(i & 1), f64::from((i >> 1) & 1), f64::from(i >> 2)) - 0.5).collect();
+    let corners: Vec<DVec3> = (0..8)
+        .map(|i| DVec3::new(f64::from(i & 1), f64::from((i >> 1) & 1), f64::from(i >> 2)) - 0.5)
+        .collect();
     let cube = S::hull(corners);
     for _ in 0..10_000 {
         let pa = Pose::new(rng.unit() * rng.range(0.0, 0.4), rng.rotation());
@@ -415,8 +554,14 @@ fn opengjk_13_deep_cubes_intersect() {
 #[test]
 fn libccd_68_touching_boxes_finite() {
     let a = S::cuboid(DVec3::new(0.5, 0.5, 0.5));
-    for q in [DQuat::IDENTITY, DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2)] {
-        let r = gjk::distance(&pl(&a, DVec3::ZERO), &Placed::new(&a, Pose::new(DVec3::new(0.0, 1.0, 0.0), q)));
+    for q in [
+        DQuat::IDENTITY,
+        DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2),
+    ] {
+        let r = gjk::distance(
+            &pl(&a, DVec3::ZERO),
+            &Placed::new(&a, Pose::new(DVec3::new(0.0, 1.0, 0.0), q)),
+        );
         assert_eq!(r.distance, 0.0);
         assert!(r.point_a.is_finite() && r.point_b.is_finite() && r.normal.is_finite());
     }
@@ -434,7 +579,10 @@ fn invariances() {
         let tol = 1e-9 * scale;
         // Swap.
         let s = gjk::distance(&Placed::new(&b, pb), &Placed::new(&a, pa));
-        assert!((s.distance - base.distance).abs() <= tol, "swap {base:?} {s:?}");
+        assert!(
+            (s.distance - base.distance).abs() <= tol,
+            "swap {base:?} {s:?}"
+        );
         assert_eq!(s.intersecting, base.intersecting);
         if !base.intersecting {
             // On curved shapes the direction converges as the square root of the distance gap.
@@ -444,13 +592,19 @@ fn invariances() {
         let q = rng.rotation();
         let rot = |p: Pose<f64>| Pose::new(q * p.position, q * p.rotation);
         let r = gjk::distance(&Placed::new(&a, rot(pa)), &Placed::new(&b, rot(pb)));
-        assert!((r.distance - base.distance).abs() <= tol, "rotate {base:?} {r:?}");
+        assert!(
+            (r.distance - base.distance).abs() <= tol,
+            "rotate {base:?} {r:?}"
+        );
         // Scale both.
         for k in [1e-3, 1e3] {
             let (sa, sb) = (gjk_common::scaled(&a, k), gjk_common::scaled(&b, k));
             let sp = |p: Pose<f64>| Pose::new(p.position * k, p.rotation);
             let r = gjk::distance(&Placed::new(&sa, sp(pa)), &Placed::new(&sb, sp(pb)));
-            assert!((r.distance - base.distance * k).abs() <= tol * k, "scale {k} {base:?} {r:?}");
+            assert!(
+                (r.distance - base.distance * k).abs() <= tol * k,
+                "scale {k} {base:?} {r:?}"
+            );
         }
     }
 }
@@ -492,21 +646,31 @@ fn intersect_agrees_with_distance() {
 
 #[test]
 fn warm_start_coherent_frames() {
-    let a = S::hull((0..16).map(|i| {
-        let t = f64::from(i) * 0.7;
-        DVec3::new(t.cos(), (t * 1.3).sin(), (t * 0.4).cos())
-    }).collect());
+    let a = S::hull(
+        (0..16)
+            .map(|i| {
+                let t = f64::from(i) * 0.7;
+                DVec3::new(t.cos(), (t * 1.3).sin(), (t * 0.4).cos())
+            })
+            .collect(),
+    );
     let b = S::cuboid(DVec3::new(0.5, 0.3, 0.8));
     let mut cache = SimplexCache::default();
     let (mut cold_iters, mut warm_iters, mut one) = (0, 0, 0);
     let frames = 200;
     for f in 0..frames {
         let t = f64::from(f) * 0.01;
-        let pb = Pose::new(DVec3::new(3.0 + t.sin(), 0.2 * t, 0.1), DQuat::from_rotation_y(t * 0.5));
+        let pb = Pose::new(
+            DVec3::new(3.0 + t.sin(), 0.2 * t, 0.1),
+            DQuat::from_rotation_y(t * 0.5),
+        );
         let (pa, pb) = (Placed::new(&a, Pose::IDENTITY), Placed::new(&b, pb));
         let cold = gjk::distance(&pa, &pb);
         let warm = gjk::distance_warm(&pa, &pb, &mut cache);
-        assert!((cold.distance - warm.distance).abs() < 1e-12, "{cold:?} {warm:?}");
+        assert!(
+            (cold.distance - warm.distance).abs() < 1e-12,
+            "{cold:?} {warm:?}"
+        );
         cold_iters += cold.iterations;
         warm_iters += warm.iterations;
         one += u32::from(warm.iterations == 1);
@@ -524,11 +688,14 @@ fn warm_start_survives_jumps() {
         let (a, b, _, _) = random_case(&mut rng);
         let mut cache = SimplexCache::default();
         for _ in 0..20 {
-        let (pa, pb) = (rng.pose(1.0), rng.pose(3.0));
-        let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
-        let w = gjk::distance_warm(&a, &b, &mut cache);
-        let c = gjk::distance(&a, &b);
-        assert!((w.distance - c.distance).abs() <= 1e-9 * a.shape.scale().max(b.shape.scale()), "{w:?} {c:?}");
+            let (pa, pb) = (rng.pose(1.0), rng.pose(3.0));
+            let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let w = gjk::distance_warm(&a, &b, &mut cache);
+            let c = gjk::distance(&a, &b);
+            assert!(
+                (w.distance - c.distance).abs() <= 1e-9 * a.shape.scale().max(b.shape.scale()),
+                "{w:?} {c:?}"
+            );
         }
     }
 }
@@ -541,7 +708,13 @@ fn distance_is_recorded() {
     use cspace_recorder as rec;
     let a = S::cuboid(DVec3::new(1.0, 0.5, 0.5));
     let b = S::hull(vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]);
-    let (a, b) = (pl(&a, DVec3::ZERO), Placed::new(&b, Pose::new(DVec3::new(2.0, 1.0, 0.3), DQuat::from_rotation_z(0.3))));
+    let (a, b) = (
+        pl(&a, DVec3::ZERO),
+        Placed::new(
+            &b,
+            Pose::new(DVec3::new(2.0, 1.0, 0.3), DQuat::from_rotation_z(0.3)),
+        ),
+    );
     let (d, recording) = rec::record(|| gjk::distance(&a, &b));
     assert!(d.distance > 0.0);
     let ev = recording.events();
@@ -566,12 +739,14 @@ mod properties {
         let margin = prop_oneof![Just(0.0), 0.0..1.0f64];
         let geom = prop_oneof![
             size.clone().prop_map(S::sphere),
-            (size.clone(), size.clone(), size.clone()).prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
+            (size.clone(), size.clone(), size.clone())
+                .prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
             (0.0..10.0f64, size.clone()).prop_map(|(h, r)| S::capsule(h, r)),
             (0.0..10.0f64, 0.0..10.0f64).prop_map(|(h, r)| S::cylinder(h, r)),
             (0.0..10.0f64, 0.0..10.0f64).prop_map(|(h, r)| S::cone(h, r)),
-            proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12)
-                .prop_map(|p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())),
+            proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12).prop_map(
+                |p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())
+            ),
             Just(S::new(cspace::Geom::Point)),
         ];
         (geom, margin).prop_map(|(g, m)| g.with_margin(m))
@@ -584,7 +759,11 @@ mod properties {
         )
             .prop_map(|((x, y, z), (a, b, c, d))| {
                 let q = DQuat::from_xyzw(a, b, c, d);
-                let q = if q.length() > 1e-3 { q.normalize() } else { DQuat::IDENTITY };
+                let q = if q.length() > 1e-3 {
+                    q.normalize()
+                } else {
+                    DQuat::IDENTITY
+                };
                 Pose::new(DVec3::new(x, y, z) * 0.01, q)
             })
     }
@@ -609,5 +788,84 @@ mod properties {
             prop_assert!((d.normal.length() - 1.0).abs() < 1e-5);
             let _ = Quat::IDENTITY;
         }
+    }
+}
+
+// ------------------------------------------------ disagreements with parry
+
+/// Found by `cross_check_parry_f32`: parry3d 0.31 (f32) reports 0.68237 for
+/// this hull–capsule pair. Our answer is certified in f64 on the very same
+/// (f32) shapes: our normal separates them by at least `lower`, and our
+/// witness points are `upper` apart, with `upper − lower` ≈ 1e-7. Parry is
+/// 5e-3 (0.7 %) too far: its GJK stopped early on the curved capsule.
+#[test]
+fn parry_error_f32_hull_capsule_distance() {
+    use gjk_common::{Parry, distance_lower_bound, outside_by, to_f64, wide};
+    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    let a = S32::hull(vec![
+        v(-0.239_425_58, -0.347_921_76, -0.020_323_737),
+        v(-0.252_147_4, -0.056_953_13, 0.063_737_89),
+        v(-0.085_819_334, 0.204_111_19, -0.106_391_89),
+        v(0.069_452_04, -0.258_363_5, 0.263_215_5),
+        v(-0.041_795_32, 0.459_096_97, 0.002_599_046_3),
+        v(0.100_950_405, 0.356_980_65, 0.471_557_3),
+        v(-0.177_696_76, -0.180_838_32, -0.135_515_5),
+        v(0.025_556_18, -0.189_009_64, -0.247_218_42),
+        v(0.222_861_16, -0.139_367_68, -0.131_879_12),
+        v(-0.139_039_83, -0.233_499_7, 0.301_167_46),
+        v(-0.181_456_2, 0.220_514_33, -0.216_201_66),
+        v(0.047_762_267, -0.044_011_764, 0.389_641_37),
+    ]);
+    let pa = Pose::new(
+        v(0.808_720_05, 0.807_752_9, 0.269_827_96),
+        Quat::from_xyzw(-0.614_154_5, 0.110_115_014, -0.600_558_16, -0.500_018_84),
+    );
+    let b = S32::capsule(1.820_329_5, 0.375_829_96).with_margin(0.203_798_16);
+    let pb = Pose::new(
+        v(1.235_934_7, -0.833_189_7, 2.887_701_3),
+        Quat::from_xyzw(-0.462_707_22, 0.580_614_2, 0.634_972_93, -0.213_538_17),
+    );
+    let ours = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let theirs = <f32 as Parry>::parry_distance(&a, &pa, &b, &pb).unwrap();
+    // The certificate, in f64 on the same shapes.
+    let (a64, b64) = (to_f64(&a), to_f64(&b));
+    let (pa64, pb64) = (<f32 as Parry>::pose64(&pa), <f32 as Parry>::pose64(&pb));
+    let (a64, b64) = (Placed::new(&a64, pa64), Placed::new(&b64, pb64));
+    let lower = distance_lower_bound(&a64, &b64, wide::<f32>(ours.normal));
+    let (qa, qb) = (wide::<f32>(ours.point_a), wide::<f32>(ours.point_b));
+    assert!(outside_by(&a64, qa) < 1e-6 && outside_by(&b64, qb) < 1e-6);
+    let upper = (qa - qb).length();
+    assert!(upper - lower < 1e-6, "{lower} {upper}");
+    assert!(
+        (f64::from(ours.distance) - lower).abs() < 1e-6,
+        "{ours:?} {lower}"
+    );
+    assert!(
+        theirs > upper + 4e-3,
+        "parry {theirs} vs certified ≤ {upper}"
+    );
+    // f64 GJK on the same shapes agrees, with its own tighter certificate.
+    let d64 = gjk::distance(&a64, &b64);
+    assert!(
+        (d64.distance - f64::from(ours.distance)).abs() < 1e-6,
+        "{d64:?} {ours:?}"
+    );
+    let l64 = distance_lower_bound(&a64, &b64, d64.normal);
+    assert!((d64.distance - l64).abs() < 1e-12, "{d64:?} {l64}");
+}
+
+/// libccd `cylcyl.c`: cylinders r 0.35 / height 0.5 and r 0.5 / height 1
+/// (axes along z), the first at x = −5 + 0.1 i: intersect iff 42 ≤ i ≤ 58.
+#[test]
+fn libccd_cylcyl() {
+    let q = DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2);
+    let (a, b) = (S::cylinder(0.25, 0.35), S::cylinder(0.5, 0.5));
+    for i in 0..100 {
+        let pa = Placed::new(
+            &a,
+            Pose::new(DVec3::new(-5.0 + 0.1 * f64::from(i), 0.0, 0.0), q),
+        );
+        let o = gjk::intersect(&pa, &Placed::new(&b, Pose::new(DVec3::ZERO, q)));
+        assert_eq!(o.intersecting, (42..=58).contains(&i), "{i}");
     }
 }

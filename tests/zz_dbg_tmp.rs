@@ -1,15 +1,13 @@
-use cspace::{Placed, Pose, Shape, sweep};
+use cspace::{Placed, Pose, Shape, mpr};
 use glam::{DQuat, DVec3};
 #[test]
 fn dbg() {
-    let a_s = Shape::hull(vec![DVec3::new(-1.3261138342948442, -0.7570029473242732, -0.5793868189146393), DVec3::new(1.2008792781174362, 0.388769406426583, -1.0076260684248526), DVec3::new(-1.3902817885860632, 0.23712200043801857, 0.42705099282974435), DVec3::new(1.330190350522825, 0.6995189470028489, 0.8152156284390966), DVec3::new(-1.0083400870962218, -1.428890555242178, -0.04739074833200929), DVec3::new(0.47523326996799664, 1.2539847711148693, 1.219946897441866), DVec3::new(0.3551131536725878, 0.010673896394178595, -0.5259212489051611), DVec3::new(-0.4467567125745613, -1.4601837399794384, -1.046561770708)]);
-    let a = Placed::new(&a_s, Pose::new(DVec3::new(5.972435479886881, -3.219686242095417, 3.9980459945746016), DQuat::from_xyzw(0.8184897120232177, -0.27811242366217814, 0.03607776064689481, 0.5014244372820339)));
-    let b_s = Shape::cylinder(1.8935416884404164, 1.019279406409252);
-    let b = Placed::new(&b_s, Pose::new(DVec3::new(5.947224197287921, 4.842237096018122, -0.39914514188785155), DQuat::from_xyzw(0.016805740609320215, 0.016931039476913025, 0.019149999972262816, 0.999531982722847)));
-    let m = DVec3::new(0.27535852396336935, 10.287893599635321, -2.6514404041833686);
-    let (s, r) = cspace_recorder::record(|| sweep::ray_cast(&a, m, &b));
-    for e in r.events() { if let cspace_recorder::Event::Value { value, .. } = e { print!("{:.3e} ", value.to_f64()); } }
+    let a_s = Shape::sphere(0.27823547365232537);
+    let b_s = Shape::sphere(0.3741555710583241);
+    let a = Placed::new(&a_s, Pose::new(DVec3::new(1.790026998454083, -0.8617326716199925, -1.3283209810108336), DQuat::from_xyzw(0.04924666214473621, -0.011219478919300568, 0.018989487115826723, -0.9985430831663997)));
+    let b = Placed::new(&b_s, Pose::new(DVec3::new(1.6130915107211017, -0.7435694790337872, -0.8643108932661292), DQuat::from_xyzw(-0.4006740741051118, -0.6169642915799625, -0.676551049229992, 0.033076079589995006)));
+    let (s, r) = cspace_recorder::record(|| mpr::penetration(&a, &b));
+    let mut k = 0;
+    for e in r.events() { match e { cspace_recorder::Event::Value { value, .. } => print!("{:.3e} ", value.to_f64()), cspace_recorder::Event::Text{text,..} => println!("{text}"), cspace_recorder::Event::Triangle{v,..} => { k+=1; if k < 12 { println!("{:?}", v.map(|x| x.to_f64())) } }, _ => {} } }
     println!("\n{s:?}");
-    println!("{:?}", sweep::conservative_advancement(&a, m, &b));
-    println!("{:?}", sweep::swept_mpr(&a, m, &b));
 }

@@ -21,8 +21,15 @@ fn main() {
     );
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let _ = writeln!(code, "    ({name:?}, include_bytes!({:?})),", f.display().to_string());
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let _ = writeln!(
+            code,
+            "    ({name:?}, include_bytes!({:?})),",
+            f.display().to_string()
+        );
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("examples.rs");

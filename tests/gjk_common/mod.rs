@@ -2,7 +2,12 @@
 //! random shapes and poses, precision conversion, parry conversion and the
 //! cross-check judges.
 
-#![allow(dead_code, clippy::cast_lossless, clippy::missing_panics_doc, clippy::option_option)]
+#![allow(
+    dead_code,
+    clippy::cast_lossless,
+    clippy::missing_panics_doc,
+    clippy::option_option
+)]
 
 use cspace::{Geom, Placed, Pose, Real, Shape, V3, Vector};
 use glam::{DQuat, DVec3};
@@ -33,7 +38,11 @@ impl Rng {
     }
     pub fn unit(&mut self) -> DVec3 {
         loop {
-            let v = DVec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+            let v = DVec3::new(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
             let l = v.length();
             if l > 0.1 && l <= 1.0 {
                 return v / l;
@@ -42,7 +51,12 @@ impl Rng {
     }
     pub fn rotation(&mut self) -> DQuat {
         loop {
-            let q = DQuat::from_xyzw(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+            let q = DQuat::from_xyzw(
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            );
             let l = q.length();
             if l > 0.1 && l <= 1.0 {
                 return q / l;
@@ -51,7 +65,11 @@ impl Rng {
     }
     pub fn pose(&mut self, spread: f64) -> Pose<f64> {
         Pose::new(
-            DVec3::new(self.range(-spread, spread), self.range(-spread, spread), self.range(-spread, spread)),
+            DVec3::new(
+                self.range(-spread, spread),
+                self.range(-spread, spread),
+                self.range(-spread, spread),
+            ),
             self.rotation(),
         )
     }
@@ -67,7 +85,11 @@ impl Rng {
             5 => {
                 let n = 4 + self.below(12) as usize;
                 let size = s(self);
-                Shape::hull((0..n).map(|_| self.unit() * size * self.range(0.3, 1.0)).collect())
+                Shape::hull(
+                    (0..n)
+                        .map(|_| self.unit() * size * self.range(0.3, 1.0))
+                        .collect(),
+                )
             }
             _ => Shape::cuboid(DVec3::new(s(self), s(self) * 0.05, s(self))),
         };
@@ -105,13 +127,38 @@ pub fn to_f32(s: &Shape<f64>) -> Shape<f32> {
     let geom = match &s.geom {
         Geom::Point => Geom::Point,
         Geom::Sphere { radius } => Geom::Sphere { radius: f(*radius) },
-        Geom::Box { half_extents } => Geom::Box { half_extents: half_extents.as_vec3() },
-        Geom::Capsule { half_height, radius } => Geom::Capsule { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Cylinder { half_height, radius } => Geom::Cylinder { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Cone { half_height, radius } => Geom::Cone { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Hull { points } => Geom::Hull { points: points.iter().map(|p| p.as_vec3()).collect() },
+        Geom::Box { half_extents } => Geom::Box {
+            half_extents: half_extents.as_vec3(),
+        },
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => Geom::Capsule {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Geom::Cylinder {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Cone {
+            half_height,
+            radius,
+        } => Geom::Cone {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Hull { points } => Geom::Hull {
+            points: points.iter().map(|p| p.as_vec3()).collect(),
+        },
     };
-    Shape { geom, margin: f(s.margin) }
+    Shape {
+        geom,
+        margin: f(s.margin),
+    }
 }
 
 /// The f32 shape widened (exactly) to f64.
@@ -120,13 +167,38 @@ pub fn to_f64(s: &Shape<f32>) -> Shape<f64> {
     let geom = match &s.geom {
         Geom::Point => Geom::Point,
         Geom::Sphere { radius } => Geom::Sphere { radius: f(*radius) },
-        Geom::Box { half_extents } => Geom::Box { half_extents: half_extents.as_dvec3() },
-        Geom::Capsule { half_height, radius } => Geom::Capsule { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Cylinder { half_height, radius } => Geom::Cylinder { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Cone { half_height, radius } => Geom::Cone { half_height: f(*half_height), radius: f(*radius) },
-        Geom::Hull { points } => Geom::Hull { points: points.iter().map(|p| p.as_dvec3()).collect() },
+        Geom::Box { half_extents } => Geom::Box {
+            half_extents: half_extents.as_dvec3(),
+        },
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => Geom::Capsule {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Geom::Cylinder {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Cone {
+            half_height,
+            radius,
+        } => Geom::Cone {
+            half_height: f(*half_height),
+            radius: f(*radius),
+        },
+        Geom::Hull { points } => Geom::Hull {
+            points: points.iter().map(|p| p.as_dvec3()).collect(),
+        },
     };
-    Shape { geom, margin: f(s.margin) }
+    Shape {
+        geom,
+        margin: f(s.margin),
+    }
 }
 
 /// The shape scaled by `k`.
@@ -134,13 +206,38 @@ pub fn scaled(s: &Shape<f64>, k: f64) -> Shape<f64> {
     let geom = match &s.geom {
         Geom::Point => Geom::Point,
         Geom::Sphere { radius } => Geom::Sphere { radius: radius * k },
-        Geom::Box { half_extents } => Geom::Box { half_extents: *half_extents * k },
-        Geom::Capsule { half_height, radius } => Geom::Capsule { half_height: half_height * k, radius: radius * k },
-        Geom::Cylinder { half_height, radius } => Geom::Cylinder { half_height: half_height * k, radius: radius * k },
-        Geom::Cone { half_height, radius } => Geom::Cone { half_height: half_height * k, radius: radius * k },
-        Geom::Hull { points } => Geom::Hull { points: points.iter().map(|p| *p * k).collect() },
+        Geom::Box { half_extents } => Geom::Box {
+            half_extents: *half_extents * k,
+        },
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => Geom::Capsule {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Geom::Cylinder {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Cone {
+            half_height,
+            radius,
+        } => Geom::Cone {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Hull { points } => Geom::Hull {
+            points: points.iter().map(|p| *p * k).collect(),
+        },
     };
-    Shape { geom, margin: s.margin * k }
+    Shape {
+        geom,
+        margin: s.margin * k,
+    }
 }
 
 /// `max over the shape of u · x` (f64).
@@ -181,16 +278,26 @@ pub struct Stats {
 /// parry conversion for one precision.
 pub trait Parry: Real {
     /// parry's distance, or `None` if it cannot handle the pair.
-    fn parry_distance(a: &Shape<Self>, pa: &Pose<Self>, b: &Shape<Self>, pb: &Pose<Self>) -> Option<f64>;
+    fn parry_distance(
+        a: &Shape<Self>,
+        pa: &Pose<Self>,
+        b: &Shape<Self>,
+        pb: &Pose<Self>,
+    ) -> Option<f64>;
     /// parry's contact with prediction 0: (signed distance, normal from A, point on A, point on B).
-    fn parry_contact(a: &Shape<Self>, pa: &Pose<Self>, b: &Shape<Self>, pb: &Pose<Self>) -> Option<Option<(f64, DVec3, DVec3, DVec3)>>;
+    fn parry_contact(
+        a: &Shape<Self>,
+        pa: &Pose<Self>,
+        b: &Shape<Self>,
+        pb: &Pose<Self>,
+    ) -> Option<Option<(f64, DVec3, DVec3, DVec3)>>;
     /// The shape in this precision.
     fn from64(s: &Shape<f64>) -> Shape<Self>;
     /// Back to f64 (exact).
     fn to64(s: &Shape<Self>) -> Shape<f64>;
     /// The pose in this precision.
     fn pose(p: &Pose<f64>) -> Pose<Self>;
-    /// The pose back in f64 (exact).
+    /// The pose back in f64 (exact position; the rotation normalised in f64, as the queries see it).
     fn pose64(p: &Pose<Self>) -> Pose<f64>;
     /// The agreement tolerance relative to the shapes' scale.
     const TOL: f64;
@@ -212,12 +319,24 @@ macro_rules! parry_impl {
             fn pose64(p: &Pose<$t>) -> Pose<f64> {
                 $pose64(p)
             }
-            fn parry_distance(a: &Shape<$t>, pa: &Pose<$t>, b: &Shape<$t>, pb: &Pose<$t>) -> Option<f64> {
+            fn parry_distance(
+                a: &Shape<$t>,
+                pa: &Pose<$t>,
+                b: &Shape<$t>,
+                pb: &Pose<$t>,
+            ) -> Option<f64> {
                 let (ga, gb) = (parry_shape_of::$p::shape(a)?, parry_shape_of::$p::shape(b)?);
                 let (qa, qb) = (parry_shape_of::$p::pose(pa), parry_shape_of::$p::pose(pb));
-                $p::query::distance(&qa, &*ga, &qb, &*gb).ok().map(|d| f64::from(d.distance))
+                $p::query::distance(&qa, &*ga, &qb, &*gb)
+                    .ok()
+                    .map(|d| f64::from(d.distance))
             }
-            fn parry_contact(a: &Shape<$t>, pa: &Pose<$t>, b: &Shape<$t>, pb: &Pose<$t>) -> Option<Option<(f64, DVec3, DVec3, DVec3)>> {
+            fn parry_contact(
+                a: &Shape<$t>,
+                pa: &Pose<$t>,
+                b: &Shape<$t>,
+                pb: &Pose<$t>,
+            ) -> Option<Option<(f64, DVec3, DVec3, DVec3)>> {
                 let (ga, gb) = (parry_shape_of::$p::shape(a)?, parry_shape_of::$p::shape(b)?);
                 let (qa, qb) = (parry_shape_of::$p::pose(pa), parry_shape_of::$p::pose(pb));
                 let c = $p::query::contact(&qa, &*ga, &qb, &*gb, 0.0).ok()?;
@@ -242,23 +361,65 @@ pub mod parry_shape_of {
                     Some(match &s.geom {
                         Geom::Point => Box::new(ps::Ball::new(m)),
                         Geom::Sphere { radius } => Box::new(ps::Ball::new(radius + m)),
-                        Geom::Capsule { half_height, radius } => Box::new(ps::Capsule::new_y(*half_height, radius + m)),
+                        Geom::Capsule {
+                            half_height,
+                            radius,
+                        } => Box::new(ps::Capsule::new_y(*half_height, radius + m)),
                         Geom::Box { half_extents } => {
-                            let c = ps::Cuboid::new(<$v>::new(half_extents.x, half_extents.y, half_extents.z));
-                            if round { Box::new(ps::RoundShape { inner_shape: c, border_radius: m }) } else { Box::new(c) }
+                            let c = ps::Cuboid::new(<$v>::new(
+                                half_extents.x,
+                                half_extents.y,
+                                half_extents.z,
+                            ));
+                            if round {
+                                Box::new(ps::RoundShape {
+                                    inner_shape: c,
+                                    border_radius: m,
+                                })
+                            } else {
+                                Box::new(c)
+                            }
                         }
-                        Geom::Cylinder { half_height, radius } => {
+                        Geom::Cylinder {
+                            half_height,
+                            radius,
+                        } => {
                             let c = ps::Cylinder::new(*half_height, *radius);
-                            if round { Box::new(ps::RoundShape { inner_shape: c, border_radius: m }) } else { Box::new(c) }
+                            if round {
+                                Box::new(ps::RoundShape {
+                                    inner_shape: c,
+                                    border_radius: m,
+                                })
+                            } else {
+                                Box::new(c)
+                            }
                         }
-                        Geom::Cone { half_height, radius } => {
+                        Geom::Cone {
+                            half_height,
+                            radius,
+                        } => {
                             let c = ps::Cone::new(*half_height, *radius);
-                            if round { Box::new(ps::RoundShape { inner_shape: c, border_radius: m }) } else { Box::new(c) }
+                            if round {
+                                Box::new(ps::RoundShape {
+                                    inner_shape: c,
+                                    border_radius: m,
+                                })
+                            } else {
+                                Box::new(c)
+                            }
                         }
                         Geom::Hull { points } => {
-                            let pts: Vec<$v> = points.iter().map(|p| <$v>::new(p.x, p.y, p.z)).collect();
+                            let pts: Vec<$v> =
+                                points.iter().map(|p| <$v>::new(p.x, p.y, p.z)).collect();
                             let c = ps::ConvexPolyhedron::from_convex_hull(&pts)?;
-                            if round { Box::new(ps::RoundShape { inner_shape: c, border_radius: m }) } else { Box::new(c) }
+                            if round {
+                                Box::new(ps::RoundShape {
+                                    inner_shape: c,
+                                    border_radius: m,
+                                })
+                            } else {
+                                Box::new(c)
+                            }
                         }
                     })
                 }
@@ -294,7 +455,7 @@ parry_impl!(
     to_f32,
     to_f64,
     |p: &Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize()),
-    |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat()),
+    |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat().normalize()),
     2e-3
 );
 
@@ -333,8 +494,13 @@ pub fn cross_check_distance<T: Parry>(rng: &mut Rng, n: u32) -> Stats {
         let truth = if ours.intersecting {
             // Certified by a common point (point_a, within tolerance of point_b).
             let q = wide::<T>(ours.point_a);
-            let out = outside_by(&a64, q) + outside_by(&b64, q) + (q - wide::<T>(ours.point_b)).length();
-            if out <= T::TOL * scale * 0.5 { 0.0 } else { f64::NAN }
+            let out =
+                outside_by(&a64, q) + outside_by(&b64, q) + (q - wide::<T>(ours.point_b)).length();
+            if out <= T::TOL * scale * 0.5 {
+                0.0
+            } else {
+                f64::NAN
+            }
         } else {
             let n = wide::<T>(ours.normal);
             let lower = distance_lower_bound(&a64, &b64, n);
@@ -355,7 +521,9 @@ pub fn cross_check_distance<T: Parry>(rng: &mut Rng, n: u32) -> Stats {
         }
         if shown < 5 {
             shown += 1;
-            eprintln!("disagreement: ours {ours:?} parry {theirs} certified {truth}\n  a {a:?} {pa:?}\n  b {b:?} {pb:?}");
+            eprintln!(
+                "disagreement: ours {ours:?} parry {theirs} certified {truth}\n  a {a:?} {pa:?}\n  b {b:?} {pb:?}"
+            );
         }
     }
     st

@@ -1,1 +1,222 @@
-fn main() {}
+//! Opens a generated 10 M-event recording, seeks to random steps and builds a
+//! frame with 100 k visible primitives; prints the figures.
+//!
+//! `cargo bench -p cspace-viewer --bench timeline` (set `CSPACE_BENCH_EVENTS`
+//! for another size).
+
+use cspace_recorder::stream::{encode_event, header};
+use cspace_recorder::{
+    CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
+};
+use cspace_viewer::app::build_frame;
+use cspace_viewer::scene::Visible;
+use cspace_viewer::session::{Session, View};
+use cspace_viewer::timeline::Command;
+use cspace_viewer::trace::Trace;
+use std::time::{Duration, Instant};
+
+fn site(id: u32, label: &str) -> Event {
+    Event::Site(SiteDef {
+        id,
+        file: "bench.rs".into(),
+        line: id,
+        label: label.into(),
+    })
+}
+
+/// A recording of about `n` events: iterations of push, point, line, simplex,
+/// value, text, pause, pop, and a top-level point every 10 iterations (so
+/// about n / 85 points stay visible at the end).
+fn generate(n: usize) -> Vec<u8> {
+    let mut out = header().to_vec();
+    let labels = [
+        "iteration",
+        "w",
+        "edge",
+        "simplex",
+        "upper",
+        "log",
+        "after add",
+        "",
+        "kept",
+        "shapes",
+    ];
+    for (i, l) in labels.iter().enumerate() {
+        encode_event(&mut out, &site(i as u32, l));
+    }
+    let ball = |x: f64| ShapeDecl {
+        geom: ShapeGeom::Sphere { radius: 1.0 },
+        margin: 0.0,
+        position: [x, 0.0, 0.0],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    };
+    encode_event(
+        &mut out,
+        &Event::Shapes {
+            site: 9,
+            a: Box::new(ball(0.0)),
+            b: Box::new(ball(3.0)),
+            motion: None,
+        },
+    );
+    let mut count = labels.len() + 1;
+    let mut it = 0u64;
+    while count < n {
+        let x = (it % 1000) as f64 * 1e-3;
+        let v = Vec3Data::F64([x, 1.0 - x, 0.5]);
+        let events = [
+            Event::Push { site: 0 },
+            Event::Point {
+                site: 1,
+                space: Space::Config,
+                color: Some(Rgba::RED),
+                p: v,
+            },
+            Event::Line {
+                site: 2,
+                space: Space::Config,
+                color: None,
+                a: v,
+                b: Vec3Data::F64([0.0; 3]),
+            },
+            Event::Simplex {
+                site: 3,
+                vertices: vec![
+                    CsoVertex {
+                        w: v,
+                        a: v,
+                        b: Vec3Data::F64([0.0; 3])
+                    };
+                    3
+                ],
+            },
+            Event::Value {
+                site: 4,
+                value: Scalar::F64(1.0 / (1.0 + it as f64)),
+            },
+            Event::Text {
+                site: 5,
+                text: format!("iteration {it}"),
+            },
+            Event::Pause { site: 6 },
+            Event::Pop { site: 7 },
+        ];
+        for e in &events {
+            encode_event(&mut out, e);
+        }
+        count += events.len();
+        if it.is_multiple_of(10) {
+            encode_event(
+                &mut out,
+                &Event::Point {
+                    site: 8,
+                    space: Space::Object,
+                    color: None,
+                    p: Vec3Data::F32([
+                        (it % 997) as f32 * 0.01,
+                        (it % 991) as f32 * 0.01,
+                        (it % 983) as f32 * 0.01,
+                    ]),
+                },
+            );
+            count += 1;
+        }
+        it += 1;
+    }
+    out
+}
+
+fn main() {
+    let n: usize = std::env::var("CSPACE_BENCH_EVENTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000_000);
+    let t = Instant::now();
+    let bytes = generate(n);
+    println!(
+        "generated {n} events, {} MB, in {:.2?}",
+        bytes.len() >> 20,
+        t.elapsed()
+    );
+
+    // The recorder's decoding alone, for comparison.
+    let t = Instant::now();
+    let mut decoder = cspace_recorder::StreamDecoder::new();
+    let mut decoded = 0usize;
+    for chunk in bytes.chunks(1 << 20) {
+        decoder.feed(chunk);
+        while let Ok(Some(_)) = decoder.next_event() {
+            decoded += 1;
+        }
+    }
+    println!(
+        "recorder decode only: {:.2?} for {decoded} events",
+        t.elapsed()
+    );
+
+    let t = Instant::now();
+    let trace = Trace::from_bytes(&bytes);
+    let open = t.elapsed();
+    assert!(trace.error.is_none());
+    println!(
+        "open (decode + index): {open:.2?} for {} events, {} steps  [target ≤ 2 s]",
+        trace.len(),
+        trace.steps()
+    );
+    drop(bytes);
+
+    // Seeks to pseudo-random steps: cursor + visible set.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut times = Vec::new();
+    let seeks = 2000;
+    let mut visible = 0;
+    let mut session = Session::new(trace, "bench");
+    for k in 0..seeks {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let step = if k == 0 {
+            session.trace.steps()
+        } else {
+            (x % u64::from(session.trace.steps() + 1)) as u32
+        };
+        let t = Instant::now();
+        session.command(Command::SeekStep(step));
+        let v = &session.visible;
+        visible += v.count();
+        times.push(t.elapsed());
+    }
+    let end_seek = times[0];
+    times.sort();
+    let mean = times.iter().sum::<Duration>() / seeks;
+    println!(
+        "seek to a random step (cursor + visible set): mean {mean:.1?}, median {:.1?}, p99 {:.1?}, max {:.1?} over {seeks} seeks; \
+         the first, to the end with the most visible, {end_seek:.1?}  [target ≤ 1 ms]",
+        times[times.len() / 2],
+        times[times.len() * 99 / 100],
+        times[times.len() - 1],
+    );
+    let _ = visible;
+
+    // A frame at the end: ~n/85 visible object-space points.
+    session.command(Command::Last);
+    session.frame_all(View::Object);
+    let count = Visible::at(&session.trace, session.timeline.cursor()).count();
+    let ctx = egui::Context::default();
+    let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 800.0));
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let frame = build_frame(&mut session, View::Object, rect);
+        let built = t.elapsed();
+        let out = ctx.run_ui(egui::RawInput::default(), |ui| {
+            ui.painter().extend(frame.shapes.clone());
+        });
+        let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
+        times.push((built, t.elapsed(), prims.len()));
+    }
+    let (built, whole, _) = times[times.len() - 1];
+    println!(
+        "frame with {count} visible primitives: build {built:.1?}, build + egui pass + tessellate {whole:.1?}  [target ≤ 16 ms]"
+    );
+}

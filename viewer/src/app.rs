@@ -8,7 +8,9 @@ use crate::source::{self, Recent, Watch};
 use crate::timeline::Command;
 use crate::trace::{Entry, Prim, Trace};
 use cspace_recorder::Rgba;
-use egui::{Align2, Color32, FontId, Key, Modifiers, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2};
+use egui::{
+    Align2, Color32, FontId, Key, Modifiers, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2,
+};
 use std::path::{Path, PathBuf};
 
 /// What is open.
@@ -69,7 +71,9 @@ const COLOR_DEFAULT: Color32 = Color32::from_rgb(220, 220, 220);
 const COLOR_HIGHLIGHT: Color32 = Color32::from_rgb(255, 255, 120);
 
 fn color(c: Option<Rgba>, default: Color32) -> Color32 {
-    c.map_or(default, |Rgba([r, g, b, a])| Color32::from_rgba_unmultiplied(r, g, b, a))
+    c.map_or(default, |Rgba([r, g, b, a])| {
+        Color32::from_rgba_unmultiplied(r, g, b, a)
+    })
 }
 
 fn with_alpha(c: Color32, a: u8) -> Color32 {
@@ -81,7 +85,11 @@ impl ViewerApp {
     /// examples (the built-in demo when none were embedded) when `None`.
     /// `recent_file` is where the recent-files list lives (`None`: not persisted).
     #[must_use]
-    pub fn new(ctx: Option<&egui::Context>, path: Option<&Path>, recent_file: Option<PathBuf>) -> Self {
+    pub fn new(
+        ctx: Option<&egui::Context>,
+        path: Option<&Path>,
+        recent_file: Option<PathBuf>,
+    ) -> Self {
         let mut app = Self {
             session: Session::default(),
             opened: Opened::Demo,
@@ -113,7 +121,10 @@ impl ViewerApp {
 
     /// Opens the built-in demo recording.
     pub fn open_demo(&mut self) {
-        self.session = Session::new(Trace::from_bytes(&crate::demo::recording()), "demo: box–sphere distance");
+        self.session = Session::new(
+            Trace::from_bytes(&crate::demo::recording()),
+            "demo: box-sphere distance",
+        );
         self.opened = Opened::Demo;
         self.watch = None;
     }
@@ -145,7 +156,10 @@ impl ViewerApp {
                         self.open_file(&f);
                     } else {
                         self.session = Session::new(Trace::default(), path.display().to_string());
-                        self.message = Some(format!("{} has no recordings yet; they appear here as they are written", path.display()));
+                        self.message = Some(format!(
+                            "{} has no recordings yet; they appear here as they are written",
+                            path.display()
+                        ));
                     }
                 }
                 Err(e) => self.message = Some(e.to_string()),
@@ -158,10 +172,15 @@ impl ViewerApp {
     fn open_file(&mut self, path: &Path) {
         match source::load(path) {
             Ok(trace) => {
-                let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                let name = path.file_name().map_or_else(
+                    || path.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
                 self.session = Session::new(trace, name);
                 self.opened = Opened::File(path.to_path_buf());
-                self.watch = Watch::new(path, self.wake()).map_err(|e| self.message = Some(e.to_string())).ok();
+                self.watch = Watch::new(path, self.wake())
+                    .map_err(|e| self.message = Some(e.to_string()))
+                    .ok();
                 self.recent.add(path);
             }
             Err(e) => self.message = Some(e.to_string()),
@@ -229,13 +248,29 @@ impl ViewerApp {
         ui.horizontal_wrapped(|ui| {
             let buttons = [
                 ("First", Command::First, "Home"),
-                ("Prev step", Command::PrevStep, "←: just after the previous pause"),
-                ("Prev event", Command::PrevEvent, "Shift+←"),
-                ("Step over", Command::StepOver, "next event, over a whole push…pop scope"),
+                (
+                    "Prev step",
+                    Command::PrevStep,
+                    "Left arrow: just after the previous pause",
+                ),
+                ("Prev event", Command::PrevEvent, "Shift+Left arrow"),
+                (
+                    "Step over",
+                    Command::StepOver,
+                    "next event, over a whole push…pop scope",
+                ),
                 ("Step into", Command::StepInto, "next event, into scopes"),
-                ("Step out", Command::StepOut, "just after the pop closing the current scope"),
-                ("Next event", Command::NextEvent, "Shift+→"),
-                ("Next step", Command::NextStep, "→: just after the next pause"),
+                (
+                    "Step out",
+                    Command::StepOut,
+                    "just after the pop closing the current scope",
+                ),
+                ("Next event", Command::NextEvent, "Shift+Right arrow"),
+                (
+                    "Next step",
+                    Command::NextStep,
+                    "Right arrow: just after the next pause",
+                ),
                 ("Last", Command::Last, "End"),
             ];
             for (label, cmd, tip) in buttons {
@@ -243,7 +278,11 @@ impl ViewerApp {
                     self.command(cmd);
                 }
             }
-            let play = if self.session.timeline.playing() { "Pause" } else { "Play" };
+            let play = if self.session.timeline.playing() {
+                "Pause"
+            } else {
+                "Play"
+            };
             if ui.button(play).on_hover_text("Space").clicked() {
                 self.command(Command::TogglePlay);
             }
@@ -289,7 +328,7 @@ impl ViewerApp {
                             ui.close();
                         }
                     }
-                    if ui.button("demo: box–sphere distance").clicked() {
+                    if ui.button("demo: box-sphere distance").clicked() {
                         self.open_demo();
                         ui.close();
                     }
@@ -304,7 +343,12 @@ impl ViewerApp {
         let mut chosen = None;
         egui::Window::new("Open").open(&mut open).show(ctx, |ui| {
             ui.label("A .cspace recording, a NAME.fixture.json, or a folder of them (or drop a file on the window):");
-            let r = ui.text_edit_singleline(&mut self.open_text);
+            let r = ui
+                .horizontal(|ui| {
+                    let label = ui.label("Path");
+                    ui.text_edit_singleline(&mut self.open_text).labelled_by(label.id)
+                })
+                .inner;
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
             if ui.button("Open path").clicked() || enter {
                 chosen = Some(PathBuf::from(self.open_text.trim()));
@@ -344,7 +388,7 @@ impl ViewerApp {
         let t = &self.session.trace;
         if let Some(e) = &t.error {
             let text = format!(
-                "⚠ Damaged recording: {e}. Showing the {} events in the first {} bytes (up to byte offset {}).",
+                "Damaged recording: {e}. Showing the {} events in the first {} bytes (up to byte offset {}).",
                 t.len(),
                 t.valid_len,
                 e.offset()
@@ -352,18 +396,22 @@ impl ViewerApp {
             ui.colored_label(Color32::from_rgb(255, 120, 100), text);
         }
         if let Some(m) = &self.message {
-            ui.colored_label(Color32::from_rgb(255, 200, 90), format!("⚠ {m}"));
+            ui.colored_label(Color32::from_rgb(255, 200, 90), m.as_str());
         }
     }
 
+    #[allow(clippy::cast_sign_loss)] // pixel columns and positions are non-negative
     fn timeline_bar(&mut self, ui: &mut egui::Ui) {
         let trace = &self.session.trace;
         let n = trace.len();
         let mut c = self.session.timeline.cursor();
         ui.horizontal(|ui| {
-            ui.label("timeline");
-            ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(50.0);
-            let r = ui.add(egui::Slider::new(&mut c, 0..=n).show_value(true));
+            ui.spacing_mut().slider_width = (ui.available_width() - 150.0).max(50.0);
+            let r = ui.add(
+                egui::Slider::new(&mut c, 0..=n)
+                    .show_value(true)
+                    .text("event"),
+            );
             // Ticks at pauses below the slider rail, at most one per pixel.
             let rail = r.rect;
             let width = ui.spacing().slider_width;
@@ -371,20 +419,33 @@ impl ViewerApp {
             let w = width - 12.0;
             let painter = ui.painter();
             if n > 0 && w > 0.0 {
-                let mut last = f32::NEG_INFINITY;
-                let cols = w as usize;
-                for col in 0..=cols {
-                    let lo = (col as f64 / cols as f64 * f64::from(n)) as u32;
-                    let hi = ((col + 1) as f64 / cols as f64 * f64::from(n)) as u32;
-                    let a = trace.pauses.partition_point(|&p| p + 1 < lo);
-                    if trace.pauses.get(a).is_some_and(|&p| p < hi) {
-                        let x = x0 + col as f32;
+                let stroke = Stroke::new(1.0, Color32::from_rgb(250, 200, 80));
+                let tick = |x: f32| {
+                    painter.line_segment(
+                        [pos2(x, rail.bottom() - 3.0), pos2(x, rail.bottom())],
+                        stroke,
+                    );
+                };
+                let x_of = |cursor: u32| x0 + (f64::from(cursor) / f64::from(n)) as f32 * w;
+                if trace.pauses.len() <= 4 * w as usize {
+                    // Few pauses: one tick at each, at the cursor position just after it.
+                    let mut last = f32::NEG_INFINITY;
+                    for &p in &trace.pauses {
+                        let x = x_of(p + 1);
                         if x - last >= 1.0 {
-                            painter.line_segment(
-                                [pos2(x, rail.bottom() - 3.0), pos2(x, rail.bottom())],
-                                Stroke::new(1.0, Color32::from_rgb(250, 200, 80)),
-                            );
+                            tick(x);
                             last = x;
+                        }
+                    }
+                } else {
+                    // Many: one tick per pixel column that holds a pause.
+                    let cols = w as u32;
+                    for col in 0..cols {
+                        let lo = (u64::from(col) * u64::from(n) / u64::from(cols)) as u32;
+                        let hi = (u64::from(col + 1) * u64::from(n) / u64::from(cols)) as u32;
+                        let a = trace.pauses.partition_point(|&p| p + 1 < lo);
+                        if trace.pauses.get(a).is_some_and(|&p| p < hi) {
+                            tick(x0 + col as f32);
                         }
                     }
                 }
@@ -402,38 +463,58 @@ impl ViewerApp {
             return;
         }
         let step = f64::from(trace.step_at(self.session.timeline.cursor()));
-        egui::ScrollArea::vertical().id_salt("plots").show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                let width = (ui.available_width() / trace.series.len().min(3) as f32 - 8.0).max(200.0);
-                for (i, s) in trace.series.iter().enumerate() {
-                    ui.vertical(|ui| {
-                        ui.set_width(width);
-                        ui.label(&s.name);
-                        // At most ~4000 points per line: decimate long series.
-                        let stride = (s.points.len() / 4000).max(1);
-                        let pts: Vec<[f64; 2]> = s.points.iter().step_by(stride).copied().collect();
-                        egui_plot::Plot::new(("plot", i))
-                            .height(110.0)
-                            .width(width)
-                            .allow_scroll(false)
-                            .show(ui, |p| {
-                                p.line(egui_plot::Line::new(s.name.clone(), pts));
-                                p.vline(
-                                    egui_plot::VLine::new("step", step)
-                                        .color(Color32::from_rgb(250, 200, 80)),
-                                );
+        egui::ScrollArea::vertical()
+            .id_salt("plots")
+            .show(ui, |ui| {
+                let per_row = trace.series.len().min(3);
+                let width = (ui.available_width() / per_row as f32 - 10.0).max(150.0);
+                for (row, chunk) in trace.series.chunks(per_row).enumerate() {
+                    ui.horizontal(|ui| {
+                        for (j, s) in chunk.iter().enumerate() {
+                            let i = row * per_row + j;
+                            ui.vertical(|ui| {
+                                ui.set_width(width);
+                                ui.label(&s.name);
+                                // At most ~4000 points per line: decimate long series.
+                                let stride = (s.points.len() / 4000).max(1);
+                                let pts: Vec<[f64; 2]> = s
+                                    .points
+                                    .iter()
+                                    .step_by(stride)
+                                    .filter(|p| p[1].is_finite())
+                                    .copied()
+                                    .collect();
+                                egui_plot::Plot::new(("plot", i))
+                                    .height(110.0)
+                                    .width(width)
+                                    .allow_scroll(false)
+                                    .show(ui, |p| {
+                                        if pts.len() < 60 {
+                                            p.points(
+                                                egui_plot::Points::new(s.name.clone(), pts.clone())
+                                                    .radius(2.5),
+                                            );
+                                        }
+                                        p.line(egui_plot::Line::new(s.name.clone(), pts));
+                                        p.vline(
+                                            egui_plot::VLine::new("step", step)
+                                                .color(Color32::from_rgb(250, 200, 80)),
+                                        );
+                                    });
                             });
+                        }
                     });
                 }
             });
-        });
     }
 
     fn log(&mut self, ui: &mut egui::Ui) {
         let trace = &self.session.trace;
         let current = trace.log_row_at(self.session.timeline.cursor());
         let row_h = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-        let mut area = egui::ScrollArea::both().id_salt("log").auto_shrink([false, false]);
+        let mut area = egui::ScrollArea::both()
+            .id_salt("log")
+            .auto_shrink([false, false]);
         let c = self.session.timeline.cursor();
         if self.scrolled_to != Some(c) {
             self.scrolled_to = Some(c);
@@ -451,10 +532,17 @@ impl ViewerApp {
                 ui.horizontal(|ui| {
                     ui.add_space(f32::from(row.depth.min(40)) * 14.0);
                     let text = trace.describe(row.event);
-                    let text = if Some(r) == current { egui::RichText::new(text).strong() } else { egui::RichText::new(text) };
+                    let text = if Some(r) == current {
+                        egui::RichText::new(text).strong()
+                    } else {
+                        egui::RichText::new(text)
+                    };
                     if ui
                         .selectable_label(Some(r) == current, text)
-                        .on_hover_text(format!("event {} at byte {} — {loc}", row.event, trace.offsets[row.event as usize]))
+                        .on_hover_text(format!(
+                            "event {} at byte {} — {loc}",
+                            row.event, trace.offsets[row.event as usize]
+                        ))
                         .clicked()
                     {
                         jump = Some(row.event);
@@ -473,7 +561,10 @@ impl ViewerApp {
         if let Some(folder) = &self.folder {
             ui.strong(format!("{}/", folder.path.display()));
             for f in &folder.files {
-                let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let name = f
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let selected = self.opened == Opened::File(f.clone());
                 if ui.selectable_label(selected, name).clicked() {
                     open = Some(f.clone());
@@ -509,22 +600,28 @@ impl ViewerApp {
         for l in lines {
             ui.monospace(l);
         }
-        if (s.selection.first.is_some() || s.selection.second.is_some()) && ui.button("Clear selection").clicked() {
+        if (s.selection.first.is_some() || s.selection.second.is_some())
+            && ui.button("Clear selection").clicked()
+        {
             self.session.selection.first = None;
             self.session.selection.second = None;
         }
     }
 
-    fn views(&mut self, ui: &mut egui::Ui) {
+    /// Draws the two 3D views side by side (with their Frame all / Link views row).
+    pub fn views(&mut self, ui: &mut egui::Ui) {
+        let full = ui.available_size();
         ui.horizontal(|ui| {
             if ui.button("Frame all").clicked() {
                 self.session.frame_all(View::Config);
                 self.session.frame_all(View::Object);
             }
             ui.checkbox(&mut self.session.linked, "Link views");
-            ui.weak("drag: orbit · right/middle drag: pan · scroll: zoom · double-click: frame · click: select");
+            ui.weak("(?)").on_hover_text(
+                "drag: orbit · right/middle or shift drag: pan · scroll: zoom · double-click: frame all · click: select (two for ULPs)",
+            );
         });
-        let avail = ui.available_size();
+        let avail = vec2(full.x, ui.available_height());
         let w = (avail.x - ui.spacing().item_spacing.x) / 2.0;
         let mut hovered = None;
         ui.horizontal(|ui| {
@@ -540,6 +637,15 @@ impl ViewerApp {
     /// Draws one 3D view; returns the pick under the mouse.
     fn view_ui(&mut self, ui: &mut egui::Ui, view: View, size: Vec2) -> Option<Pick> {
         let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+        let aspect = f64::from(rect.width() / rect.height().max(1.0));
+        if (self.session.aspect[view as usize] - aspect).abs() > 1e-3 {
+            // First layout (or a resize): frame again for the real shape of the view.
+            let first = self.session.aspect[view as usize] == 0.7;
+            self.session.aspect[view as usize] = aspect;
+            if first {
+                self.session.frame_all(view);
+            }
+        }
         let height = rect.height();
         if response.dragged_by(egui::PointerButton::Primary) && !ui.input(|i| i.modifiers.shift) {
             let d = response.drag_delta();
@@ -566,11 +672,23 @@ impl ViewerApp {
             View::Config => "configuration space  A − B",
             View::Object => "object space  A, B",
         };
-        painter.text(rect.left_top() + vec2(8.0, 6.0), Align2::LEFT_TOP, title, FontId::proportional(14.0), Color32::GRAY);
+        painter.text(
+            rect.left_top() + vec2(8.0, 6.0),
+            Align2::LEFT_TOP,
+            title,
+            FontId::proportional(14.0),
+            Color32::GRAY,
+        );
         let frame = build_frame(&mut self.session, view, rect);
         painter.extend(frame.shapes);
         for (pos, text, color) in frame.labels {
-            painter.text(pos, Align2::LEFT_TOP, text, FontId::proportional(11.0), color);
+            painter.text(
+                pos,
+                Align2::LEFT_TOP,
+                text,
+                FontId::proportional(11.0),
+                color,
+            );
         }
         let hover = response.hover_pos().and_then(|m| {
             frame
@@ -606,26 +724,93 @@ pub struct Frame {
 
 /// Builds the painted shapes for `view` in `rect` (no egui state involved, so
 /// the benchmark can time it).
+#[allow(clippy::too_many_lines, clippy::cast_sign_loss)] // one pass over every kind of item
 pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
     let cam: OrbitCamera = session.cameras[view as usize];
     let (w, h) = (rect.width(), rect.height());
-    let project = |p: [f64; 3]| cam.project(p, w, h).map(|q| (pos2(rect.left() + q.x, rect.top() + q.y), q.depth));
+    let projector = cam.projector(w, h);
+    let project = |p: [f64; 3]| {
+        projector
+            .project(p)
+            .map(|q| (pos2(rect.left() + q.x, rect.top() + q.y), q.depth))
+    };
+    // Meshes first (depth-sorted among themselves), then the recorded items on
+    // top, so a simplex on the surface of A − B is never hidden by it.
+    let mut mesh_items: Vec<(f64, [Pos2; 3], Color32)> = Vec::new();
     let mut items: Vec<(f64, Shape)> = Vec::new();
     let mut picks = Vec::new();
     let mut labels = Vec::new();
     let hovered_vertex = session.selection.hovered_simplex_vertex(&session.trace);
-    let selected: Vec<Pick> = [session.selection.first, session.selection.second].into_iter().flatten().collect();
+    let selected: Vec<Pick> = [session.selection.first, session.selection.second]
+        .into_iter()
+        .flatten()
+        .collect();
 
     // Shapes.
-    if let Some(Entry::Shapes(k)) = session.visible.shapes.and_then(|e| session.trace.entries.get(e as usize)).copied() {
+    if let Some(Entry::Shapes(k)) = session
+        .visible
+        .shapes
+        .and_then(|e| session.trace.entries.get(e as usize))
+        .copied()
+    {
         let meshes: &ShapeMeshes = session.meshes.get(&session.trace, k);
-        let list = match view {
+        let motion = session
+            .trace
+            .shapes
+            .get(k as usize)
+            .and_then(|s| s.motion)
+            .map(glam::DVec3::from);
+        let mut ghost = None;
+        if let (View::Object, Some(m)) = (view, motion) {
+            // A at the end of its sweep, faint, and the motion as a line.
+            let mut moved = meshes.a.clone();
+            for v in &mut moved.vertices {
+                *v += m;
+            }
+            moved.centre += m;
+            ghost = Some(moved);
+            if let (Some((p, d)), Some((q, _))) = (
+                project(meshes.a.centre.to_array()),
+                project((meshes.a.centre + m).to_array()),
+            ) {
+                items.push((
+                    d,
+                    Shape::line_segment([p, q], Stroke::new(1.5, COLOR_HIGHLIGHT)),
+                ));
+                labels.push((q + vec2(6.0, 0.0), "A + motion".to_owned(), COLOR_HIGHLIGHT));
+            }
+        }
+        let mut list = match view {
             View::Config => vec![(&meshes.cso, COLOR_CSO)],
             View::Object => vec![(&meshes.a, COLOR_A), (&meshes.b, COLOR_B)],
         };
+        if let Some(g) = &ghost {
+            list.push((g, with_alpha(COLOR_A, 90)));
+        }
         let eye = cam.eye();
         let light = (cam.eye() - cam.target).normalize_or_zero();
         for (mesh, base) in list {
+            // Polytopes (few triangles) also get their edges, so a thin box
+            // still shows as a line and the faces read as a solid.
+            if mesh.triangles.len() <= 400 {
+                let edge = Stroke::new(1.0, with_alpha(base, 110));
+                for &t in &mesh.triangles {
+                    for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+                        let (u, v) = (t[i], t[j]);
+                        if u < v
+                            && let (Some((p, dp)), Some((q, dq))) = (
+                                project(mesh.vertices[u as usize].to_array()),
+                                project(mesh.vertices[v as usize].to_array()),
+                            )
+                        {
+                            items.push((
+                                f64::midpoint(dp, dq) + 1e9,
+                                Shape::line_segment([p, q], edge),
+                            ));
+                        }
+                    }
+                }
+            }
             for &t in &mesh.triangles {
                 let [a, b, c] = t.map(|i| mesh.vertices[i as usize]);
                 let n = mesh.normal(t);
@@ -633,9 +818,11 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                 if n.dot(eye - centre) <= 0.0 {
                     continue; // back face
                 }
-                let (Some((pa, da)), Some((pb, db)), Some((pc, dc))) =
-                    (project(a.to_array()), project(b.to_array()), project(c.to_array()))
-                else {
+                let (Some((pa, da)), Some((pb, db)), Some((pc, dc))) = (
+                    project(a.to_array()),
+                    project(b.to_array()),
+                    project(c.to_array()),
+                ) else {
                     continue;
                 };
                 let shade = 0.35 + 0.65 * n.dot(light).abs() as f32;
@@ -643,12 +830,9 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                     (f32::from(base.r()) * shade) as u8,
                     (f32::from(base.g()) * shade) as u8,
                     (f32::from(base.b()) * shade) as u8,
-                    110,
+                    base.a().min(150),
                 );
-                items.push((
-                    (da + db + dc) / 3.0,
-                    Shape::convex_polygon(vec![pa, pb, pc], fill, Stroke::new(0.5, with_alpha(base, 60))),
-                ));
+                mesh_items.push(((da + db + dc) / 3.0, [pa, pb, pc], fill));
             }
         }
     }
@@ -656,7 +840,11 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
     // Origin axes in configuration space.
     if view == View::Config {
         let s = cam.distance * 0.08;
-        let axes = [([s, 0.0, 0.0], Color32::from_rgb(230, 80, 80)), ([0.0, s, 0.0], Color32::from_rgb(80, 200, 80)), ([0.0, 0.0, s], Color32::from_rgb(90, 130, 240))];
+        let axes = [
+            ([s, 0.0, 0.0], Color32::from_rgb(230, 80, 80)),
+            ([0.0, s, 0.0], Color32::from_rgb(80, 200, 80)),
+            ([0.0, 0.0, s], Color32::from_rgb(90, 130, 240)),
+        ];
         if let Some((o, d)) = project([0.0; 3]) {
             for (tip, c) in axes {
                 if let Some((t, _)) = project(tip) {
@@ -673,19 +861,42 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
         View::Config => &session.visible.config,
         View::Object => &session.visible.object,
     };
-    let default = if view == View::Config { COLOR_DEFAULT } else { Color32::from_rgb(180, 220, 255) };
+    let default = if view == View::Config {
+        COLOR_DEFAULT
+    } else {
+        Color32::from_rgb(180, 220, 255)
+    };
     let show_labels = list.len() <= 200;
+    // Many drawables: points become quads of one mesh, drawn in recording
+    // order without depth sorting, so 100 k of them fit in a frame.
+    let bulk = list.len() > 2000;
+    let mut points = egui::epaint::Mesh::default();
     for &e in list {
-        let Some(Entry::Draw(k)) = session.trace.entries.get(e as usize) else { continue };
-        let Some(d) = session.trace.drawables.get(*k as usize) else { continue };
+        let Some(Entry::Draw(k)) = session.trace.entries.get(e as usize) else {
+            continue;
+        };
+        let Some(d) = session.trace.drawables.get(*k as usize) else {
+            continue;
+        };
         let col = color(d.color, default);
-        let label = &session.trace.site(d.site).label;
+        let label = if show_labels {
+            session.trace.site(d.site).label.as_str()
+        } else {
+            ""
+        };
         match d.prim {
             Prim::Point(p) => {
                 if let Some((q, depth)) = project(p.to_f64()) {
-                    let pick = Pick { event: e, vertex: 0 };
+                    let pick = Pick {
+                        event: e,
+                        vertex: 0,
+                    };
                     let r = if selected.contains(&pick) { 6.0 } else { 4.0 };
-                    items.push((depth, Shape::circle_filled(q, r, col)));
+                    if bulk {
+                        points.add_colored_rect(Rect::from_center_size(q, vec2(3.0, 3.0)), col);
+                    } else {
+                        items.push((depth, Shape::circle_filled(q, r, col)));
+                    }
                     if show_labels && !label.is_empty() {
                         labels.push((q + vec2(6.0, -6.0), label.to_string(), col));
                     }
@@ -693,13 +904,29 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                 }
             }
             Prim::Line(a, b) => {
-                if let (Some((pa, da)), Some((pb, db))) = (project(a.to_f64()), project(b.to_f64())) {
-                    items.push(((da + db) / 2.0, Shape::line_segment([pa, pb], Stroke::new(2.0, col))));
+                if let (Some((pa, da)), Some((pb, db))) = (project(a.to_f64()), project(b.to_f64()))
+                {
+                    items.push((
+                        f64::midpoint(da, db),
+                        Shape::line_segment([pa, pb], Stroke::new(2.0, col)),
+                    ));
                     if show_labels && !label.is_empty() {
                         labels.push((pa.lerp(pb, 0.5) + vec2(4.0, 4.0), label.to_string(), col));
                     }
-                    picks.push((Pick { event: e, vertex: 0 }, pa));
-                    picks.push((Pick { event: e, vertex: 1 }, pb));
+                    picks.push((
+                        Pick {
+                            event: e,
+                            vertex: 0,
+                        },
+                        pa,
+                    ));
+                    picks.push((
+                        Pick {
+                            event: e,
+                            vertex: 1,
+                        },
+                        pb,
+                    ));
                 }
             }
             Prim::Triangle(v) => {
@@ -708,36 +935,62 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                     let depth = pts.iter().map(|p| p.1).sum::<f64>() / 3.0;
                     items.push((
                         depth,
-                        Shape::convex_polygon(pts.iter().map(|p| p.0).collect(), with_alpha(col, 70), Stroke::new(1.5, col)),
+                        Shape::convex_polygon(
+                            pts.iter().map(|p| p.0).collect(),
+                            with_alpha(col, 70),
+                            Stroke::new(1.5, col),
+                        ),
                     ));
                     for (i, p) in pts.iter().enumerate() {
-                        picks.push((Pick { event: e, vertex: i as u32 }, p.0));
+                        picks.push((
+                            Pick {
+                                event: e,
+                                vertex: i as u32,
+                            },
+                            p.0,
+                        ));
                     }
                 }
             }
         }
     }
 
+    if !points.is_empty() {
+        items.push((f64::INFINITY, Shape::mesh(points)));
+    }
+
     // Simplices.
     for &e in &session.visible.simplices {
-        let Some(Entry::Simplex(k)) = session.trace.entries.get(e as usize) else { continue };
-        let Some(s) = session.trace.simplices.get(*k as usize) else { continue };
+        let Some(Entry::Simplex(k)) = session.trace.entries.get(e as usize) else {
+            continue;
+        };
+        let Some(s) = session.trace.simplices.get(*k as usize) else {
+            continue;
+        };
         let n = s.vertices.len().min(4);
         let vs = &s.vertices[..n];
         match view {
             View::Config => {
-                let ps: Vec<Option<(Pos2, f64)>> = vs.iter().map(|v| project(v.w.to_f64())).collect();
+                let ps: Vec<Option<(Pos2, f64)>> =
+                    vs.iter().map(|v| project(v.w.to_f64())).collect();
                 // Faces and edges.
                 for i in 0..n {
                     for j in i + 1..n {
                         if let (Some(a), Some(b)) = (ps[i], ps[j]) {
-                            items.push(((a.1 + b.1) / 2.0, Shape::line_segment([a.0, b.0], Stroke::new(2.0, COLOR_SIMPLEX))));
+                            items.push((
+                                f64::midpoint(a.1, b.1),
+                                Shape::line_segment([a.0, b.0], Stroke::new(2.0, COLOR_SIMPLEX)),
+                            ));
                         }
                         for l in j + 1..n {
                             if let (Some(a), Some(b), Some(c)) = (ps[i], ps[j], ps[l]) {
                                 items.push((
                                     (a.1 + b.1 + c.1) / 3.0,
-                                    Shape::convex_polygon(vec![a.0, b.0, c.0], with_alpha(COLOR_SIMPLEX, 60), Stroke::NONE),
+                                    Shape::convex_polygon(
+                                        vec![a.0, b.0, c.0],
+                                        with_alpha(COLOR_SIMPLEX, 60),
+                                        Stroke::NONE,
+                                    ),
                                 ));
                             }
                         }
@@ -745,9 +998,19 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                 }
                 for (i, p) in ps.iter().enumerate() {
                     if let Some((q, d)) = p {
-                        let pick = Pick { event: e, vertex: i as u32 * 3 };
+                        let pick = Pick {
+                            event: e,
+                            vertex: i as u32 * 3,
+                        };
                         let hot = hovered_vertex == Some((e, i as u32)) || selected.contains(&pick);
-                        items.push((*d - 1e-9, Shape::circle_filled(*q, if hot { 7.0 } else { 5.0 }, if hot { COLOR_HIGHLIGHT } else { COLOR_SIMPLEX })));
+                        items.push((
+                            *d - 1e-9,
+                            Shape::circle_filled(
+                                *q,
+                                if hot { 7.0 } else { 5.0 },
+                                if hot { COLOR_HIGHLIGHT } else { COLOR_SIMPLEX },
+                            ),
+                        ));
                         labels.push((*q + vec2(7.0, 2.0), format!("w{i}"), COLOR_SIMPLEX));
                         picks.push((pick, *q));
                     }
@@ -759,15 +1022,39 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                     let pa = project(v.a.to_f64());
                     let pb = project(v.b.to_f64());
                     if let (Some(a), Some(b)) = (pa, pb) {
-                        let stroke = if hot { Stroke::new(2.0, COLOR_HIGHLIGHT) } else { Stroke::new(1.0, with_alpha(COLOR_SIMPLEX, 120)) };
-                        items.push(((a.1 + b.1) / 2.0, Shape::dashed_line(&[a.0, b.0], stroke, 4.0, 3.0).into()));
+                        let stroke = if hot {
+                            Stroke::new(2.0, COLOR_HIGHLIGHT)
+                        } else {
+                            Stroke::new(1.0, with_alpha(COLOR_SIMPLEX, 120))
+                        };
+                        items.push((
+                            f64::midpoint(a.1, b.1),
+                            Shape::dashed_line(&[a.0, b.0], stroke, 4.0, 3.0).into(),
+                        ));
                     }
                     for (part, p, col, name) in [(1, pa, COLOR_A, "a"), (2, pb, COLOR_B, "b")] {
                         if let Some((q, d)) = p {
-                            let pick = Pick { event: e, vertex: i as u32 * 3 + part };
+                            let pick = Pick {
+                                event: e,
+                                vertex: i as u32 * 3 + part,
+                            };
                             let hot = hot || selected.contains(&pick);
-                            items.push((d - 1e-9, Shape::circle_filled(q, if hot { 7.0 } else { 4.5 }, if hot { COLOR_HIGHLIGHT } else { col })));
-                            items.push((d - 1e-9, Shape::circle_stroke(q, if hot { 7.0 } else { 4.5 }, Stroke::new(1.0, COLOR_SIMPLEX))));
+                            items.push((
+                                d - 1e-9,
+                                Shape::circle_filled(
+                                    q,
+                                    if hot { 7.0 } else { 4.5 },
+                                    if hot { COLOR_HIGHLIGHT } else { col },
+                                ),
+                            ));
+                            items.push((
+                                d - 1e-9,
+                                Shape::circle_stroke(
+                                    q,
+                                    if hot { 7.0 } else { 4.5 },
+                                    Stroke::new(1.0, COLOR_SIMPLEX),
+                                ),
+                            ));
                             labels.push((q + vec2(6.0, 2.0), format!("{name}{i}"), col));
                             picks.push((pick, q));
                         }
@@ -777,14 +1064,26 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
         }
     }
 
+    // One vertex-coloured mesh for the shapes: no anti-aliasing feather (which
+    // spikes on thin triangles) and one shape instead of thousands.
+    mesh_items.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut mesh = egui::epaint::Mesh::default();
+    for (_, [a, b, c], fill) in mesh_items {
+        let i = mesh.vertices.len() as u32;
+        mesh.colored_vertex(a, fill);
+        mesh.colored_vertex(b, fill);
+        mesh.colored_vertex(c, fill);
+        mesh.add_triangle(i, i + 1, i + 2);
+    }
     items.sort_by(|a, b| b.0.total_cmp(&a.0));
     Frame {
-        shapes: items.into_iter().map(|(_, s)| s).collect(),
+        shapes: std::iter::once(Shape::mesh(mesh))
+            .chain(items.into_iter().map(|(_, s)| s))
+            .collect(),
         picks,
         labels,
     }
 }
-
 
 impl eframe::App for ViewerApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
@@ -793,7 +1092,14 @@ impl eframe::App for ViewerApp {
             self.ctx = Some(ctx.clone());
         }
         // Dropped files.
-        let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()).collect());
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        });
         if let Some(p) = dropped.first() {
             self.open_path(p);
         }
@@ -809,18 +1115,29 @@ impl eframe::App for ViewerApp {
             self.toolbar(ui);
             self.banner(ui);
         });
-        egui::Panel::bottom("timeline").resizable(true).default_size(190.0).show(ui, |ui| {
-            self.timeline_bar(ui);
-            self.plots(ui);
-        });
-        egui::Panel::left("log").resizable(true).default_size(340.0).show(ui, |ui| {
-            self.files(ui);
-            ui.strong("Log / scopes");
-            self.log(ui);
-        });
-        egui::Panel::right("inspector").resizable(true).default_size(300.0).show(ui, |ui| {
-            self.inspector(ui);
-        });
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(190.0)
+            .show(ui, |ui| {
+                self.timeline_bar(ui);
+                self.plots(ui);
+            });
+        egui::Panel::left("log")
+            .resizable(true)
+            .default_size(300.0)
+            .max_size(ui.available_width() * 0.3)
+            .show(ui, |ui| {
+                self.files(ui);
+                ui.strong("Log / scopes");
+                self.log(ui);
+            });
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(260.0)
+            .max_size(ui.available_width() * 0.25)
+            .show(ui, |ui| {
+                self.inspector(ui);
+            });
         egui::CentralPanel::default().show(ui, |ui| {
             self.views(ui);
         });

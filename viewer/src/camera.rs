@@ -29,6 +29,41 @@ impl Default for OrbitCamera {
     }
 }
 
+/// A camera's projection into one view, basis precomputed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projector {
+    eye: DVec3,
+    forward: DVec3,
+    right: DVec3,
+    up: DVec3,
+    near: f64,
+    scale: f64,
+    cx: f64,
+    cy: f64,
+}
+
+impl Projector {
+    /// Projects `p`; `None` behind the camera or for non-finite input.
+    #[must_use]
+    pub fn project(&self, p: [f64; 3]) -> Option<Projected> {
+        let rel = DVec3::from(p) - self.eye;
+        let depth = rel.dot(self.forward);
+        if depth.is_nan() || depth <= self.near || !depth.is_finite() {
+            return None;
+        }
+        let x = self.cx + rel.dot(self.right) / depth * self.scale;
+        let y = self.cy - rel.dot(self.up) / depth * self.scale;
+        if !x.is_finite() || !y.is_finite() || x.abs() > 1e7 || y.abs() > 1e7 {
+            return None;
+        }
+        Some(Projected {
+            x: x as f32,
+            y: y as f32,
+            depth,
+        })
+    }
+}
+
 /// A projected point: pixel coordinates from the view's top-left and depth.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Projected {
@@ -67,24 +102,24 @@ impl OrbitCamera {
     /// or for non-finite input.
     #[must_use]
     pub fn project(&self, p: [f64; 3], width: f32, height: f32) -> Option<Projected> {
-        let rel = DVec3::from(p) - self.eye();
-        let f = self.forward();
-        let (r, u) = self.right_up();
-        let depth = rel.dot(f);
-        if !(depth > 1e-6 * self.distance) || !depth.is_finite() {
-            return None;
+        self.projector(width, height).project(p)
+    }
+
+    /// The projection into a `width` × `height` view with the camera basis
+    /// computed once, for projecting many points.
+    #[must_use]
+    pub fn projector(&self, width: f32, height: f32) -> Projector {
+        let (right, up) = self.right_up();
+        Projector {
+            eye: self.eye(),
+            forward: self.forward(),
+            right,
+            up,
+            near: 1e-6 * self.distance,
+            scale: f64::from(height) * 0.5 / (self.fov_y * 0.5).tan(),
+            cx: f64::from(width) * 0.5,
+            cy: f64::from(height) * 0.5,
         }
-        let scale = f64::from(height) * 0.5 / (self.fov_y * 0.5).tan();
-        let x = f64::from(width) * 0.5 + rel.dot(r) / depth * scale;
-        let y = f64::from(height) * 0.5 - rel.dot(u) / depth * scale;
-        if !x.is_finite() || !y.is_finite() || x.abs() > 1e7 || y.abs() > 1e7 {
-            return None;
-        }
-        Some(Projected {
-            x: x as f32,
-            y: y as f32,
-            depth,
-        })
     }
 
     /// Rotates by a mouse drag of `dx`, `dy` pixels.
@@ -107,14 +142,17 @@ impl OrbitCamera {
         }
     }
 
-    /// Aims at the box `min`..`max` and backs off until it fits.
-    pub fn frame(&mut self, min: DVec3, max: DVec3) {
+    /// Aims at the box `min`..`max` and backs off until it fits a view of
+    /// this `aspect` (width / height).
+    pub fn frame(&mut self, min: DVec3, max: DVec3, aspect: f64) {
         if !min.is_finite() || !max.is_finite() || min.cmpgt(max).any() {
             return;
         }
         self.target = (min + max) * 0.5;
         let radius = ((max - min).length() * 0.5).max(1e-6);
-        self.distance = radius / (self.fov_y * 0.5).sin() * 1.1;
+        let half_y = self.fov_y * 0.5;
+        let half_x = (half_y.tan() * aspect.clamp(0.05, 20.0)).atan();
+        self.distance = radius / half_y.min(half_x).sin() * 1.1;
     }
 }
 
@@ -183,11 +221,11 @@ mod tests {
     #[test]
     fn frame_orbit_pan_zoom() {
         let mut cam = OrbitCamera::default();
-        cam.frame(DVec3::splat(9.0), DVec3::splat(11.0));
+        cam.frame(DVec3::splat(9.0), DVec3::splat(11.0), 0.5);
         assert_eq!(cam.target, DVec3::splat(10.0));
         for corner in [[9.0, 9.0, 9.0], [11.0, 11.0, 11.0], [9.0, 11.0, 9.0]] {
-            let p = cam.project(corner, 100.0, 100.0).unwrap();
-            assert!((0.0..=100.0).contains(&p.x) && (0.0..=100.0).contains(&p.y));
+            let p = cam.project(corner, 50.0, 100.0).unwrap();
+            assert!((0.0..=50.0).contains(&p.x) && (0.0..=100.0).contains(&p.y));
         }
         let d = cam.distance;
         cam.zoom(2.0);

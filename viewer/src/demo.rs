@@ -6,6 +6,7 @@
 use crate::hull::shape_support;
 use cspace_recorder::{self as rec, Rgba, ShapeDecl, ShapeGeom};
 use glam::DVec3;
+use std::f64::consts::PI;
 
 /// A box and a sphere, apart.
 #[must_use]
@@ -16,7 +17,7 @@ pub fn shapes() -> (ShapeDecl, ShapeDecl) {
         },
         margin: 0.0,
         position: [0.0, 0.0, 0.0],
-        rotation: [0.0, 0.38268343236508977, 0.0, 0.9238795325112867],
+        rotation: [0.0, (PI / 8.0).sin(), 0.0, (PI / 8.0).cos()],
     };
     let b = ShapeDecl {
         geom: ShapeGeom::Sphere { radius: 0.7 },
@@ -73,7 +74,7 @@ pub fn recording() -> Vec<u8> {
         rec::point!("witness A", wa, Rgba::GREEN);
         rec::point!("witness B", wb, Rgba::GREEN);
         rec::line!("closest", wa, wb, Rgba::GREEN);
-        rec::text!("distance ≈ {}", v.length());
+        rec::text!("distance ~ {}", v.length());
         rec::pause!("done");
     });
     r.bytes

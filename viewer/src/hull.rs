@@ -26,7 +26,11 @@ impl Mesh {
     pub fn normal(&self, t: [u32; 3]) -> DVec3 {
         let [a, b, c] = t.map(|i| self.vertices[i as usize]);
         let n = (b - a).cross(c - a).normalize_or_zero();
-        if n.dot((a + b + c) / 3.0 - self.centre) < 0.0 { -n } else { n }
+        if n.dot((a + b + c) / 3.0 - self.centre) < 0.0 {
+            -n
+        } else {
+            n
+        }
     }
 }
 
@@ -38,7 +42,14 @@ const MAX_TRIANGLES: usize = 6000;
 /// Builds the mesh of the convex set with support function `support`.
 /// Non-finite supports yield an empty mesh.
 pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
-    let axes = [DVec3::X, DVec3::NEG_X, DVec3::Y, DVec3::NEG_Y, DVec3::Z, DVec3::NEG_Z];
+    let axes = [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ];
     let vertices: Vec<DVec3> = axes.iter().map(|&d| support(d)).collect();
     if vertices.iter().any(|v| !v.is_finite()) {
         return Mesh::default();
@@ -101,8 +112,7 @@ pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
                 done[t] = true;
                 continue;
             }
-            let new = (s - a).dot(d) > tol
-                && [a, b, c].iter().all(|&v| (s - v).length() > tol);
+            let new = (s - a).dot(d) > tol && [a, b, c].iter().all(|&v| (s - v).length() > tol);
             if !new {
                 done[t] = true;
                 continue;
@@ -125,7 +135,36 @@ pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
         }
     }
     mesh.centre = mesh.vertices.iter().copied().sum::<DVec3>() / mesh.vertices.len() as f64;
-    mesh
+    rehull(mesh)
+}
+
+/// Splitting in three can fold the surface over (the blog's own caveat);
+/// the vertices are exact support points, so their convex hull is the shape's
+/// mesh without folds. Falls back to the split mesh if the hull fails
+/// (degenerate, flat or non-finite input).
+fn rehull(mesh: Mesh) -> Mesh {
+    use parry3d_f64::math::Vector3;
+    let points: Vec<Vector3> = mesh
+        .vertices
+        .iter()
+        .map(|v| Vector3::new(v.x, v.y, v.z))
+        .collect();
+    let hull = std::panic::catch_unwind(|| parry3d_f64::transformation::try_convex_hull(&points));
+    match hull {
+        Ok(Ok((vertices, triangles))) if triangles.len() >= 4 => {
+            let vertices: Vec<DVec3> = vertices.iter().map(|v| DVec3::new(v.x, v.y, v.z)).collect();
+            if vertices.iter().any(|v| !v.is_finite()) {
+                return mesh;
+            }
+            let centre = vertices.iter().copied().sum::<DVec3>() / vertices.len() as f64;
+            Mesh {
+                vertices,
+                triangles,
+                centre,
+            }
+        }
+        _ => mesh,
+    }
 }
 
 fn v3(v: DVec3) -> cspace::V3<f64> {
@@ -185,7 +224,9 @@ mod tests {
         assert!(m.triangles.len() < 200, "{}", m.triangles.len());
         for corner in [[1.0, 2.0, 3.0], [-1.0, -2.0, -3.0], [1.0, -2.0, 3.0]] {
             assert!(
-                m.vertices.iter().any(|v| (*v - DVec3::from(corner)).length() < 1e-9),
+                m.vertices
+                    .iter()
+                    .any(|v| (*v - DVec3::from(corner)).length() < 1e-9),
                 "{corner:?}"
             );
         }
@@ -204,7 +245,9 @@ mod tests {
         }
         // Outward normals.
         for &t in &m.triangles {
-            let c = (m.vertices[t[0] as usize] + m.vertices[t[1] as usize] + m.vertices[t[2] as usize]) / 3.0;
+            let c =
+                (m.vertices[t[0] as usize] + m.vertices[t[1] as usize] + m.vertices[t[2] as usize])
+                    / 3.0;
             assert!(m.normal(t).dot(c - DVec3::new(4.0, 0.0, 0.0)) >= -1e-12);
         }
     }
@@ -220,7 +263,11 @@ mod tests {
             0.0,
         ));
         assert!(!flat.triangles.is_empty());
-        let swept = cso_mesh(&decl(ShapeGeom::Point, 0.0), &decl(ShapeGeom::Point, 0.0), Some([3.0, 0.0, 0.0]));
+        let swept = cso_mesh(
+            &decl(ShapeGeom::Point, 0.0),
+            &decl(ShapeGeom::Point, 0.0),
+            Some([3.0, 0.0, 0.0]),
+        );
         assert!(swept.vertices.iter().any(|v| (v.x - 3.0).abs() < 1e-12));
         let nan = mesh(|_| DVec3::NAN);
         assert!(nan.triangles.is_empty());

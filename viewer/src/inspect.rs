@@ -80,7 +80,10 @@ pub fn describe_vec(v: Vec3Data) -> Vec<String> {
         .zip(["x", "y", "z"])
         .map(|(s, axis)| format!("{axis} = {:>24}  {}", sig17(s.to_f64()), hex(*s)))
         .collect();
-    lines.push(format!("|p| = {}  ({precision})", sig17(distance_to_origin(v))));
+    lines.push(format!(
+        "|p| = {}  ({precision})",
+        sig17(distance_to_origin(v))
+    ));
     lines
 }
 
@@ -124,10 +127,22 @@ mod tests {
         assert_eq!(ulps(Scalar::F64(-0.0), Scalar::F64(0.0)), Some(0));
         let tiny = f64::from_bits(1);
         assert_eq!(ulps(Scalar::F64(-tiny), Scalar::F64(tiny)), Some(2));
-        assert_eq!(ulps(Scalar::F32(1.0), Scalar::F32(f32::from_bits(1.0f32.to_bits() + 1))), Some(1));
+        assert_eq!(
+            ulps(
+                Scalar::F32(1.0),
+                Scalar::F32(f32::from_bits(1.0f32.to_bits() + 1))
+            ),
+            Some(1)
+        );
         assert_eq!(ulps(Scalar::F32(f32::NAN), Scalar::F32(1.0)), None);
-        assert_eq!(ulps(Scalar::F64(f64::MIN), Scalar::F64(f64::MAX)).map(i128::signum), Some(1));
-        let s = describe_ulps(Vec3Data::F64([1.0, 2.0, 3.0]), Vec3Data::F64([1.0, 2.0, next + 2.0]));
+        assert_eq!(
+            ulps(Scalar::F64(f64::MIN), Scalar::F64(f64::MAX)).map(i128::signum),
+            Some(1)
+        );
+        let s = describe_ulps(
+            Vec3Data::F64([1.0, 2.0, 3.0]),
+            Vec3Data::F64([1.0, 2.0, next + 2.0]),
+        );
         assert!(s.starts_with("ULPs b − a: x +0, y +0, z +"));
     }
 }

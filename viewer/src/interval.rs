@@ -1,23 +1,23 @@
 //! A static index of half-open intervals `[start, end)` whose starts arrive in
 //! ascending order, answering "which intervals contain `c`?" without a replay.
 //!
-//! Intervals are stored in start order; two levels of block maxima of the ends
-//! (blocks of 64 and of 4096) let a query skip every block whose intervals all
-//! ended at or before `c`. A query costs `O(n / 4096 + k · 64)` in the worst
-//! case for `k` results, a few microseconds for millions of intervals.
+//! [`finish`](IntervalIndex::finish) buckets the intervals by the binary
+//! logarithm of their length (never-ending ones in a bucket of their own), each
+//! bucket sorted by start. An interval of length in `[2^j, 2^(j+1))` can only
+//! contain `c` if it starts in `(c − 2^(j+1), c]`, so a query binary-searches
+//! that window in each of the ≤ 34 buckets and scans it: about `O(log² n + k)`
+//! for `k` results, however the long-lived intervals are scattered.
 
-/// Entries per small block.
-const SMALL: usize = 64;
-/// Entries per large block.
-const LARGE: usize = 4096;
+/// Bucket of the intervals that never end.
+const OPEN_BUCKET: usize = 33;
 
 /// Intervals `[start, end)` added in ascending start order.
 #[derive(Clone, Debug, Default)]
 pub struct IntervalIndex {
     starts: Vec<u32>,
     ends: Vec<u32>,
-    small_max: Vec<u32>,
-    large_max: Vec<u32>,
+    /// Per length class: (start, end, id), sorted by start.
+    buckets: Vec<Vec<(u32, u32, u32)>>,
 }
 
 impl IntervalIndex {
@@ -61,56 +61,52 @@ impl IntervalIndex {
         }
     }
 
-    /// Builds the block maxima; call after the last [`push`](Self::push) or
+    /// Builds the buckets; call after the last [`push`](Self::push) or
     /// [`clip_end`](Self::clip_end) and before [`query`](Self::query).
     pub fn finish(&mut self) {
-        self.small_max = self
-            .ends
-            .chunks(SMALL)
-            .map(|c| c.iter().copied().max().unwrap_or(0))
-            .collect();
-        self.large_max = self
-            .small_max
-            .chunks(LARGE / SMALL)
-            .map(|c| c.iter().copied().max().unwrap_or(0))
-            .collect();
+        let mut buckets: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); OPEN_BUCKET + 1];
+        for (id, (&s, &e)) in self.starts.iter().zip(&self.ends).enumerate() {
+            if e <= s {
+                continue; // empty: never visible
+            }
+            let b = if e == u32::MAX {
+                OPEN_BUCKET
+            } else {
+                (e - s).ilog2() as usize
+            };
+            buckets[b].push((s, e, id as u32));
+        }
+        self.buckets = buckets;
     }
 
-    /// Calls `f(id)` for every interval containing `c`, in ascending id order.
+    /// Calls `f(id)` for every interval containing `c` (in no particular order).
     pub fn query(&self, c: u32, mut f: impl FnMut(usize)) {
-        let k = self.starts.partition_point(|&s| s <= c);
-        let per_large = LARGE / SMALL;
-        for (lb, &lmax) in self.large_max.iter().enumerate() {
-            if lb * LARGE >= k {
-                break;
-            }
-            if lmax <= c {
-                continue;
-            }
-            let sb_end = ((lb + 1) * per_large).min(self.small_max.len());
-            for sb in lb * per_large..sb_end {
-                let lo = sb * SMALL;
-                if lo >= k {
-                    break;
+        for (b, bucket) in self.buckets.iter().enumerate() {
+            let hi = bucket.partition_point(|x| x.0 <= c);
+            let lo = if b == OPEN_BUCKET {
+                0
+            } else {
+                // Starts at or before c − 2^(b+1) ended before c.
+                let reach = 1u64 << (b + 1);
+                match u64::from(c).checked_sub(reach) {
+                    Some(min) => bucket[..hi].partition_point(|x| u64::from(x.0) <= min),
+                    None => 0,
                 }
-                if self.small_max[sb] <= c {
-                    continue;
-                }
-                let hi = (lo + SMALL).min(k);
-                for id in lo..hi {
-                    if self.ends[id] > c {
-                        f(id);
-                    }
+            };
+            for &(_, e, id) in &bucket[lo..hi] {
+                if e > c {
+                    f(id as usize);
                 }
             }
         }
     }
 
-    /// The ids of every interval containing `c`.
+    /// The ids of every interval containing `c`, ascending.
     #[must_use]
     pub fn at(&self, c: u32) -> Vec<usize> {
         let mut out = Vec::new();
         self.query(c, |id| out.push(id));
+        out.sort_unstable();
         out
     }
 }

@@ -5,14 +5,16 @@
 //! [`hull`], [`inspect`], [`source`]) hold no egui types and are unit-tested;
 //! [`app`] only draws that state and turns input into commands.
 
+#![warn(missing_docs)]
+
+pub mod app;
 pub mod camera;
+pub mod demo;
 pub mod hull;
 pub mod inspect;
 pub mod interval;
 pub mod scene;
+pub mod session;
+pub mod source;
 pub mod timeline;
 pub mod trace;
-pub mod source;
-pub mod app;
-pub mod demo;
-pub mod session;

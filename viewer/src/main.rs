@@ -60,10 +60,14 @@ fn screenshot(args: &Args, step: u32, out: &std::path::Path) -> Result<(), Strin
     app.command(Command::SeekStep(step));
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(w, h))
+        .allow_missing_glyphs()
+        .with_accessibility_check(false)
         .wgpu()
         .build_eframe(|_cc| app);
     harness.run_steps(4);
-    let image = harness.render().map_err(|e| format!("rendering failed: {e}"))?;
+    let image = harness
+        .render()
+        .map_err(|e| format!("rendering failed: {e}"))?;
     image
         .save(out)
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
@@ -109,7 +113,13 @@ fn main() -> ExitCode {
     let result = eframe::run_native(
         "cspace-viewer",
         options,
-        Box::new(move |cc| Ok(Box::new(ViewerApp::new(Some(&cc.egui_ctx), path.as_deref(), Recent::default_file())))),
+        Box::new(move |cc| {
+            Ok(Box::new(ViewerApp::new(
+                Some(&cc.egui_ctx),
+                path.as_deref(),
+                Recent::default_file(),
+            )))
+        }),
     );
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -131,11 +141,17 @@ mod tests {
     #[test]
     fn parses_arguments() {
         let a = p(&["--screenshot", "3", "--out", "x.png", "r.cspace"]).unwrap();
-        assert_eq!((a.screenshot, a.out, a.path), (Some(3), Some("x.png".into()), Some("r.cspace".into())));
+        assert_eq!(
+            (a.screenshot, a.out, a.path),
+            (Some(3), Some("x.png".into()), Some("r.cspace".into()))
+        );
         assert!(p(&["--screenshot", "3"]).is_err());
         assert!(p(&["--bogus"]).is_err());
         assert!(p(&["a", "b"]).is_err());
         assert_eq!(p(&["--help"]).unwrap_err(), "");
-        assert_eq!(p(&["--size", "800x600"]).unwrap().size, Some((800.0, 600.0)));
+        assert_eq!(
+            p(&["--size", "800x600"]).unwrap().size,
+            Some((800.0, 600.0))
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! `Shapes` event), and the selection.
 
 use crate::hull::{self, Mesh};
-use crate::trace::{Entry, ItemKind, Prim, Trace};
-use cspace_recorder::{Space, Vec3Data};
+use crate::trace::{Entry, ItemClass, Prim, Trace};
+use cspace_recorder::Vec3Data;
 use std::collections::HashMap;
 
 /// The items visible at one cursor position, by event index.
@@ -25,26 +25,33 @@ impl Visible {
     /// Collects what is visible at cursor `c` (no replay: an interval query).
     #[must_use]
     pub fn at(trace: &Trace, c: u32) -> Self {
-        let mut v = Self {
-            cursor: c,
-            ..Self::default()
-        };
-        trace.visible(c, |event, kind| match kind {
-            ItemKind::Draw(k) => match trace.drawables.get(k as usize).map(|d| d.space) {
-                Some(Space::Config) => v.config.push(event),
-                Some(Space::Object) => v.object.push(event),
-                None => {}
-            },
-            ItemKind::Simplex(_) => v.simplices.push(event),
-            ItemKind::Shapes(_) => v.shapes = Some(event),
-        });
+        let mut v = Self::default();
+        v.fill(trace, c);
         v
+    }
+
+    /// Recomputes the set for cursor `c`, reusing the lists' memory.
+    pub fn fill(&mut self, trace: &Trace, c: u32) {
+        self.cursor = c;
+        self.config.clear();
+        self.object.clear();
+        self.simplices.clear();
+        self.shapes = None;
+        trace.visible_classes(c, |event, class| match class {
+            ItemClass::Config => self.config.push(event),
+            ItemClass::Object => self.object.push(event),
+            ItemClass::Simplex => self.simplices.push(event),
+            ItemClass::Shapes => self.shapes = Some(event),
+        });
     }
 
     /// Number of visible items.
     #[must_use]
     pub fn count(&self) -> usize {
-        self.config.len() + self.object.len() + self.simplices.len() + usize::from(self.shapes.is_some())
+        self.config.len()
+            + self.object.len()
+            + self.simplices.len()
+            + usize::from(self.shapes.is_some())
     }
 }
 
@@ -69,11 +76,14 @@ impl MeshCache {
     /// The meshes for `trace.shapes[k]` (empty meshes for a bad index).
     pub fn get(&mut self, trace: &Trace, k: u32) -> &ShapeMeshes {
         self.meshes.entry(k).or_insert_with(|| {
-            trace.shapes.get(k as usize).map_or_else(ShapeMeshes::default, |s| ShapeMeshes {
-                a: hull::shape_mesh(&s.a),
-                b: hull::shape_mesh(&s.b),
-                cso: hull::cso_mesh(&s.a, &s.b, s.motion),
-            })
+            trace
+                .shapes
+                .get(k as usize)
+                .map_or_else(ShapeMeshes::default, |s| ShapeMeshes {
+                    a: hull::shape_mesh(&s.a),
+                    b: hull::shape_mesh(&s.b),
+                    cso: hull::cso_mesh(&s.a, &s.b, s.motion),
+                })
         })
     }
 
@@ -119,7 +129,11 @@ impl Pick {
                 vs.get(self.vertex as usize).copied()
             }
             Entry::Simplex(k) => {
-                let v = trace.simplices.get(k as usize)?.vertices.get(self.vertex as usize / 3)?;
+                let v = trace
+                    .simplices
+                    .get(k as usize)?
+                    .vertices
+                    .get(self.vertex as usize / 3)?;
                 Some(match self.vertex % 3 {
                     0 => v.w,
                     1 => v.a,
@@ -137,7 +151,11 @@ impl Pick {
         match trace.entries.get(self.event as usize) {
             Some(Entry::Simplex(_)) => {
                 let part = ["w", "a", "b"][self.vertex as usize % 3];
-                format!("{label} vertex {} {part} (event {})", self.vertex / 3, self.event)
+                format!(
+                    "{label} vertex {} {part} (event {})",
+                    self.vertex / 3,
+                    self.event
+                )
             }
             _ => format!("{label} vertex {} (event {})", self.vertex, self.event),
         }
@@ -177,19 +195,28 @@ impl Selection {
     #[must_use]
     pub fn hovered_simplex_vertex(&self, trace: &Trace) -> Option<(u32, u32)> {
         let h = self.hovered?;
-        matches!(trace.entries.get(h.event as usize), Some(Entry::Simplex(_))).then_some((h.event, h.vertex / 3))
+        matches!(trace.entries.get(h.event as usize), Some(Entry::Simplex(_)))
+            .then_some((h.event, h.vertex / 3))
     }
 
     /// The inspector's lines for the selection and hover.
     #[must_use]
     pub fn describe(&self, trace: &Trace) -> Vec<String> {
         let mut lines = Vec::new();
-        for (title, pick) in [("hovered", self.hovered), ("a", self.first), ("b", self.second)] {
+        for (title, pick) in [
+            ("hovered", self.hovered),
+            ("a", self.first),
+            ("b", self.second),
+        ] {
             if let Some(p) = pick
                 && let Some(v) = p.value(trace)
             {
                 lines.push(format!("{title}: {}", p.name(trace)));
-                lines.extend(crate::inspect::describe_vec(v).into_iter().map(|l| format!("  {l}")));
+                lines.extend(
+                    crate::inspect::describe_vec(v)
+                        .into_iter()
+                        .map(|l| format!("  {l}")),
+                );
             }
         }
         if let (Some(a), Some(b)) = (
@@ -222,7 +249,10 @@ mod tests {
             rec::push!("iteration");
             rec::point!(cso "w", [1.0f64, 0.0, 0.0], rec::Rgba::RED);
             rec::line!("seg", [0.0f32, 0.0, 0.0], [1.0f32, 0.0, 0.0]);
-            rec::simplex!("simplex", [([1.0f64, 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]);
+            rec::simplex!(
+                "simplex",
+                [([1.0f64, 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]
+            );
             rec::pause!("after add");
             rec::pop!();
         });
@@ -234,19 +264,45 @@ mod tests {
         let t = trace();
         let pause = t.pauses[0];
         let v = Visible::at(&t, pause + 1);
-        assert_eq!((v.config.len(), v.object.len(), v.simplices.len()), (1, 1, 1));
+        assert_eq!(
+            (v.config.len(), v.object.len(), v.simplices.len()),
+            (1, 1, 1)
+        );
         assert!(v.shapes.is_some());
         assert_eq!(v.count(), 4);
         let end = Visible::at(&t, t.len());
         assert_eq!(end.count(), 1);
         let s = v.simplices[0];
-        let w = Pick { event: s, vertex: 0 };
-        let a = Pick { event: s, vertex: 1 };
+        let w = Pick {
+            event: s,
+            vertex: 0,
+        };
+        let a = Pick {
+            event: s,
+            vertex: 1,
+        };
         assert_eq!(w.value(&t), Some(Vec3Data::F64([1.0, 0.0, 0.0])));
         assert_eq!(a.value(&t), Some(Vec3Data::F64([1.5, 0.0, 0.0])));
-        assert!(Pick { event: s, vertex: 9 }.value(&t).is_none());
-        assert!(Pick { event: 9999, vertex: 0 }.value(&t).is_none());
-        let line_end = Pick { event: v.object[0], vertex: 1 };
+        assert!(
+            Pick {
+                event: s,
+                vertex: 9
+            }
+            .value(&t)
+            .is_none()
+        );
+        assert!(
+            Pick {
+                event: 9999,
+                vertex: 0
+            }
+            .value(&t)
+            .is_none()
+        );
+        let line_end = Pick {
+            event: v.object[0],
+            vertex: 1,
+        };
         assert_eq!(line_end.value(&t), Some(Vec3Data::F32([1.0, 0.0, 0.0])));
 
         let mut sel = Selection::default();

@@ -35,6 +35,8 @@ pub struct Session {
     pub linked: bool,
     /// What is open (file name or example name).
     pub title: String,
+    /// Width / height of each view, as last drawn (for framing).
+    pub aspect: [f64; 2],
 }
 
 impl Session {
@@ -45,6 +47,7 @@ impl Session {
             trace,
             title: title.into(),
             linked: true,
+            aspect: [0.7, 0.7],
             ..Self::default()
         };
         // Open at the first step so there is something to see.
@@ -85,14 +88,19 @@ impl Session {
     pub fn refresh(&mut self) {
         let c = self.timeline.cursor();
         if self.visible.cursor != c || self.visible.count() == 0 {
-            self.visible = Visible::at(&self.trace, c);
+            self.visible.fill(&self.trace, c);
         }
     }
 
     /// The bounding box of everything currently drawn in `view`.
     pub fn bounds(&mut self, view: View) -> Bounds {
         let mut b = Bounds::default();
-        if let Some(Entry::Shapes(k)) = self.visible.shapes.and_then(|e| self.trace.entries.get(e as usize)).copied() {
+        if let Some(Entry::Shapes(k)) = self
+            .visible
+            .shapes
+            .and_then(|e| self.trace.entries.get(e as usize))
+            .copied()
+        {
             let m = self.meshes.get(&self.trace, k);
             let meshes = match view {
                 View::Config => vec![&m.cso],
@@ -100,6 +108,13 @@ impl Session {
             };
             for v in meshes.into_iter().flat_map(|m| m.vertices.iter()) {
                 b.add(v.to_array());
+            }
+            let motion = self.trace.shapes.get(k as usize).and_then(|s| s.motion);
+            if let (View::Object, Some(m)) = (view, motion) {
+                let m = glam::DVec3::from(m);
+                for v in &self.meshes.get(&self.trace, k).a.vertices {
+                    b.add((*v + m).to_array());
+                }
             }
         }
         let add = |b: &mut Bounds, v: Vec3Data| b.add(v.to_f64());
@@ -123,7 +138,12 @@ impl Session {
         }
         for &e in &self.visible.simplices {
             if let Some(Entry::Simplex(k)) = self.trace.entries.get(e as usize) {
-                for v in self.trace.simplices.get(*k as usize).map_or(&[][..], |s| &s.vertices[..]) {
+                for v in self
+                    .trace
+                    .simplices
+                    .get(*k as usize)
+                    .map_or(&[][..], |s| &s.vertices[..])
+                {
                     match view {
                         View::Config => add(&mut b, v.w),
                         View::Object => {
@@ -147,7 +167,7 @@ impl Session {
         if b.is_empty() {
             *cam = OrbitCamera::default();
         } else {
-            cam.frame(b.min, b.max);
+            cam.frame(b.min, b.max, self.aspect[view as usize]);
         }
     }
 

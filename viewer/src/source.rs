@@ -3,6 +3,7 @@
 
 use crate::trace::Trace;
 use notify::Watcher as _;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
@@ -43,14 +44,20 @@ pub enum OpenError {
 /// Whether the file name is a recording (`.cspace`) or a fixture (`.fixture.json`).
 #[must_use]
 pub fn is_openable(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     !name.starts_with('.') && (name.ends_with(".cspace") || name.ends_with(".fixture.json"))
 }
 
 /// The recording to read for `path`: a fixture's sibling `NAME.cspace`, else `path`.
 #[must_use]
 pub fn recording_path(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     match name.strip_suffix(".fixture.json") {
         Some(stem) => path.with_file_name(format!("{stem}.cspace")),
         None => path.to_path_buf(),
@@ -93,7 +100,11 @@ pub fn list_folder(dir: &Path) -> Result<Vec<PathBuf>, OpenError> {
         .filter(|p| p.is_file() && is_openable(p))
         .collect();
     files.sort();
-    let recordings: Vec<PathBuf> = files.iter().filter(|p| recording_path(p) == **p).cloned().collect();
+    let recordings: Vec<PathBuf> = files
+        .iter()
+        .filter(|p| recording_path(p) == **p)
+        .cloned()
+        .collect();
     files.retain(|p| recording_path(p) == *p || !recordings.contains(&recording_path(p)));
     Ok(files)
 }
@@ -108,7 +119,9 @@ pub struct Watch {
 
 impl std::fmt::Debug for Watch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Watch").field("target", &self.target).finish_non_exhaustive()
+        f.debug_struct("Watch")
+            .field("target", &self.target)
+            .finish_non_exhaustive()
     }
 }
 
@@ -121,7 +134,11 @@ impl Watch {
     /// The platform watcher could not be set up.
     pub fn new(path: &Path, wake: impl Fn() + Send + 'static) -> Result<Self, OpenError> {
         let folder = path.is_dir();
-        let target = if folder { path.to_path_buf() } else { recording_path(path) };
+        let target = if folder {
+            path.to_path_buf()
+        } else {
+            recording_path(path)
+        };
         let dir = if folder {
             target.clone()
         } else {
@@ -140,7 +157,9 @@ impl Watch {
             wake();
         })
         .map_err(err)?;
-        watcher.watch(&dir, notify::RecursiveMode::NonRecursive).map_err(err)?;
+        watcher
+            .watch(&dir, notify::RecursiveMode::NonRecursive)
+            .map_err(err)?;
         Ok(Self {
             _watcher: watcher,
             rx,
@@ -197,7 +216,13 @@ impl Recent {
         let paths = file
             .as_deref()
             .and_then(|f| std::fs::read_to_string(f).ok())
-            .map(|s| s.lines().filter(|l| !l.is_empty()).map(PathBuf::from).take(Self::MAX).collect())
+            .map(|s| {
+                s.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(PathBuf::from)
+                    .take(Self::MAX)
+                    .collect()
+            })
             .unwrap_or_default();
         Self { paths, file }
     }
@@ -212,7 +237,10 @@ impl Recent {
             if let Some(dir) = file.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            let text: String = self.paths.iter().map(|p| format!("{}\n", p.display())).collect();
+            let mut text = String::new();
+            for p in &self.paths {
+                let _ = writeln!(text, "{}", p.display());
+            }
             let _ = std::fs::write(file, text);
         }
     }
@@ -249,8 +277,14 @@ mod tests {
             vec![dir.join("a.cspace"), dir.join("b.fixture.json")]
         );
         assert_eq!(load(&dir.join("a.fixture.json")).unwrap().steps(), 1);
-        assert!(matches!(load(&dir.join("b.fixture.json")), Err(OpenError::NoRecording { .. })));
-        assert!(matches!(load(&dir.join("missing.cspace")), Err(OpenError::Read { .. })));
+        assert!(matches!(
+            load(&dir.join("b.fixture.json")),
+            Err(OpenError::NoRecording { .. })
+        ));
+        assert!(matches!(
+            load(&dir.join("missing.cspace")),
+            Err(OpenError::Read { .. })
+        ));
         assert!(list_folder(&dir.join("nope")).is_err());
         // Garbage is not an error: it opens empty with a banner.
         std::fs::write(dir.join("bad.cspace"), b"garbage").unwrap();

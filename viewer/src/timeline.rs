@@ -100,7 +100,7 @@ impl Timeline {
             Command::First => 0,
             Command::Last => n,
             Command::NextStep => {
-                let k = trace.pauses.partition_point(|&p| p + 1 <= c);
+                let k = trace.pauses.partition_point(|&p| p < c);
                 trace.pauses.get(k).map_or(n, |&p| p + 1)
             }
             Command::PrevStep => {
@@ -121,10 +121,7 @@ impl Timeline {
                 None => n,
             },
             Command::StepOut => {
-                let parent = trace.parent.get(c as usize).copied().unwrap_or_else(|| {
-                    // At the end: the innermost scope never closed; out of it is the end.
-                    NONE
-                });
+                let parent = trace.parent.get(c as usize).copied().unwrap_or(NONE);
                 match trace.entries.get(parent as usize) {
                     Some(&Entry::Push { pop, .. }) if pop != NONE => pop + 1,
                     _ => n,
@@ -136,11 +133,7 @@ impl Timeline {
             Command::TogglePlay => {
                 self.playing = !self.playing;
                 self.elapsed = 0.0;
-                if self.playing && c >= n {
-                    0
-                } else {
-                    c
-                }
+                if self.playing && c >= n { 0 } else { c }
             }
         };
         if !matches!(command, Command::TogglePlay) {
@@ -217,7 +210,7 @@ mod tests {
     fn steps_and_events() {
         let t = trace();
         let mut tl = Timeline::new();
-        let [a, b, c] = ["⏸ a", "⏸ b", "⏸ c"].map(|s| index_of(&t, s));
+        let [a, b, c] = ["pause a", "pause b", "pause c"].map(|s| index_of(&t, s));
         assert!(tl.apply(&t, Command::NextStep));
         assert_eq!(tl.cursor(), a + 1);
         assert_eq!(t.step_at(tl.cursor()), 1);
@@ -225,7 +218,10 @@ mod tests {
         assert_eq!(tl.cursor(), b + 1);
         tl.apply(&t, Command::NextStep);
         assert_eq!(tl.cursor(), c + 1);
-        assert_eq!(tl.status(&t), format!("step 3 of 3 · event {} of {}", c + 1, t.len()));
+        assert_eq!(
+            tl.status(&t),
+            format!("step 3 of 3 · event {} of {}", c + 1, t.len())
+        );
         assert_eq!(tl.cursor(), t.len(), "the last pause is the last event");
         assert!(!tl.apply(&t, Command::NextStep));
         tl.apply(&t, Command::PrevStep);
@@ -254,8 +250,8 @@ mod tests {
     #[test]
     fn scopes() {
         let t = trace();
-        let outer = index_of(&t, "▼ outer");
-        let inner = index_of(&t, "▼ inner");
+        let outer = index_of(&t, "scope outer");
+        let inner = index_of(&t, "scope inner");
         let pops: Vec<u32> = (0..t.len())
             .filter(|&i| matches!(t.entries[i as usize], Entry::Pop { .. }))
             .collect();

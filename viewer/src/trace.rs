@@ -10,8 +10,7 @@
 
 use crate::interval::IntervalIndex;
 use cspace_recorder::{
-    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, Space, StreamDecoder,
-    Vec3Data,
+    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, Space, StreamDecoder, Vec3Data,
 };
 use std::collections::HashMap;
 
@@ -166,6 +165,19 @@ pub enum ItemKind {
     Shapes(u32),
 }
 
+/// Which list of the visible set an item goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemClass {
+    /// A configuration-space point, line or triangle.
+    Config,
+    /// An object-space point, line or triangle.
+    Object,
+    /// A simplex.
+    Simplex,
+    /// A shapes declaration.
+    Shapes,
+}
+
 /// A loaded recording with its indexes.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
@@ -191,6 +203,8 @@ pub struct Trace {
     /// The log / scope tree rows.
     pub log: Vec<LogRow>,
     items: Vec<(u32, ItemKind)>,
+    item_event: Vec<u32>,
+    item_class: Vec<ItemClass>,
     visible: IntervalIndex,
     /// Why decoding stopped early, if it did.
     pub error: Option<DecodeError>,
@@ -209,8 +223,10 @@ static UNKNOWN_SITE: std::sync::LazyLock<SiteInfo> = std::sync::LazyLock::new(||
 #[derive(Default)]
 struct Builder {
     trace: Trace,
-    /// Open scopes: push event and the items born inside.
-    scopes: Vec<(u32, Vec<usize>)>,
+    /// Open scopes: push event and where its items start in `born`.
+    scopes: Vec<(u32, usize)>,
+    /// Items born inside open scopes, innermost last.
+    born: Vec<usize>,
     /// The live simplex item of each site label.
     last_simplex: HashMap<String, usize>,
     last_shapes: Option<usize>,
@@ -221,8 +237,18 @@ impl Builder {
     fn add_item(&mut self, i: u32, kind: ItemKind, scoped: bool) {
         let id = self.trace.visible.push(i + 1, NONE);
         self.trace.items.push((i, kind));
-        if scoped && let Some((_, born)) = self.scopes.last_mut() {
-            born.push(id);
+        let class = match kind {
+            ItemKind::Draw(k) => match self.trace.drawables.get(k as usize).map(|d| d.space) {
+                Some(Space::Config) => ItemClass::Config,
+                _ => ItemClass::Object,
+            },
+            ItemKind::Simplex(_) => ItemClass::Simplex,
+            ItemKind::Shapes(_) => ItemClass::Shapes,
+        };
+        self.trace.item_event.push(i);
+        self.trace.item_class.push(class);
+        if scoped && !self.scopes.is_empty() {
+            self.born.push(id);
         }
         if let ItemKind::Simplex(_) | ItemKind::Shapes(_) = kind {
             let prev = match kind {
@@ -239,6 +265,7 @@ impl Builder {
         }
     }
 
+    #[allow(clippy::too_many_lines)] // one arm per event kind
     fn event(&mut self, offset: u64, event: Event) {
         let t = &mut self.trace;
         let Ok(i) = u32::try_from(t.entries.len()) else {
@@ -264,12 +291,12 @@ impl Builder {
             }
             Event::Push { site } => {
                 t.log.push(LogRow { event: i, depth });
-                self.scopes.push((i, Vec::new()));
+                self.scopes.push((i, self.born.len()));
                 Entry::Push { site, pop: NONE }
             }
             Event::Pop { site } => {
-                if let Some((push, born)) = self.scopes.pop() {
-                    for id in born {
+                if let Some((push, start)) = self.scopes.pop() {
+                    for id in self.born.drain(start..) {
                         t.visible.clip_end(id, i + 1);
                     }
                     if let Some(Entry::Push { pop, .. }) = t.entries.get_mut(push as usize) {
@@ -322,7 +349,10 @@ impl Builder {
                 let next = u32len(t.series.len());
                 let series = *self.series_of_site.entry(site).or_insert(next);
                 if series == next {
-                    let name = t.sites.get(&site).map_or_else(|| format!("site {site}"), |s| s.label.clone());
+                    let name = t
+                        .sites
+                        .get(&site)
+                        .map_or_else(|| format!("site {site}"), |s| s.label.clone());
                     t.series.push(Series {
                         name,
                         ..Series::default()
@@ -339,7 +369,12 @@ impl Builder {
             }
             Event::Shapes { site, a, b, motion } => {
                 let k = u32len(t.shapes.len());
-                t.shapes.push(ShapesRec { site, a: *a, b: *b, motion });
+                t.shapes.push(ShapesRec {
+                    site,
+                    a: *a,
+                    b: *b,
+                    motion,
+                });
                 self.add_item(i, ItemKind::Shapes(k), false);
                 Entry::Shapes(k)
             }
@@ -350,7 +385,14 @@ impl Builder {
         t.parent.push(parent);
     }
 
-    fn drawable(&mut self, i: u32, site: u32, space: Space, color: Option<Rgba>, prim: Prim) -> Entry {
+    fn drawable(
+        &mut self,
+        i: u32,
+        site: u32,
+        space: Space,
+        color: Option<Rgba>,
+        prim: Prim,
+    ) -> Entry {
         let k = u32::try_from(self.trace.drawables.len()).unwrap_or(NONE);
         self.trace.drawables.push(Drawable {
             site,
@@ -376,12 +418,21 @@ impl Trace {
     #[must_use]
     pub fn from_bytes(bytes: &[u8]) -> Self {
         let mut decoder = StreamDecoder::new();
-        decoder.feed(bytes);
         let mut builder = Builder::default();
+        // Frames average well over 16 bytes: reserving avoids regrowing the big tables.
+        let guess = bytes.len() / 16;
+        builder.trace.entries.reserve(guess);
+        builder.trace.offsets.reserve(guess);
+        builder.trace.parent.reserve(guess);
+        // Fed in chunks so the decoder's buffer stays small and cache-warm.
+        let mut chunks = bytes.chunks(1 << 20);
         let error = loop {
             match decoder.next_event() {
                 Ok(Some(located)) => builder.event(located.offset, located.event),
-                Ok(None) => break decoder.finish().err(),
+                Ok(None) => match chunks.next() {
+                    Some(chunk) => decoder.feed(chunk),
+                    None => break decoder.finish().err(),
+                },
                 Err(e) => break Some(e),
             }
         };
@@ -458,12 +509,18 @@ impl Trace {
         }
     }
 
-    /// Calls `f(event, kind)` for every item visible at cursor `c`, in event order.
+    /// Calls `f(event, kind)` for every item visible at cursor `c` (in no particular order).
     pub fn visible(&self, c: u32, mut f: impl FnMut(u32, ItemKind)) {
         self.visible.query(c, |id| {
             let (event, kind) = self.items[id];
             f(event, kind);
         });
+    }
+
+    /// Calls `f(event, class)` for every item visible at cursor `c` (in no particular order).
+    pub fn visible_classes(&self, c: u32, mut f: impl FnMut(u32, ItemClass)) {
+        self.visible
+            .query(c, |id| f(self.item_event[id], self.item_class[id]));
     }
 
     /// The visible interval `[born, dies)` of the item recorded by event `i`.
@@ -491,9 +548,9 @@ impl Trace {
         let label = self.site_of(i).map_or("", |s| s.label.as_str());
         match *entry {
             Entry::Site => "site definition".into(),
-            Entry::Push { .. } => format!("▼ {label}"),
-            Entry::Pop { .. } => format!("▲ {label}"),
-            Entry::Pause { .. } => format!("⏸ {label}"),
+            Entry::Push { .. } => format!("scope {label}"),
+            Entry::Pop { .. } => format!("end {label}"),
+            Entry::Pause { .. } => format!("pause {label}"),
             Entry::Text { text, .. } => self.texts.get(text as usize).cloned().unwrap_or_default(),
             Entry::Draw(k) => {
                 let kind = match self.drawables.get(k as usize).map(|d| d.prim) {
@@ -505,7 +562,9 @@ impl Trace {
             }
             Entry::Simplex(k) => format!(
                 "simplex {label} ({} vertices)",
-                self.simplices.get(k as usize).map_or(0, |s| s.vertices.len())
+                self.simplices
+                    .get(k as usize)
+                    .map_or(0, |s| s.vertices.len())
             ),
             Entry::Value { value, .. } => format!("{label} = {}", value.to_f64()),
             Entry::Shapes(_) => "shapes".into(),
@@ -534,7 +593,10 @@ mod tests {
             for i in 0..3 {
                 rec::push!("iteration");
                 rec::point!(cso "w", [f64::from(i), 0.0, 0.0], rec::Rgba::RED);
-                rec::simplex!("simplex", [([f64::from(i), 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]);
+                rec::simplex!(
+                    "simplex",
+                    [([f64::from(i), 0., 0.], [1.5, 0., 0.], [0.5, 0., 0.])]
+                );
                 rec::value!("upper", f64::from(3 - i));
                 rec::text!("iteration {}", i);
                 rec::pause!("after add");
@@ -547,6 +609,7 @@ mod tests {
     fn kinds(t: &Trace, c: u32) -> Vec<(u32, ItemKind)> {
         let mut v = Vec::new();
         t.visible(c, |e, k| v.push((e, k)));
+        v.sort_by_key(|x| x.0);
         v
     }
 
@@ -633,7 +696,13 @@ mod tests {
         assert_eq!(t.len(), 3);
         assert_eq!(t.site(99).file, "?");
         assert_eq!(t.series[0].name, "site 5");
-        assert_eq!(t.entries[1], Entry::Push { site: 99, pop: NONE });
+        assert_eq!(
+            t.entries[1],
+            Entry::Push {
+                site: 99,
+                pop: NONE
+            }
+        );
         for i in 0..4 {
             let _ = t.describe(i);
         }
