@@ -10,7 +10,21 @@
 
 use cspace::{Pose, Real, Rotation, Shape, V3, Vector, epa, gjk, mpr, sweep};
 use std::hint::black_box;
+use std::sync::OnceLock;
 use std::time::Instant;
+
+/// `--only QUERY [FAMILY]`: run just that query kind (`distance`, `intersect`,
+/// `penetration`, `sweep`, `coherent`, `spread`, `recorder`), optionally one
+/// shape family; for profiling under callgrind.
+static ONLY: OnceLock<Option<(String, Option<String>)>> = OnceLock::new();
+
+/// Whether `query` on `family` is selected by `--only`.
+fn selected(query: &str, family: &str) -> bool {
+    match ONLY.get().and_then(Option::as_ref) {
+        None => true,
+        Some((q, f)) => q == query && f.as_ref().is_none_or(|f| f == family),
+    }
+}
 
 /// splitmix64: a deterministic generator so every run sees the same scenes.
 struct Rng(u64);
@@ -30,7 +44,11 @@ impl Rng {
     }
     fn unit(&mut self) -> [f64; 3] {
         loop {
-            let v = [self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)];
+            let v = [
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+                self.range(-1.0, 1.0),
+            ];
             let l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
             if l2 > 1e-4 && l2 <= 1.0 {
                 let l = l2.sqrt();
@@ -73,7 +91,11 @@ impl Spec {
 
 fn random_spec(rng: &mut Rng, family: &str) -> Spec {
     match family {
-        "boxes" => Spec::Cuboid([rng.range(0.3, 1.5), rng.range(0.3, 1.5), rng.range(0.3, 1.5)]),
+        "boxes" => Spec::Cuboid([
+            rng.range(0.3, 1.5),
+            rng.range(0.3, 1.5),
+            rng.range(0.3, 1.5),
+        ]),
         "hull16" => Spec::Hull((0..16).map(|_| rng.unit()).collect()),
         "hull64" => Spec::Hull((0..64).map(|_| rng.unit()).collect()),
         "cylinders" => Spec::Cylinder(rng.range(0.3, 1.5), rng.range(0.3, 1.5)),
@@ -149,11 +171,24 @@ fn cspace_pose<T: Real>(p: &([f64; 3], [f64; 4])) -> Pose<T> {
     )
 }
 
+/// A named cspace method under test.
+type Method<'x> = (&'static str, Box<dyn FnMut() + 'x>);
+/// A sweep function of cspace.
+type SweepFn =
+    fn(&cspace::Placed<'_, f64>, glam::DVec3, &cspace::Placed<'_, f64>) -> sweep::Sweep<f64>;
+/// Two shapes, A's pose and B's poses over the frames of a coherent motion.
+type Moving<T> = (Shape<T>, Pose<T>, Shape<T>, Vec<Pose<T>>);
+/// Two shapes in their poses.
+type Pair<T> = (Shape<T>, Pose<T>, Shape<T>, Pose<T>);
 /// One prepared scene of precision `T`.
 type Prepared<T> = (Shape<T>, Pose<T>, Shape<T>, Pose<T>, V3<T>);
 
 fn placed<T: Real>(c: &Prepared<T>) -> (cspace::Placed<'_, T>, cspace::Placed<'_, T>, V3<T>) {
-    (cspace::Placed::new(&c.0, c.1), cspace::Placed::new(&c.2, c.3), c.4)
+    (
+        cspace::Placed::new(&c.0, c.1),
+        cspace::Placed::new(&c.2, c.3),
+        c.4,
+    )
 }
 
 /// Best-of-`passes` nanoseconds per query for each of the closures, interleaved.
@@ -175,32 +210,49 @@ macro_rules! versus {
         use $parry::query as pq;
         use $parry::shape::{Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, SharedShape};
 
+        /// An f64 value in this run's precision.
+        fn real(x: f64) -> $t {
+            <$t as Real>::from_f64(x)
+        }
         fn parry_shape(s: &Spec) -> SharedShape {
-            let v = |p: &[f64; 3]| PVec::new(p[0] as _, p[1] as _, p[2] as _);
+            let v = |p: &[f64; 3]| PVec::new(real(p[0]), real(p[1]), real(p[2]));
             match s {
                 Spec::Cuboid(h) => SharedShape::new(Cuboid::new(v(h))),
                 Spec::Hull(points) => SharedShape::new(
                     ConvexPolyhedron::from_convex_hull(&points.iter().map(v).collect::<Vec<_>>())
                         .expect("random points on a sphere have a hull"),
                 ),
-                Spec::Cylinder(hh, r) => SharedShape::new(Cylinder::new(*hh as _, *r as _)),
-                Spec::Capsule(hh, r) => SharedShape::new(Capsule::new_y(*hh as _, *r as _)),
-                Spec::Cone(hh, r) => SharedShape::new(Cone::new(*hh as _, *r as _)),
-                Spec::Sphere(r) => SharedShape::new(Ball::new(*r as _)),
+                Spec::Cylinder(hh, r) => SharedShape::new(Cylinder::new(real(*hh), real(*r))),
+                Spec::Capsule(hh, r) => SharedShape::new(Capsule::new_y(real(*hh), real(*r))),
+                Spec::Cone(hh, r) => SharedShape::new(Cone::new(real(*hh), real(*r))),
+                Spec::Sphere(r) => SharedShape::new(Ball::new(real(*r))),
             }
         }
         fn parry_pose(p: &([f64; 3], [f64; 4])) -> PPose {
             let q = p.1;
             PPose::from_parts(
-                PVec::new(p.0[0] as _, p.0[1] as _, p.0[2] as _),
-                $parry::math::Rotation::from_xyzw(q[0] as _, q[1] as _, q[2] as _, q[3] as _)
+                PVec::new(real(p.0[0]), real(p.0[1]), real(p.0[2])),
+                $parry::math::Rotation::from_xyzw(real(q[0]), real(q[1]), real(q[2]), real(q[3]))
                     .normalize(),
             )
         }
 
-        let families = ["boxes", "hull16", "hull64", "cylinders", "capsules", "mixed"];
-        for (qi, query) in ["distance", "intersect", "penetration", "sweep"].iter().enumerate() {
+        let families = [
+            "boxes",
+            "hull16",
+            "hull64",
+            "cylinders",
+            "capsules",
+            "mixed",
+        ];
+        for (qi, query) in ["distance", "intersect", "penetration", "sweep"]
+            .iter()
+            .enumerate()
+        {
             for (fi, family) in families.iter().enumerate() {
+                if !selected(query, family) {
+                    continue;
+                }
                 let gap = match *query {
                     "distance" => (1.02, 1.6),
                     "intersect" => (0.6, 1.4),
@@ -228,7 +280,7 @@ macro_rules! versus {
                             parry_pose(&s.pa),
                             parry_shape(&s.b),
                             parry_pose(&s.pb),
-                            PVec::new(s.motion[0] as _, s.motion[1] as _, s.motion[2] as _),
+                            PVec::new(real(s.motion[0]), real(s.motion[1]), real(s.motion[2])),
                         )
                     })
                     .collect();
@@ -266,61 +318,84 @@ macro_rules! versus {
                         }
                     }),
                 };
-                type Method<'x> = (&'static str, Box<dyn FnMut() + 'x>);
                 let mut methods: Vec<Method<'_>> = match *query {
-                    "distance" => vec![("gjk", Box::new(|| {
-                        for c in &cs {
-                            let (a, b, _) = placed(c);
-                            black_box(gjk::distance(&a, &b));
-                        }
-                    }))],
+                    "distance" => vec![(
+                        "gjk",
+                        Box::new(|| {
+                            for c in &cs {
+                                let (a, b, _) = placed(c);
+                                black_box(gjk::distance(&a, &b));
+                            }
+                        }),
+                    )],
                     "intersect" => vec![
-                        ("gjk", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, _) = placed(c);
-                                black_box(gjk::intersect(&a, &b));
-                            }
-                        })),
-                        ("mpr", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, _) = placed(c);
-                                black_box(mpr::intersect(&a, &b));
-                            }
-                        })),
+                        (
+                            "gjk",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(gjk::intersect(&a, &b));
+                                }
+                            }),
+                        ),
+                        (
+                            "mpr",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(mpr::intersect(&a, &b));
+                                }
+                            }),
+                        ),
                     ],
                     "penetration" => vec![
-                        ("epa", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, _) = placed(c);
-                                black_box(epa::penetration(&a, &b));
-                            }
-                        })),
-                        ("mpr", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, _) = placed(c);
-                                black_box(mpr::penetration(&a, &b));
-                            }
-                        })),
+                        (
+                            "epa",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(epa::penetration(&a, &b));
+                                }
+                            }),
+                        ),
+                        (
+                            "mpr",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(mpr::penetration(&a, &b));
+                                }
+                            }),
+                        ),
                     ],
                     _ => vec![
-                        ("ca", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, m) = placed(c);
-                                black_box(sweep::conservative_advancement(&a, m, &b));
-                            }
-                        })),
-                        ("raycast", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, m) = placed(c);
-                                black_box(sweep::ray_cast(&a, m, &b));
-                            }
-                        })),
-                        ("swept-mpr", Box::new(|| {
-                            for c in &cs {
-                                let (a, b, m) = placed(c);
-                                black_box(sweep::swept_mpr(&a, m, &b));
-                            }
-                        })),
+                        (
+                            "ca",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, m) = placed(c);
+                                    black_box(sweep::conservative_advancement(&a, m, &b));
+                                }
+                            }),
+                        ),
+                        (
+                            "raycast",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, m) = placed(c);
+                                    black_box(sweep::ray_cast(&a, m, &b));
+                                }
+                            }),
+                        ),
+                        (
+                            "swept-mpr",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, m) = placed(c);
+                                    black_box(sweep::swept_mpr(&a, m, &b));
+                                }
+                            }),
+                        ),
                     ],
                 };
                 let mut fs: Vec<&mut dyn FnMut()> = vec![&mut *run_parry];
@@ -331,7 +406,13 @@ macro_rules! versus {
                 for (i, m) in methods.iter().enumerate() {
                     $rows.push(format!(
                         "{:<12} {:<4} {:<10} {:<10} {:>10.1} {:>10.1} {:>7.2}",
-                        query, $prec, family, m.0, t[i + 1], t[0], t[i + 1] / t[0]
+                        query,
+                        $prec,
+                        family,
+                        m.0,
+                        t[i + 1],
+                        t[0],
+                        t[i + 1] / t[0]
                     ));
                 }
             }
@@ -342,9 +423,12 @@ macro_rules! versus {
 /// Coherent motion: B drifts a little each frame; cold GJK vs warm-started.
 fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
     for family in ["boxes", "hull16", "hull64", "cylinders", "mixed"] {
+        if !selected("coherent", family) {
+            continue;
+        }
         let sc = scenes(family, (1.05, 1.4), 99);
         let frames = 60;
-        let pairs: Vec<(Shape<T>, Pose<T>, Shape<T>, Vec<Pose<T>>)> = sc
+        let pairs: Vec<Moving<T>> = sc
             .iter()
             .take(100)
             .map(|s| {
@@ -360,14 +444,22 @@ fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
                     poses.push(p);
                     p = Pose::new(p.position + drift, step.then(p.rotation));
                 }
-                (cspace_shape(&s.a), cspace_pose(&s.pa), cspace_shape(&s.b), poses)
+                (
+                    cspace_shape(&s.a),
+                    cspace_pose(&s.pa),
+                    cspace_shape(&s.b),
+                    poses,
+                )
             })
             .collect();
         let n = pairs.len() * frames;
         let mut cold = || {
             for (a, pa, b, poses) in &pairs {
                 for pb in poses {
-                    black_box(gjk::distance(&cspace::Placed::new(a, *pa), &cspace::Placed::new(b, *pb)));
+                    black_box(gjk::distance(
+                        &cspace::Placed::new(a, *pa),
+                        &cspace::Placed::new(b, *pb),
+                    ));
                 }
             }
         };
@@ -387,7 +479,11 @@ fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
         rows.push(format!(
             "{:<12} {:<4} {:<10} cold {:>8.1} ns  warm {:>8.1} ns  speed-up {:>5.2}x",
             "coherent",
-            if T::PRECISION == cspace_recorder::Precision::F32 { "f32" } else { "f64" },
+            if T::PRECISION == cspace_recorder::Precision::F32 {
+                "f32"
+            } else {
+                "f64"
+            },
             family,
             t[0],
             t[1],
@@ -399,6 +495,9 @@ fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
 /// Min / mean / max time of each sweep method over 10 000 casts with different angles.
 fn sweep_spread(rows: &mut Vec<String>) {
     for family in ["boxes", "cylinders", "hull64"] {
+        if !selected("spread", family) {
+            continue;
+        }
         let mut rng = Rng(4242);
         let a = cspace_shape::<f64>(&random_spec(&mut rng, family));
         let b = cspace_shape::<f64>(&random_spec(&mut rng, family));
@@ -414,7 +513,6 @@ fn sweep_spread(rows: &mut Vec<String>) {
                 )
             })
             .collect();
-        type SweepFn = fn(&cspace::Placed<'_, f64>, glam::DVec3, &cspace::Placed<'_, f64>) -> sweep::Sweep<f64>;
         let methods: [(&str, SweepFn); 3] = [
             ("ca", sweep::conservative_advancement),
             ("raycast", sweep::ray_cast),
@@ -443,34 +541,74 @@ fn sweep_spread(rows: &mut Vec<String>) {
 
 /// The same GJK loop not recording and recording (compiled out: run with --no-default-features).
 fn recorder_price(passes: usize, rows: &mut Vec<String>) {
+    // `--only recorder off`: just the not-recording loop, for instruction counts.
+    let off_only = selected("recorder", "off") && !selected("recorder", "mixed");
+    if !selected("recorder", "mixed") && !off_only {
+        return;
+    }
     let sc = scenes("mixed", (1.02, 1.6), 12345);
-    let cs: Vec<(Shape<f64>, Pose<f64>, Shape<f64>, Pose<f64>)> = sc
+    let cs: Vec<Pair<f64>> = sc
         .iter()
-        .map(|s| (cspace_shape(&s.a), cspace_pose(&s.pa), cspace_shape(&s.b), cspace_pose(&s.pb)))
+        .map(|s| {
+            (
+                cspace_shape(&s.a),
+                cspace_pose(&s.pa),
+                cspace_shape(&s.b),
+                cspace_pose(&s.pb),
+            )
+        })
         .collect();
     let mut off = || {
         for c in &cs {
-            black_box(gjk::distance(&cspace::Placed::new(&c.0, c.1), &cspace::Placed::new(&c.2, c.3)));
+            black_box(gjk::distance(
+                &cspace::Placed::new(&c.0, c.1),
+                &cspace::Placed::new(&c.2, c.3),
+            ));
         }
     };
     let mut on = || {
         for c in &cs {
             let (r, rec) = cspace_recorder::record(|| {
-                gjk::distance(&cspace::Placed::new(&c.0, c.1), &cspace::Placed::new(&c.2, c.3))
+                gjk::distance(
+                    &cspace::Placed::new(&c.0, c.1),
+                    &cspace::Placed::new(&c.2, c.3),
+                )
             });
             black_box((r, rec));
         }
     };
+    if off_only {
+        let t = race(passes, cs.len(), &mut [&mut off]);
+        rows.push(format!("recorder     f64  mixed      gjk, not recording {:>8.1} ns", t[0]));
+        return;
+    }
     let t = race(passes, cs.len(), &mut [&mut off, &mut on]);
-    let compiled = if cfg!(feature = "record") { "compiled in" } else { "compiled out" };
-    rows.push(format!("recorder     f64  mixed      gjk, macros {compiled}, not recording {:>8.1} ns", t[0]));
-    rows.push(format!("recorder     f64  mixed      gjk, macros {compiled}, recording     {:>8.1} ns", t[1]));
+    let compiled = if cfg!(feature = "record") {
+        "compiled in"
+    } else {
+        "compiled out"
+    };
+    rows.push(format!(
+        "recorder     f64  mixed      gjk, macros {compiled}, not recording {:>8.1} ns",
+        t[0]
+    ));
+    rows.push(format!(
+        "recorder     f64  mixed      gjk, macros {compiled}, recording     {:>8.1} ns",
+        t[1]
+    ));
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let quick = args.iter().any(|a| a == "--quick");
     let only_recorder = args.iter().any(|a| a == "--recorder");
+    let only = args.iter().position(|a| a == "--only").map(|i| {
+        (
+            args.get(i + 1).cloned().unwrap_or_default(),
+            args.get(i + 2).filter(|f| !f.starts_with("--")).cloned(),
+        )
+    });
+    ONLY.set(only).expect("set once");
     let passes = if quick { 3 } else { 15 };
     let mut rows = Vec::new();
     if !only_recorder {

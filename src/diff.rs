@@ -186,7 +186,7 @@ pub fn ulps_f64(a: f64, b: f64) -> u64 {
         };
     }
     let key = |x: f64| {
-        let bits = x.to_bits() as i64;
+        let bits = x.to_bits().cast_signed();
         i128::from(if bits < 0 { i64::MIN - bits } else { bits })
     };
     (key(a) - key(b)).unsigned_abs().min(u128::from(u64::MAX)) as u64
@@ -203,7 +203,7 @@ pub fn ulps_f32(a: f32, b: f32) -> u64 {
         };
     }
     let key = |x: f32| {
-        let bits = x.to_bits() as i32;
+        let bits = x.to_bits().cast_signed();
         i64::from(if bits < 0 { i32::MIN - bits } else { bits })
     };
     (key(a) - key(b)).unsigned_abs()

@@ -156,27 +156,44 @@ struct Polytope<T: Real> {
 /// What blowing up the GJK simplex gave.
 enum Start<T: Real> {
     /// A polytope around the origin.
-    Polytope(Polytope<T>),
+    Polytope(Box<Polytope<T>>),
     /// The core CSO is flat (or lower-dimensional) or touches the origin from
     /// one side: its depth along `normal` (A's frame) is `depth` (≈ 0).
     Flat { normal: V3<T>, depth: T },
 }
 
+thread_local! {
+    /// The last query's polytope buffers, reused by the next query on this
+    /// thread (of either precision) so EPA does not allocate per query.
+    static SPARE: std::cell::Cell<Option<Box<dyn std::any::Any>>> = const { std::cell::Cell::new(None) };
+}
+
 impl<T: Real> Polytope<T> {
-    fn new(verts: &[CsoPoint<T>]) -> Self {
-        // Typical queries need a few dozen faces; the buffers grow if not.
-        let mut p = Self {
-            verts: Vec::with_capacity(32),
-            faces: Vec::with_capacity(64),
-            stack: Vec::with_capacity(16),
-            horizon: Vec::with_capacity(16),
-            reach: T::ZERO,
-        };
+    fn new(verts: &[CsoPoint<T>]) -> Box<Self> {
+        let spare = SPARE.with(std::cell::Cell::take).and_then(|b| b.downcast::<Self>().ok());
+        let mut p = spare.unwrap_or_else(|| {
+            // Typical queries need a few dozen faces; the buffers grow if not.
+            Box::new(Self {
+                verts: Vec::with_capacity(32),
+                faces: Vec::with_capacity(64),
+                stack: Vec::with_capacity(16),
+                horizon: Vec::with_capacity(16),
+                reach: T::ZERO,
+            })
+        });
+        p.verts.clear();
+        p.faces.clear();
+        p.reach = T::ZERO;
         for v in verts {
             p.reach = p.reach.max(v.w.length());
         }
         p.verts.extend_from_slice(verts);
         p
+    }
+
+    /// Hands the buffers to the next query on this thread.
+    fn recycle(self: Box<Self>) {
+        SPARE.with(|s| s.set(Some(self)));
     }
 
     /// A face on vertices `v`, oriented away from `inside`; `None` if degenerate.
@@ -415,6 +432,7 @@ fn expand<T: Real>(
         }
     }
     let Some((depth, normal, face)) = best else {
+        poly.recycle();
         return Expanded {
             depth: T::ZERO,
             normal: gjk::fallback_direction(cso),
@@ -429,6 +447,7 @@ fn expand<T: Real>(
         status = Status::Converged;
     }
     let (point_a, point_b) = poly.witnesses(face);
+    poly.recycle();
     // Make the witnesses agree with the reported (upper-bound) depth.
     let slack = depth - (point_a - point_b).dot(normal);
     rec::text!("epa terminated: {status:?} after {iterations} iterations, depth {depth:?}");
@@ -439,6 +458,42 @@ fn expand<T: Real>(
         point_b: point_b - normal * (slack * T::HALF),
         iterations,
         status,
+    }
+}
+
+/// Up to four CSO points on the stack: the simplex being blown up.
+#[derive(Clone, Copy)]
+struct Points<T: Real> {
+    p: [CsoPoint<T>; 4],
+    len: usize,
+}
+
+impl<T: Real> Points<T> {
+    fn of(s: &[CsoPoint<T>]) -> Self {
+        let mut p = [CsoPoint::default(); 4];
+        p[..s.len()].copy_from_slice(s);
+        Self { p, len: s.len() }
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn push(&mut self, q: CsoPoint<T>) {
+        self.p[self.len] = q;
+        self.len += 1;
+    }
+    fn remove(&mut self, i: usize) {
+        self.p.copy_within(i + 1..self.len, i);
+        self.len -= 1;
+    }
+    fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+}
+
+impl<T: Real> std::ops::Deref for Points<T> {
+    type Target = [CsoPoint<T>];
+    fn deref(&self) -> &[CsoPoint<T>] {
+        &self.p[..self.len]
     }
 }
 
@@ -488,7 +543,7 @@ fn farthest<T: Real>(
 
 /// The polytope of GJK's four points if they make a proper tetrahedron;
 /// otherwise drops the point whose opposite face is nearest the origin.
-fn tetrahedron_or_drop<T: Real>(pts: &mut Vec<CsoPoint<T>>, tol: T) -> Option<Polytope<T>> {
+fn tetrahedron_or_drop<T: Real>(pts: &mut Points<T>, tol: T) -> Option<Box<Polytope<T>>> {
     let [a, b, c, d] = [pts[0].w, pts[1].w, pts[2].w, pts[3].w];
     let vol = (b - a).dot((c - a).cross(d - a)).abs();
     let size = (b - a).length().max((c - a).length()).max((d - a).length());
@@ -515,7 +570,7 @@ fn tetrahedron_or_drop<T: Real>(pts: &mut Vec<CsoPoint<T>>, tol: T) -> Option<Po
 
 /// The initial polytope around the origin from GJK's 1 to 4 points.
 fn blow_up<T: Real>(cso: &Cso<'_, T>, simplex: &[CsoPoint<T>], tol: T) -> Start<T> {
-    let mut pts: Vec<CsoPoint<T>> = simplex.to_vec();
+    let mut pts = Points::of(simplex);
     if pts.len() == 4
         && let Some(poly) = tetrahedron_or_drop(&mut pts, tol)
     {
@@ -533,7 +588,7 @@ fn blow_up<T: Real>(cso: &Cso<'_, T>, simplex: &[CsoPoint<T>], tol: T) -> Start<
                     (i, j) = pair;
                 }
             }
-            pts = vec![pts[i], pts[j]];
+            pts = Points::of(&[pts[i], pts[j]]);
         }
     }
     if pts.len() == 2 && (pts[1].w - pts[0].w).length() <= tol {

@@ -91,9 +91,19 @@ pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
 fn recording_path(dir: &Path, name: &str) -> PathBuf {
     let safe: String = name
         .chars()
-        .map(|c| if c == '/' || c == '\\' || c == '\0' { '_' } else { c })
+        .map(|c| {
+            if c == '/' || c == '\\' || c == '\0' {
+                '_'
+            } else {
+                c
+            }
+        })
         .collect();
-    let safe = if safe.is_empty() || safe == "." || safe == ".." { format!("_{safe}") } else { safe };
+    let safe = if safe.is_empty() || safe == "." || safe == ".." {
+        format!("_{safe}")
+    } else {
+        safe
+    };
     dir.join(format!("{safe}.cspace"))
 }
 

@@ -341,6 +341,10 @@ pub(crate) fn run<T: Real>(
             status: Status::Converged,
         };
     }
+    // One check of the recorder per query: the loop's instrumentation is
+    // grouped under it, so a build with the macros compiled in costs next to
+    // nothing when not recording.
+    let recording = rec::is_on();
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -352,12 +356,14 @@ pub(crate) fn run<T: Real>(
         let p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w);
-        rec::push!("gjk iteration");
-        rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
-        rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
-        rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
-        rec::value!("upper bound", vv.sqrt() - cso.radius());
-        rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
+        if recording {
+            rec::push!("gjk iteration");
+            rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
+            rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
+            rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
+            rec::value!("upper bound", vv.sqrt() - cso.radius());
+            rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
+        }
         let end = 'step: {
             // Squared forms of `v·w > r |v|` and `|v|² − v·w ≤ rel (|v| + scale) |v|`
             // (the latter with (|v| + scale)² ≤ 2 (|v|² + scale²)): no square root.
@@ -377,13 +383,17 @@ pub(crate) fn run<T: Real>(
             }
             let before = (simplex, v);
             simplex.push(p);
-            rec::simplex!("after add", cso.world_simplex(&simplex));
-            rec::pause!("after add");
+            if recording {
+                rec::simplex!("after add", cso.world_simplex(&simplex));
+                rec::pause!("after add");
+            }
             v = simplex.closest_to_origin();
-            rec::simplex!("after reduce", cso.world_simplex(&simplex));
-            rec::point!(cso "closest v", cso.world_vector(v), rec::Rgba::GREEN);
-            rec::line!(cso "search direction", V3::<T>::ZERO, cso.world_vector(-v), rec::Rgba::BLUE);
-            rec::pause!("after reduce");
+            if recording {
+                rec::simplex!("after reduce", cso.world_simplex(&simplex));
+                rec::point!(cso "closest v", cso.world_vector(v), rec::Rgba::GREEN);
+                rec::line!(cso "search direction", V3::<T>::ZERO, cso.world_vector(-v), rec::Rgba::BLUE);
+                rec::pause!("after reduce");
+            }
             if let Some(r) = radius
                 && v.length_squared() <= r * r
             {
@@ -395,7 +405,9 @@ pub(crate) fn run<T: Real>(
             }
             None
         };
-        rec::pop!();
+        if recording {
+            rec::pop!();
+        }
         if let Some(end) = end {
             break end;
         }

@@ -4,22 +4,22 @@
 //!
 //! Every algorithm is generic over [`Real`] and runs in `f32` and `f64`.
 
+pub mod check;
 pub mod diff;
 pub mod dump;
-pub mod listen;
-pub mod real;
-pub mod shape;
-pub mod simplex;
-pub mod gjk;
 pub mod epa;
-pub mod mpr;
-pub mod sweep;
-pub mod query;
 pub mod eval;
 pub mod fixture;
-pub mod check;
-pub mod replay;
 pub mod fixture_examples;
+pub mod gjk;
+pub mod listen;
+pub mod mpr;
+pub mod query;
+pub mod real;
+pub mod replay;
+pub mod shape;
+pub mod simplex;
+pub mod sweep;
 
 pub use real::{Q, Real, Rotation, V3, Vector};
 pub use shape::{Geom, Placed, Pose, Shape, ShapeError};

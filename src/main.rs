@@ -32,7 +32,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         ulps: u64,
     },
-    /// Receive live recordings from programs run with CSPACE_LIVE=ADDR and save them.
+    /// Receive live recordings from programs run with `CSPACE_LIVE=ADDR` and save them.
     Listen {
         /// Address to listen on (loopback by default; port 0 picks a free one).
         #[arg(long, default_value = "127.0.0.1:7878")]
@@ -70,7 +70,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Dump { file, json } => inspect(&file, |loaded, out| cspace::dump::dump(loaded, json, out)),
+        Command::Dump { file, json } => {
+            inspect(&file, |loaded, out| cspace::dump::dump(loaded, json, out))
+        }
         Command::Diff { a, b, ulps } => diff(&a, &b, ulps),
         Command::Listen { addr, out, count } => cspace::listen::run(&addr, &out, count),
         Command::Stats { file } => inspect(&file, |loaded, out| {
@@ -100,11 +102,11 @@ fn inspect(
         }
     };
     let mut out = std::io::stdout().lock();
-    if let Err(e) = print(&loaded, &mut out) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: writing output: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Err(e) = print(&loaded, &mut out)
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: writing output: {e}");
+        return ExitCode::FAILURE;
     }
     match &loaded.error {
         Some(e) => {
@@ -139,7 +141,10 @@ fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
     );
     match cspace::diff::first_divergence(&sa, &sb, ulps) {
         None => {
-            println!("identical: {} events compared (tolerance {ulps} ulps)", sa.len());
+            println!(
+                "identical: {} events compared (tolerance {ulps} ulps)",
+                sa.len()
+            );
             ExitCode::SUCCESS
         }
         Some(d) => {

@@ -1,4 +1,4 @@
-//! Minkowski Portal Refinement (XenoCollide, G. Snethen, *Game Programming
+//! Minkowski Portal Refinement (`XenoCollide`, G. Snethen, *Game Programming
 //! Gems 7*, 2008): a boolean intersection test and a penetration estimate
 //! along the portal normal.
 //!
@@ -17,12 +17,12 @@
 //! The portal core is shared with [`crate::sweep::swept_mpr`], which runs it on
 //! the swept CSO with a ray that is not the centre ray.
 
+use crate::Status;
 use crate::epa::{self, Penetration};
 use crate::gjk::{self, Overlap};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
 use crate::simplex::CsoPoint;
-use crate::Status;
 use cspace_recorder as rec;
 
 /// Bound on the portal discovery and the portal refinement loops (each).
@@ -77,8 +77,12 @@ pub(crate) enum Mode {
 /// the witnesses for world space.
 #[inline]
 pub(crate) fn cso_support<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, d: V3<T>) -> CsoPoint<T> {
-    let pa = a.pose.transform_vector(a.shape.support(a.pose.inverse_transform_vector(d)));
-    let pb = b.pose.transform_vector(b.shape.support(b.pose.inverse_transform_vector(-d)))
+    let pa = a
+        .pose
+        .transform_vector(a.shape.support(a.pose.inverse_transform_vector(d)));
+    let pb = b
+        .pose
+        .transform_vector(b.shape.support(b.pose.inverse_transform_vector(-d)))
         + (b.pose.position - a.pose.position);
     CsoPoint::new(pa, pb)
 }
@@ -109,11 +113,11 @@ pub(crate) fn portal_rel<T: Real>() -> T {
     T::EPSILON.sqrt() / T::from_f64(64.0)
 }
 
-/// The absolute portal tolerance for two shapes: [`portal_rel`] times their
-/// size and their separation, so it is invariant to scale and translation.
-pub(crate) fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
-    let size = a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs();
-    portal_rel::<T>() * size.max(T::EPSILON)
+/// The absolute portal tolerance for two shapes and their size: [`portal_rel`]
+/// times their size and separation, so it is invariant to scale and translation.
+pub(crate) fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> (T, T) {
+    let size = (a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs()).max(T::EPSILON);
+    (portal_rel::<T>() * size, size)
 }
 
 /// Whether `n`, a cross product of vectors of length ≈ `len`, is numerically zero.
@@ -124,12 +128,13 @@ fn negligible<T: Real>(n: V3<T>, len: T) -> bool {
 }
 
 /// Runs MPR from the interior point `v0` towards the origin on the support
-/// function `s`. `tol` is the absolute surface tolerance.
+/// function `s`. `tol` is the absolute surface tolerance and `size` the
+/// CSO's size (for the degeneracy thresholds).
 #[allow(clippy::too_many_lines)]
 pub(crate) fn portal<T: Real>(
     s: &impl Fn(V3<T>) -> CsoPoint<T>,
     mut v0: CsoPoint<T>,
-    tol: T,
+    (tol, size): (T, T),
     mode: Mode,
 ) -> Run<T> {
     let mut iterations = 0;
@@ -137,11 +142,11 @@ pub(crate) fn portal<T: Real>(
         iterations += 1;
         s(d)
     };
-    let len = tol / portal_rel::<T>();
-    if v0.w.length_squared() <= (tol * T::EPSILON) * (tol * T::EPSILON) {
+    let len = size;
+    if v0.w.length_squared() <= (len * T::EPSILON) * (len * T::EPSILON) {
         // The origin is the interior point itself: any ray from v0 works.
         rec::text!("origin at v0: nudging v0 along -x");
-        v0.w = V3::<T>::X * (-tol);
+        v0.w = V3::<T>::X * (-len * portal_rel::<T>());
     }
     rec::point!(cso "v0", v0.w, rec::Rgba::GREY);
 
@@ -159,7 +164,14 @@ pub(crate) fn portal<T: Real>(
         // there is normal to the ray (libccd's `findPenetrSegment`).
         rec::text!("origin on the segment v0-v1: v1 is on the surface along the ray");
         let normal = (-v0.w).try_normalize().unwrap_or(V3::<T>::X);
-        return run(Outcome::Inside { portal: [v1, v1, v1], normal }, iterations, Status::Converged);
+        return run(
+            Outcome::Inside {
+                portal: [v1, v1, v1],
+                normal,
+            },
+            iterations,
+            Status::Converged,
+        );
     }
     let v2 = sup(n);
     rec::point!(cso "v2", v2.w, rec::Rgba::RED);
@@ -208,7 +220,11 @@ pub(crate) fn portal<T: Real>(
             hit |= inside;
             if inside && mode == Mode::Boolean {
                 rec::text!("origin inside the portal: intersecting");
-                return run(Outcome::Inside { portal, normal }, iterations, Status::Converged);
+                return run(
+                    Outcome::Inside { portal, normal },
+                    iterations,
+                    Status::Converged,
+                );
             }
             let v4 = sup(normal);
             rec::point!(cso "support", v4.w, rec::Rgba::RED);
@@ -225,14 +241,22 @@ pub(crate) fn portal<T: Real>(
             if gap <= tol || v4.w == p1.w || v4.w == p2.w || v4.w == p3.w {
                 if hit {
                     rec::text!("portal on the surface: gap {gap:?}");
-                    return run(Outcome::Inside { portal, normal }, iterations, Status::Converged);
+                    return run(
+                        Outcome::Inside { portal, normal },
+                        iterations,
+                        Status::Converged,
+                    );
                 }
                 rec::text!("portal on the surface, origin outside");
                 return separated(normal, iterations);
             }
             let t = v4.w.cross(v0.w);
             portal = if p1.w.dot(t) > T::ZERO {
-                if p2.w.dot(t) > T::ZERO { [v4, p2, p3] } else { [p1, p2, v4] }
+                if p2.w.dot(t) > T::ZERO {
+                    [v4, p2, p3]
+                } else {
+                    [p1, p2, v4]
+                }
             } else if p3.w.dot(t) > T::ZERO {
                 [p1, v4, p3]
             } else {
@@ -279,7 +303,7 @@ fn separated<T: Real>(n: V3<T>, iterations: u32) -> Run<T> {
 pub(crate) fn barycentric<T: Real>(p: V3<T>, a: V3<T>, b: V3<T>, c: V3<T>) -> Option<[T; 3]> {
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
-    if !(nn > T::ZERO) || !nn.is_finite() {
+    if nn <= T::ZERO || !nn.is_finite() {
         return None;
     }
     let u = (c - b).cross(p - b).dot(n) / nn;
@@ -303,7 +327,12 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     rec::shapes!(a, b);
     rec::push!("mpr intersect");
     let tol = tolerance(a, b);
-    let r = portal(&|d| cso_support(a, b, d), interior(a, b), tol, Mode::Boolean);
+    let r = portal(
+        &|d| cso_support(a, b, d),
+        interior(a, b),
+        tol,
+        Mode::Boolean,
+    );
     let overlap = match r.outcome {
         Outcome::Separated { .. } => Overlap {
             intersecting: false,
@@ -348,10 +377,18 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
 }
 
 /// [`penetration`] without declaring the shapes (for queries that declared theirs).
-pub(crate) fn penetration_unrecorded<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+pub(crate) fn penetration_unrecorded<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+) -> Penetration<T> {
     let origin = a.pose.position;
     let tol = tolerance(a, b);
-    let r = portal(&|d| cso_support(a, b, d), interior(a, b), tol, Mode::Surface);
+    let r = portal(
+        &|d| cso_support(a, b, d),
+        interior(a, b),
+        tol,
+        Mode::Surface,
+    );
     match r.outcome {
         Outcome::Separated { axis } => Penetration {
             depth: T::ZERO,
@@ -367,7 +404,10 @@ pub(crate) fn penetration_unrecorded<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, 
             let p = normal * depth;
             let [p1, p2, p3] = portal;
             let (point_a, point_b) = match barycentric(p, p1.w, p2.w, p3.w) {
-                Some([u, v, w]) => (p1.a * u + p2.a * v + p3.a * w, p1.b * u + p2.b * v + p3.b * w),
+                Some([u, v, w]) => (
+                    p1.a * u + p2.a * v + p3.a * w,
+                    p1.b * u + p2.b * v + p3.b * w,
+                ),
                 None => (p1.a, p1.b),
             };
             rec::line!(cso "depth", V3::<T>::ZERO, p, rec::Rgba::GREEN);

@@ -3,7 +3,7 @@
 //! optionally an algorithm; [`run`] validates it, runs it in the requested
 //! precision and returns an [`Answer`].
 //!
-//! Queries round-trip exactly through JSON (serde_json's `float_roundtrip`).
+//! Queries round-trip exactly through JSON (`serde_json`'s `float_roundtrip`).
 //!
 //! Validation rejects, naming the field path (`a.shape.radius`, `b.rotation`):
 //! negative sizes, non-finite numbers, magnitudes above [`MAX_ABS_F64`]
@@ -312,7 +312,11 @@ impl Body {
     pub fn pose<T: Real>(&self) -> Pose<T> {
         let q = self.rotation;
         let norm = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        let q = if norm > 0.0 { q.map(|c| c / norm) } else { identity() };
+        let q = if norm > 0.0 {
+            q.map(|c| c / norm)
+        } else {
+            identity()
+        };
         Pose::new(
             V3::<T>::from_f64(self.position),
             <Q<T> as Rotation<T>>::from_xyzw(q.map(T::from_f64)),
@@ -428,8 +432,14 @@ impl Query {
             (_, None) => {}
         }
         if self.query == QueryKind::Sweep && alg == Algorithm::Analytic {
-            let (a, b) = (self.a.shape.to_shape::<f64>(), self.b.shape.to_shape::<f64>());
-            let (pa, pb) = (Placed::new(&a, Pose::IDENTITY), Placed::new(&b, Pose::IDENTITY));
+            let (a, b) = (
+                self.a.shape.to_shape::<f64>(),
+                self.b.shape.to_shape::<f64>(),
+            );
+            let (pa, pb) = (
+                Placed::new(&a, Pose::IDENTITY),
+                Placed::new(&b, Pose::IDENTITY),
+            );
             sweep::analytic(&pa, V3::<f64>::ZERO, &pb)?;
         }
         Ok(())
@@ -849,12 +859,19 @@ fn find_marker(v: &serde_json::Value, path: &str) -> Option<String> {
             .enumerate()
             .find_map(|(i, x)| find_marker(x, &format!("{path}[{i}]"))),
         serde_json::Value::Object(map) => map.iter().find_map(|(k, x)| {
-            let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            let p = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
             find_marker(x, &p)
         }),
         _ => None,
     }
 }
+
+/// Checks one top-level field's type, for [`from_value`].
+type FieldCheck = fn(&serde_json::Value) -> Option<serde_json::Error>;
 
 /// A query from a JSON value, naming the field path of the first problem.
 ///
@@ -884,7 +901,10 @@ pub fn from_value(value: &serde_json::Value) -> Result<Query, QueryError> {
         if let Some(shape) = bo.get("shape") {
             if let Some(t) = shape.get("type")
                 && let Some(name) = t.as_str()
-                && !["sphere", "box", "capsule", "cylinder", "cone", "hull", "point"].contains(&name)
+                && ![
+                    "sphere", "box", "capsule", "cylinder", "cone", "hull", "point",
+                ]
+                .contains(&name)
             {
                 return Err(QueryError::Parse {
                     path: format!("{body}.shape.type"),
@@ -911,7 +931,7 @@ pub fn from_value(value: &serde_json::Value) -> Result<Query, QueryError> {
             return Err(parse_err(body, &e));
         }
     }
-    let fields: [(&str, fn(&serde_json::Value) -> Option<serde_json::Error>); 5] = [
+    let fields: [(&str, FieldCheck); 5] = [
         ("query", |x| QueryKind::deserialize(x).err()),
         ("precision", |x| Precision::deserialize(x).err()),
         ("algorithm", |x| Algorithm::deserialize(x).err()),

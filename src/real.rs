@@ -162,7 +162,11 @@ macro_rules! impl_real {
             const MAX: Self = <$t>::MAX;
             const PRECISION: Precision = $prec;
             #[inline]
-            #[allow(clippy::cast_possible_truncation, clippy::cast_lossless, trivial_numeric_casts)]
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_lossless,
+                trivial_numeric_casts
+            )]
             fn from_f64(v: f64) -> Self {
                 v as $t
             }
@@ -204,7 +208,11 @@ macro_rules! impl_real {
             }
             #[inline]
             fn from_f64(v: [f64; 3]) -> Self {
-                <$v>::new(<$t>::from_f64(v[0]), <$t>::from_f64(v[1]), <$t>::from_f64(v[2]))
+                <$v>::new(
+                    <$t>::from_f64(v[0]),
+                    <$t>::from_f64(v[1]),
+                    <$t>::from_f64(v[2]),
+                )
             }
             #[inline]
             fn to_f64(self) -> [f64; 3] {

@@ -229,12 +229,12 @@ impl<T: Real> Shape<T> {
         let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
         match &self.geom {
             Geom::Point | Geom::Sphere { .. } => V3::<T>::ZERO,
-            Geom::Box { half_extents: h } => V3::<T>::new(
-                sign(d.x(), h.x()),
-                sign(d.y(), h.y()),
-                sign(d.z(), h.z()),
-            ),
-            Geom::Capsule { half_height, .. } => V3::<T>::new(T::ZERO, sign(d.y(), *half_height), T::ZERO),
+            Geom::Box { half_extents: h } => {
+                V3::<T>::new(sign(d.x(), h.x()), sign(d.y(), h.y()), sign(d.z(), h.z()))
+            }
+            Geom::Capsule { half_height, .. } => {
+                V3::<T>::new(T::ZERO, sign(d.y(), *half_height), T::ZERO)
+            }
             Geom::Cylinder {
                 half_height,
                 radius,
@@ -391,7 +391,10 @@ impl<T: Real> Shape<T> {
                 half_height: s(*half_height),
                 radius: s(*radius),
             },
-            ShapeGeom::Hull { points } | ShapeGeom::Mesh { vertices: points, .. } => {
+            ShapeGeom::Hull { points }
+            | ShapeGeom::Mesh {
+                vertices: points, ..
+            } => {
                 let points: Vec<_> = points.iter().map(|p| v(*p)).collect();
                 if points.is_empty() {
                     Geom::Point
@@ -493,8 +496,10 @@ impl<'a, T: Real> Placed<'a, T> {
     #[inline]
     #[must_use]
     pub fn core_support(&self, d: V3<T>) -> V3<T> {
-        self.pose
-            .transform_point(self.shape.core_support(self.pose.inverse_transform_vector(d)))
+        self.pose.transform_point(
+            self.shape
+                .core_support(self.pose.inverse_transform_vector(d)),
+        )
     }
 
     /// The full shape's support point in world direction `d`, in world space.

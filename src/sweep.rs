@@ -155,7 +155,12 @@ fn advance<T: Real>(
         iterations += d.iterations;
         rec::value!("t", t);
         rec::value!("distance", d.distance);
-        rec::line!("advancement", a.pose.position, at.pose.position, rec::Rgba::BLUE);
+        rec::line!(
+            "advancement",
+            a.pose.position,
+            at.pose.position,
+            rec::Rgba::BLUE
+        );
         rec::point!("A at t", at.pose.position, rec::Rgba::RED);
         rec::pause!("advance");
         if d.intersecting {
@@ -254,10 +259,16 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
         // GJK's lower bound converges slowly where a curved edge meets a
         // vertex: when |v| stops shrinking, or at the bound, finish with
         // conservative advancement from λ, which is a lower bound of the toi.
-        stalled = if vlen < best * (T::ONE - T::from_f64(1e-3)) { 0 } else { stalled + 1 };
+        stalled = if vlen < best * (T::ONE - T::from_f64(1e-3)) {
+            0
+        } else {
+            stalled + 1
+        };
         best = best.min(vlen);
         if stalled >= 4 || iterations >= MAX_ITERS {
-            rec::text!("ray cast stalled at |v| = {vlen:?}: finishing with conservative advancement");
+            rec::text!(
+                "ray cast stalled at |v| = {vlen:?}: finishing with conservative advancement"
+            );
             let known = normal.map(|n| (cso.world_vector(n), cso.world_point(x + v)));
             return advance(a, motion, b, (lambda, iterations), known);
         }
@@ -285,7 +296,12 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
             advanced = true;
             rec::value!("t", lambda);
             rec::line!(cso "ray", V3::<T>::ZERO, cso.world_vector(x), rec::Rgba::BLUE);
-            rec::line!("advancement", a.pose.position, a.pose.position + motion * lambda, rec::Rgba::BLUE);
+            rec::line!(
+                "advancement",
+                a.pose.position,
+                a.pose.position + motion * lambda,
+                rec::Rgba::BLUE
+            );
             rec::point!("A at t", a.pose.position + motion * lambda, rec::Rgba::RED);
         }
         let mut q = p;
@@ -346,15 +362,21 @@ pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
 
 fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     let origin = a.pose.position;
-    let tol = mpr::tolerance(a, b) + mpr::portal_rel::<T>() * motion.max_abs();
+    let (tol, size) = mpr::tolerance(a, b);
+    let size = size + motion.max_abs();
+    let tol = tol + mpr::portal_rel::<T>() * motion.max_abs();
     // 1. Does the swept CSO hold the origin?
     let swept_support = |d: V3<T>| {
         let p = mpr::cso_support(a, b, d);
-        if d.dot(motion) > T::ZERO { shifted(p, motion) } else { p }
+        if d.dot(motion) > T::ZERO {
+            shifted(p, motion)
+        } else {
+            p
+        }
     };
     let v0 = shifted(mpr::interior(a, b), motion * T::HALF);
     rec::push!("hit test on the swept CSO");
-    let test = mpr::portal(&swept_support, v0, tol, Mode::Boolean);
+    let test = mpr::portal(&swept_support, v0, (tol, size), Mode::Boolean);
     rec::pop!();
     let mut iterations = test.iterations;
     match test.outcome {
@@ -365,7 +387,6 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
         Outcome::Degenerate => return degenerate(a, motion, b, iterations),
         Outcome::Inside { .. } => {}
     }
-    let size = tol / mpr::portal_rel::<T>();
     let mlen = motion.length();
     if mlen <= size * T::EPSILON {
         return initial(a, b, iterations);
@@ -375,11 +396,18 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     let back = T::TWO * (size / mlen).max(T::ONE);
     let cast_support = |d: V3<T>| {
         let p = mpr::cso_support(a, b, d);
-        if d.dot(motion) > T::ZERO { shifted(p, motion) } else { shifted(p, motion * -back) }
+        if d.dot(motion) > T::ZERO {
+            shifted(p, motion)
+        } else {
+            shifted(p, motion * -back)
+        }
     };
     let start = CsoPoint::new(motion * (-back * T::HALF), V3::<T>::ZERO);
     rec::push!("cast along the motion");
-    let ray = mpr::portal(&cast_support, start, tol, Mode::Surface);
+    // A tighter tolerance than the hit test: the portal's normal is the
+    // contact normal, and on curved surfaces its error is √(tolerance).
+    let fine = size * mpr::rel_tol::<T>();
+    let ray = mpr::portal(&cast_support, start, (fine, size), Mode::Surface);
     rec::pop!();
     iterations += ray.iterations;
     let Outcome::Inside { portal, normal } = ray.outcome else {
@@ -412,7 +440,12 @@ fn shifted<T: Real>(mut p: CsoPoint<T>, delta: V3<T>) -> CsoPoint<T> {
 }
 
 /// Conservative advancement, marked [`Status::Degenerate`], for when a portal collapses.
-fn degenerate<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>, iterations: u32) -> Sweep<T> {
+fn degenerate<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+    iterations: u32,
+) -> Sweep<T> {
     rec::text!("degenerate portal: falling back to conservative advancement");
     let mut s = advance(a, motion, b, (T::ZERO, iterations), None);
     s.status = Status::Degenerate;
@@ -462,7 +495,9 @@ fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
     rec::value!("c = |P|² − R²", c);
     if c <= T::ZERO {
         rec::text!("overlapping at t = 0");
-        let n = (-p).try_normalize().unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+        let n = (-p)
+            .try_normalize()
+            .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
         return Sweep {
             hit: true,
             toi: T::ZERO,
@@ -475,7 +510,7 @@ fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
     let aa = motion.dot(motion);
     let half_b = p.dot(motion);
     let disc = half_b * half_b - aa * c;
-    if !(aa > T::ZERO) || half_b >= T::ZERO || disc < T::ZERO {
+    if aa <= T::ZERO || !aa.is_finite() || half_b >= T::ZERO || disc < T::ZERO {
         rec::text!("miss: no real root ahead");
         return Sweep::miss(0, Status::Converged);
     }

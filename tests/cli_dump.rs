@@ -25,15 +25,28 @@ fn temp(name: &str, bytes: &[u8]) -> PathBuf {
 #[test]
 fn dump_prints_every_event_indented_with_call_sites() {
     let out = cspace(&["dump", golden().to_str().expect("utf8 path")]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).expect("utf8");
     let lines: Vec<&str> = text.lines().collect();
     // 17 events in the golden file, 6 of them site definitions that are not printed.
     assert_eq!(lines.len(), 11, "{text}");
     assert!(lines.iter().all(|l| l.contains("@ src/gjk.rs:")), "{text}");
-    let point = lines.iter().find(|l| l.contains("point cso")).expect("a point line");
-    assert!(point.contains("(1.5, -0.0, 1e-45)f32"), "exact f32 values: {point}");
-    assert!(point.contains("    point"), "indented inside the push: {point}");
+    let point = lines
+        .iter()
+        .find(|l| l.contains("point cso"))
+        .expect("a point line");
+    assert!(
+        point.contains("(1.5, -0.0, 1e-45)f32"),
+        "exact f32 values: {point}"
+    );
+    assert!(
+        point.contains("    point"),
+        "indented inside the push: {point}"
+    );
     let pop = lines.last().expect("lines");
     assert!(pop.contains("  pop  @"), "pop back at depth 0: {pop}");
 }
@@ -54,9 +67,15 @@ fn stats_counts_kinds_bytes_and_pauses() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf8");
     assert!(text.contains("pauses: 1"), "{text}");
-    let total = text.lines().find(|l| l.starts_with("total")).expect("total line");
+    let total = text
+        .lines()
+        .find(|l| l.starts_with("total"))
+        .expect("total line");
     let len = std::fs::metadata(golden()).expect("golden").len() - 8;
-    assert!(total.contains(&format!(" {len} ")), "frame bytes = file minus header: {total}");
+    assert!(
+        total.contains(&format!(" {len} ")),
+        "frame bytes = file minus header: {total}"
+    );
 }
 
 #[test]
@@ -67,8 +86,15 @@ fn a_truncated_file_prints_its_prefix_then_one_error_line_with_the_offset() {
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).expect("utf8");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("cut.cspace") && stderr.contains("truncated at byte"), "{stderr}");
-    assert_eq!(String::from_utf8(out.stdout).expect("utf8").lines().count(), 10, "all but the cut pop");
+    assert!(
+        stderr.contains("cut.cspace") && stderr.contains("truncated at byte"),
+        "{stderr}"
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).expect("utf8").lines().count(),
+        10,
+        "all but the cut pop"
+    );
 }
 
 #[test]
@@ -76,7 +102,11 @@ fn bad_magic_newer_version_and_missing_files_are_one_line_errors() {
     let mut newer = std::fs::read(golden()).expect("golden");
     newer[4] = 9;
     for (name, bytes, expect) in [
-        ("zip.cspace", b"PK\x03\x04 not a recording".to_vec(), "bad magic at byte 0"),
+        (
+            "zip.cspace",
+            b"PK\x03\x04 not a recording".to_vec(),
+            "bad magic at byte 0",
+        ),
         ("newer.cspace", newer, "unsupported format version 9"),
     ] {
         let path = temp(name, &bytes);

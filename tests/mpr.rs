@@ -35,7 +35,7 @@ fn libccd_boxbox_slide() {
                 let a = Placed::new(&b1, at(p));
                 let b = Placed::new(&b2, Pose::IDENTITY);
                 let r = mpr::intersect(&a, &b);
-                if i < 35 || i > 65 {
+                if !(35..=65).contains(&i) {
                     assert!(!r.intersecting, "scale {scale} axis {axis} i {i}");
                 } else if (36..=64).contains(&i) {
                     assert!(r.intersecting, "scale {scale} axis {axis} i {i}");
@@ -54,9 +54,16 @@ fn libccd_boxbox_rotated() {
     let (b1, b2) = (boxed([1.0, 2.0, 1.0]), boxed([2.0, 1.0, 2.0]));
     let rot = DQuat::from_rotation_y(FRAC_PI_4);
     for i in 0..100 {
-        let a = Placed::new(&b1, Pose::new(DVec3::new(-5.0 + 0.1 * f64::from(i), 0.5, 0.0), rot));
+        let a = Placed::new(
+            &b1,
+            Pose::new(DVec3::new(-5.0 + 0.1 * f64::from(i), 0.5, 0.0), rot),
+        );
         let b = Placed::new(&b2, Pose::IDENTITY);
-        assert_eq!(mpr::intersect(&a, &b).intersecting, (33..=67).contains(&i), "i {i}");
+        assert_eq!(
+            mpr::intersect(&a, &b).intersecting,
+            (33..=67).contains(&i),
+            "i {i}"
+        );
     }
     let cube = boxed([1.0, 1.0, 1.0]);
     for i in 0..=20 {
@@ -72,11 +79,20 @@ fn libccd_boxbox_rotated() {
 #[test]
 fn libccd_boxbox_penetration() {
     let (unit, other) = (boxed([1.0; 3]), boxed([0.5, 1.0, 1.5]));
-    let p = mpr::penetration(&Placed::new(&unit, Pose::IDENTITY), &Placed::new(&other, at([0.1, 0.0, 0.0])));
+    let p = mpr::penetration(
+        &Placed::new(&unit, Pose::IDENTITY),
+        &Placed::new(&other, at([0.1, 0.0, 0.0])),
+    );
     assert!(p.intersecting && (p.depth - 0.65).abs() <= 1e-12, "{p:?}");
     assert!((p.normal - DVec3::X).length() <= 1e-12, "{p:?}");
-    assert!((p.point_a - p.point_b - p.normal * p.depth).length() <= 1e-12, "{p:?}");
-    let p = mpr::penetration(&Placed::new(&unit, at([-0.3, 0.5, 1.0])), &Placed::new(&other, Pose::IDENTITY));
+    assert!(
+        (p.point_a - p.point_b - p.normal * p.depth).length() <= 1e-12,
+        "{p:?}"
+    );
+    let p = mpr::penetration(
+        &Placed::new(&unit, at([-0.3, 0.5, 1.0])),
+        &Placed::new(&other, Pose::IDENTITY),
+    );
     assert!(p.intersecting && (p.depth - 0.25).abs() <= 1e-12, "{p:?}");
     assert!((p.normal + DVec3::Z).length() <= 1e-12, "{p:?}");
 }
@@ -93,7 +109,11 @@ fn libccd_cylinder_and_sphere_slides() {
         for i in 0..100 {
             let a = Placed::new(s1, at([-5.0 + 0.1 * f64::from(i), 0.0, 0.0]));
             let b = Placed::new(s2, Pose::IDENTITY);
-            assert_eq!(mpr::intersect(&a, &b).intersecting, (42..=58).contains(&i), "{s1:?} i {i}");
+            assert_eq!(
+                mpr::intersect(&a, &b).intersecting,
+                (42..=58).contains(&i),
+                "{s1:?} i {i}"
+            );
         }
     }
 }
@@ -114,12 +134,23 @@ fn jolt_box_sphere_margins() {
     for c in centres {
         for (r, hit) in [(1.99, false), (2.01, true)] {
             let s: Shape<f64> = Shape::sphere(r);
-            let (pa, pb) = (Placed::new(&b, Pose::IDENTITY), Placed::new(&s, Pose::from_position(c)));
-            assert_eq!(mpr::intersect(&pa, &pb).intersecting, hit, "centre {c} r {r}");
+            let (pa, pb) = (
+                Placed::new(&b, Pose::IDENTITY),
+                Placed::new(&s, Pose::from_position(c)),
+            );
+            assert_eq!(
+                mpr::intersect(&pa, &pb).intersecting,
+                hit,
+                "centre {c} r {r}"
+            );
             let p = mpr::penetration(&pa, &pb);
             assert_eq!(p.intersecting, hit, "centre {c} r {r}");
             if hit {
-                assert!((p.depth - 0.01).abs() < 1e-6, "centre {c}: depth {}", p.depth);
+                assert!(
+                    (p.depth - 0.01).abs() < 1e-6,
+                    "centre {c}: depth {}",
+                    p.depth
+                );
             }
         }
     }
@@ -129,51 +160,84 @@ fn jolt_box_sphere_margins() {
 #[test]
 fn jolt_identical_spheres() {
     let s: Shape<f64> = Shape::sphere(1.0);
-    let p = mpr::penetration(&Placed::new(&s, Pose::IDENTITY), &Placed::new(&s, Pose::IDENTITY));
+    let p = mpr::penetration(
+        &Placed::new(&s, Pose::IDENTITY),
+        &Placed::new(&s, Pose::IDENTITY),
+    );
     assert!(p.intersecting && (p.depth - 2.0).abs() < 0.14, "{p:?}");
-    assert!((p.depth - 2.0).abs() < 1e-6, "ours is better than Jolt's bound: {p:?}");
+    assert!(
+        (p.depth - 2.0).abs() < 1e-6,
+        "ours is better than Jolt's bound: {p:?}"
+    );
     assert!((p.normal.length() - 1.0).abs() < 1e-12);
 }
 
 // ----- degenerate inputs: libccd#49, #51, #71, #68 -------------------------------
+
+/// Two placed shapes.
+type Case<'a> = (&'a Shape<f64>, Pose<f64>, &'a Shape<f64>, Pose<f64>);
 
 /// libccd divides by zero at depth 0 and on degenerate portals. Touching
 /// boxes, points, segments, flat hulls and coincident centres must give
 /// finite answers with a unit normal.
 #[test]
 fn libccd_49_51_71_degenerate_inputs_are_finite() {
-    let flat = Shape::hull(vec![DVec3::ZERO, DVec3::X, DVec3::Z, DVec3::new(1.0, 0.0, 1.0)]);
+    let flat = Shape::hull(vec![
+        DVec3::ZERO,
+        DVec3::X,
+        DVec3::Z,
+        DVec3::new(1.0, 0.0, 1.0),
+    ]);
     let seg = Shape::hull(vec![DVec3::new(-1.0, 0.0, 0.0), DVec3::new(1.0, 0.0, 0.0)]);
     let point = Shape::new(Geom::Point);
     let cube = boxed([1.0; 3]);
-    let cases: Vec<(&Shape<f64>, Pose<f64>, &Shape<f64>, Pose<f64>)> = vec![
-        (&cube, Pose::IDENTITY, &cube, at([1.0, 0.0, 0.0])),        // touching faces (libccd#68)
-        (&cube, Pose::IDENTITY, &cube, at([1.0, 1.0, 0.0])),        // touching edges
-        (&cube, Pose::IDENTITY, &cube, Pose::IDENTITY),              // coincident
-        (&point, Pose::IDENTITY, &point, Pose::IDENTITY),            // two points, same place
-        (&point, Pose::IDENTITY, &point, at([1.0, 0.0, 0.0])),      // two points apart
-        (&point, at([0.5, 0.0, 0.5]), &flat, Pose::IDENTITY),       // point on a flat hull
-        (&flat, Pose::IDENTITY, &flat, at([0.5, 0.0, 0.5])),        // coplanar flat hulls
-        (&seg, Pose::IDENTITY, &seg, Pose::new(DVec3::ZERO, DQuat::from_rotation_y(1.0))), // crossing segments
-        (&seg, Pose::IDENTITY, &seg, at([0.0, 0.0, 0.0])),          // coincident segments
-        (&seg, Pose::IDENTITY, &cube, at([0.0, 0.5, 0.0])),         // segment on a face
-        (&point, at([0.2, 0.1, 0.0]), &cube, Pose::IDENTITY),       // point inside a box
+    let cases: Vec<Case<'_>> = vec![
+        (&cube, Pose::IDENTITY, &cube, at([1.0, 0.0, 0.0])), // touching faces (libccd#68)
+        (&cube, Pose::IDENTITY, &cube, at([1.0, 1.0, 0.0])), // touching edges
+        (&cube, Pose::IDENTITY, &cube, Pose::IDENTITY),      // coincident
+        (&point, Pose::IDENTITY, &point, Pose::IDENTITY),    // two points, same place
+        (&point, Pose::IDENTITY, &point, at([1.0, 0.0, 0.0])), // two points apart
+        (&point, at([0.5, 0.0, 0.5]), &flat, Pose::IDENTITY), // point on a flat hull
+        (&flat, Pose::IDENTITY, &flat, at([0.5, 0.0, 0.5])), // coplanar flat hulls
+        (
+            &seg,
+            Pose::IDENTITY,
+            &seg,
+            Pose::new(DVec3::ZERO, DQuat::from_rotation_y(1.0)),
+        ), // crossing segments
+        (&seg, Pose::IDENTITY, &seg, at([0.0, 0.0, 0.0])),   // coincident segments
+        (&seg, Pose::IDENTITY, &cube, at([0.0, 0.5, 0.0])),  // segment on a face
+        (&point, at([0.2, 0.1, 0.0]), &cube, Pose::IDENTITY), // point inside a box
     ];
     for (sa, pa, sb, pb) in cases {
         let (a, b) = (Placed::new(sa, pa), Placed::new(sb, pb));
         let o = mpr::intersect(&a, &b);
         let p = mpr::penetration(&a, &b);
-        assert!(p.depth.is_finite() && p.depth >= 0.0, "{sa:?} {pb:?}: {p:?}");
-        assert!(p.normal.is_finite() && (p.normal.length() - 1.0).abs() < 1e-9, "{sa:?} {pb:?}: {p:?}");
+        assert!(
+            p.depth.is_finite() && p.depth >= 0.0,
+            "{sa:?} {pb:?}: {p:?}"
+        );
+        assert!(
+            p.normal.is_finite() && (p.normal.length() - 1.0).abs() < 1e-9,
+            "{sa:?} {pb:?}: {p:?}"
+        );
         assert!(p.point_a.is_finite() && p.point_b.is_finite(), "{p:?}");
         // Agrees with GJK wherever GJK is certain.
         let d = gjk::distance(&a, &b);
         if d.distance > 1e-9 {
-            assert!(!o.intersecting && !p.intersecting, "{sa:?} {pb:?} apart by {}", d.distance);
+            assert!(
+                !o.intersecting && !p.intersecting,
+                "{sa:?} {pb:?} apart by {}",
+                d.distance
+            );
         }
         let e = epa::penetration(&a, &b);
         if e.depth > 1e-9 {
-            assert!(o.intersecting && p.intersecting, "{sa:?} {pb:?} deep by {}", e.depth);
+            assert!(
+                o.intersecting && p.intersecting,
+                "{sa:?} {pb:?} deep by {}",
+                e.depth
+            );
         }
     }
 }
@@ -183,8 +247,15 @@ fn libccd_49_51_71_degenerate_inputs_are_finite() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn pick(&mut self, n: u64) -> u64 {
+        self.next();
+        (self.0 >> 33) % n
     }
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.next()
@@ -193,12 +264,19 @@ impl Lcg {
         DVec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
     }
     fn quat(&mut self) -> DQuat {
-        DQuat::from_axis_angle(self.vec(1.0).try_normalize().unwrap_or(DVec3::Y), self.range(0.0, 6.3))
+        DQuat::from_axis_angle(
+            self.vec(1.0).try_normalize().unwrap_or(DVec3::Y),
+            self.range(0.0, 6.3),
+        )
     }
     fn shape(&mut self) -> Shape<f64> {
-        match (self.next() * 6.0) as u32 {
+        match self.pick(6) {
             0 => Shape::sphere(self.range(0.1, 2.0)),
-            1 => Shape::cuboid(DVec3::new(self.range(0.1, 2.0), self.range(0.1, 2.0), self.range(0.1, 2.0))),
+            1 => Shape::cuboid(DVec3::new(
+                self.range(0.1, 2.0),
+                self.range(0.1, 2.0),
+                self.range(0.1, 2.0),
+            )),
             2 => Shape::capsule(self.range(0.0, 2.0), self.range(0.1, 1.0)),
             3 => Shape::cylinder(self.range(0.1, 2.0), self.range(0.1, 2.0)),
             4 => Shape::cone(self.range(0.1, 2.0), self.range(0.1, 2.0)),
@@ -212,9 +290,18 @@ fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
     match &s.geom {
         Geom::Sphere { radius } => Box::new(ps::Ball::new(*radius)),
         Geom::Box { half_extents } => Box::new(ps::Cuboid::new(*half_extents)),
-        Geom::Capsule { half_height, radius } => Box::new(ps::Capsule::new_y(*half_height, *radius)),
-        Geom::Cylinder { half_height, radius } => Box::new(ps::Cylinder::new(*half_height, *radius)),
-        Geom::Cone { half_height, radius } => Box::new(ps::Cone::new(*half_height, *radius)),
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => Box::new(ps::Capsule::new_y(*half_height, *radius)),
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Box::new(ps::Cylinder::new(*half_height, *radius)),
+        Geom::Cone {
+            half_height,
+            radius,
+        } => Box::new(ps::Cone::new(*half_height, *radius)),
         Geom::Hull { points } => Box::new(ps::ConvexPolyhedron::from_convex_hull(points).unwrap()),
         Geom::Point => Box::new(ps::Ball::new(0.0)),
     }
@@ -238,18 +325,40 @@ fn random_mpr_agrees_with_gjk_epa_and_parry() {
         let size = sa.scale() + sb.scale();
         let certain = d.distance > 1e-9 * size || e.depth > 1e-9 * size;
         if certain {
-            assert_eq!(o.intersecting, d.intersecting, "intersect vs gjk: {sa:?} {sb:?} {:?} {:?}", a.pose, b.pose);
-            assert_eq!(p.intersecting, o.intersecting, "penetration vs intersect {p:?} {o:?} {e:?} {sa:?} {sb:?} {:?} {:?}", a.pose, b.pose);
+            assert_eq!(
+                o.intersecting, d.intersecting,
+                "intersect vs gjk: {sa:?} {sb:?} {:?} {:?}",
+                a.pose, b.pose
+            );
+            assert_eq!(
+                p.intersecting, o.intersecting,
+                "penetration vs intersect {p:?} {o:?} {e:?} {sa:?} {sb:?} {:?} {:?}",
+                a.pose, b.pose
+            );
         }
         if p.intersecting && e.depth > 1e-9 {
             // MPR's depth is along its portal normal: never below the minimum (EPA's).
-            assert!(p.depth >= e.depth - 1e-6 * size, "mpr {} < epa {}", p.depth, e.depth);
+            assert!(
+                p.depth >= e.depth - 1e-6 * size,
+                "mpr {} < epa {}",
+                p.depth,
+                e.depth
+            );
             if (p.depth - e.depth).abs() <= 1e-6 * size {
                 exact_depths += 1;
             }
             // Moving B by depth along the normal (a bit more) separates them.
-            let moved = Placed::new(&sb, Pose::new(b.pose.position + p.normal * (p.depth + 1e-6 * size), b.pose.rotation));
-            assert!(!gjk::intersect(&a, &moved).intersecting, "not separated by depth·normal: {p:?}");
+            let moved = Placed::new(
+                &sb,
+                Pose::new(
+                    b.pose.position + p.normal * (p.depth + 1e-6 * size),
+                    b.pose.rotation,
+                ),
+            );
+            assert!(
+                !gjk::intersect(&a, &moved).intersecting,
+                "not separated by depth·normal: {p:?}"
+            );
         }
         let (pa, pb) = (parry_shape(&sa), parry_shape(&sb));
         let theirs = parry3d_f64::query::intersection_test(
@@ -262,7 +371,11 @@ fn random_mpr_agrees_with_gjk_epa_and_parry() {
         .intersecting;
         if theirs != o.intersecting {
             parry_differs += 1;
-            assert!(!certain, "parry {theirs} vs mpr {}: {sa:?} {sb:?} {:?} {:?}", o.intersecting, a.pose, b.pose);
+            assert!(
+                !certain,
+                "parry {theirs} vs mpr {}: {sa:?} {sb:?} {:?} {:?}",
+                o.intersecting, a.pose, b.pose
+            );
         }
     }
     eprintln!(
@@ -281,8 +394,15 @@ fn random_mpr_f32_agrees_with_parry_f32() {
         let h = (rng.vec(1.0).abs() + DVec3::splat(0.1)).as_vec3();
         let r = rng.range(0.1, 1.5) as f32;
         let (sa, sb) = (Shape::<f32>::cuboid(h), Shape::<f32>::sphere(r));
-        let (pa, qa, pb) = (rng.vec(2.0).as_vec3(), rng.quat().as_quat(), rng.vec(2.0).as_vec3());
-        let ours = mpr::intersect(&Placed::new(&sa, Pose::new(pa, qa)), &Placed::new(&sb, Pose::from_position(pb)));
+        let (pa, qa, pb) = (
+            rng.vec(2.0).as_vec3(),
+            rng.quat().as_quat(),
+            rng.vec(2.0).as_vec3(),
+        );
+        let ours = mpr::intersect(
+            &Placed::new(&sa, Pose::new(pa, qa)),
+            &Placed::new(&sb, Pose::from_position(pb)),
+        );
         let theirs = parry3d::query::intersection_test(
             &PPose::from_parts(pa, qa),
             &ps::Cuboid::new(h),
@@ -293,12 +413,19 @@ fn random_mpr_f32_agrees_with_parry_f32() {
         .intersecting;
         if ours.intersecting != theirs {
             // Only at touching: check the f64 distance is tiny.
-            let (a64, b64) = (Shape::<f64>::cuboid(h.as_dvec3()), Shape::<f64>::sphere(f64::from(r)));
+            let (a64, b64) = (
+                Shape::<f64>::cuboid(h.as_dvec3()),
+                Shape::<f64>::sphere(f64::from(r)),
+            );
             let d = gjk::distance(
                 &Placed::new(&a64, Pose::new(pa.as_dvec3(), qa.as_dquat())),
                 &Placed::new(&b64, Pose::from_position(pb.as_dvec3())),
             );
-            assert!(d.distance < 1e-5, "f32 mpr vs parry differ at distance {}", d.distance);
+            assert!(
+                d.distance < 1e-5,
+                "f32 mpr vs parry differ at distance {}",
+                d.distance
+            );
             differ += 1;
         }
     }
@@ -311,14 +438,20 @@ fn invariant_under_swap_translation_and_scale() {
     let mut rng = Lcg(9);
     for _ in 0..500 {
         let (sa, sb) = (rng.shape(), rng.shape());
-        let (pa, pb) = (Pose::new(rng.vec(2.0), rng.quat()), Pose::new(rng.vec(2.0), rng.quat()));
+        let (pa, pb) = (
+            Pose::new(rng.vec(2.0), rng.quat()),
+            Pose::new(rng.vec(2.0), rng.quat()),
+        );
         let base = mpr::penetration(&Placed::new(&sa, pa), &Placed::new(&sb, pb));
         let sw = mpr::penetration(&Placed::new(&sb, pb), &Placed::new(&sa, pa));
         let size = sa.scale() + sb.scale();
         if base.depth > 1e-6 * size {
             assert!(sw.intersecting, "swap");
             // The portal's plane on a curved surface is tilted by O(√tol): 1e-4 relative.
-            assert!((sw.depth - base.depth).abs() <= 1e-4 * size, "swap depth {sw:?} vs {base:?} {sa:?} {sb:?} {pa:?} {pb:?}");
+            assert!(
+                (sw.depth - base.depth).abs() <= 1e-4 * size,
+                "swap depth {sw:?} vs {base:?} {sa:?} {sb:?} {pa:?} {pb:?}"
+            );
             assert!((sw.normal + base.normal).length() <= 1e-3, "swap normal");
         }
         let far = DVec3::new(4e4, -1e5, 2e4);
@@ -328,7 +461,12 @@ fn invariant_under_swap_translation_and_scale() {
         );
         if base.depth > 1e-6 * size {
             assert!(tr.intersecting);
-            assert!((tr.depth - base.depth).abs() <= 1e-4 * size, "far depth {} vs {}", tr.depth, base.depth);
+            assert!(
+                (tr.depth - base.depth).abs() <= 1e-4 * size,
+                "far depth {} vs {}",
+                tr.depth,
+                base.depth
+            );
         }
     }
 }
@@ -339,12 +477,14 @@ fn arb_shape() -> impl Strategy<Value = Shape<f64>> {
     let size = 0.0..3.0f64;
     prop_oneof![
         size.clone().prop_map(Shape::sphere),
-        (size.clone(), size.clone(), size.clone()).prop_map(|(x, y, z)| Shape::cuboid(DVec3::new(x, y, z))),
+        (size.clone(), size.clone(), size.clone())
+            .prop_map(|(x, y, z)| Shape::cuboid(DVec3::new(x, y, z))),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::capsule(h, r)),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::cylinder(h, r)),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::cone(h, r)),
-        prop::collection::vec((-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64), 1..6)
-            .prop_map(|p| Shape::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())),
+        prop::collection::vec((-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64), 1..6).prop_map(|p| {
+            Shape::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())
+        }),
         Just(Shape::new(Geom::Point)),
     ]
     .prop_flat_map(|s| (Just(s), prop_oneof![Just(0.0), 0.0..0.5f64]))

@@ -23,30 +23,56 @@ fn at(p: [f64; 3]) -> Pose<f64> {
 /// Checks a sweep against the shapes themselves: at the toi the shapes touch
 /// (GJK distance ≈ 0), a little earlier they are apart; a miss is apart at
 /// t = 1 (for shapes apart at t = 0). Returns the distance at the toi.
-fn assert_consistent(name: &str, s: &Sweep<f64>, a: &Placed<'_, f64>, m: DVec3, b: &Placed<'_, f64>) {
-    assert!(s.toi.is_finite() && s.normal.is_finite() && s.point.is_finite(), "{name}: {s:?}");
+fn assert_consistent(
+    name: &str,
+    s: &Sweep<f64>,
+    a: &Placed<'_, f64>,
+    m: DVec3,
+    b: &Placed<'_, f64>,
+) {
+    assert!(
+        s.toi.is_finite() && s.normal.is_finite() && s.point.is_finite(),
+        "{name}: {s:?}"
+    );
     let size = a.shape.scale() + b.shape.scale();
     let moved = |t: f64| Placed::new(a.shape, Pose::new(a.pose.position + m * t, a.pose.rotation));
     if s.hit {
         assert!((0.0..=1.0).contains(&s.toi), "{name}: toi {}", s.toi);
-        assert!((s.normal.length() - 1.0).abs() < 1e-9, "{name}: normal {:?}", s.normal);
+        assert!(
+            (s.normal.length() - 1.0).abs() < 1e-9,
+            "{name}: normal {:?}",
+            s.normal
+        );
         let d = gjk::distance(&moved(s.toi), b);
-        assert!(d.distance <= 1e-7 * size.max(1.0), "{name}: distance at toi {} {s:?} {a:?} {b:?} {m}", d.distance);
+        assert!(
+            d.distance <= 1e-7 * size.max(1.0),
+            "{name}: distance at toi {} {s:?} {a:?} {b:?} {m}",
+            d.distance
+        );
         if s.toi > 0.0 && s.status == Status::Converged {
             // The normal is a contact normal: its support planes of A (at the toi) and B meet.
             let n = s.normal;
             let gap = moved(s.toi).support(n).dot(n) - b.support(-n).dot(n);
-            assert!(gap.abs() <= 1e-4 * size.max(1.0), "{name}: normal {n} does not support the contact (gap {gap:e}) {s:?} {a:?} {b:?} {m}");
+            assert!(
+                gap.abs() <= 1e-4 * size.max(1.0),
+                "{name}: normal {n} does not support the contact (gap {gap:e}) {s:?} {a:?} {b:?} {m}"
+            );
         }
         if s.toi > 1e-6 {
             let early = gjk::distance(&moved(s.toi - 1e-6), b);
-            assert!(!early.intersecting || early.distance == 0.0 && s.toi < 1e-5, "{name}: overlapping before toi");
+            assert!(
+                !early.intersecting || early.distance == 0.0 && s.toi < 1e-5,
+                "{name}: overlapping before toi"
+            );
         }
     } else {
         let d0 = gjk::distance(a, b);
         if !d0.intersecting {
             let d1 = gjk::distance(&moved(1.0), b);
-            assert!(d1.distance > 0.0 || d1.intersecting == false, "{name}: miss but touching at t=1");
+            assert!(
+                d1.distance > 0.0 || !d1.intersecting,
+                "{name}: miss but touching at t=1"
+            );
         }
     }
 }
@@ -57,22 +83,59 @@ fn assert_consistent(name: &str, s: &Sweep<f64>, a: &Placed<'_, f64>, m: DVec3, 
 fn sphere_sphere_ground_truth_all_methods() {
     // (ra, rb, A, B, motion, toi)
     let cases = [
-        (1.0, 1.0, [0.0, 0.0, 0.0], [5.0, 0.0, 0.0], [10.0, 0.0, 0.0], 0.3),
-        (0.5, 0.25, [1.0, 2.0, 3.0], [1.0, 2.0, 8.0], [0.0, 0.0, 5.0], 4.25 / 5.0),
-        (0.3, 0.7, [-4.0, 0.0, 0.0], [4.0, 0.6, 0.0], [16.0, 0.0, 0.0], (8.0 - 0.8) / 16.0),
+        (
+            1.0,
+            1.0,
+            [0.0, 0.0, 0.0],
+            [5.0, 0.0, 0.0],
+            [10.0, 0.0, 0.0],
+            0.3,
+        ),
+        (
+            0.5,
+            0.25,
+            [1.0, 2.0, 3.0],
+            [1.0, 2.0, 8.0],
+            [0.0, 0.0, 5.0],
+            4.25 / 5.0,
+        ),
+        (
+            0.3,
+            0.7,
+            [-4.0, 0.0, 0.0],
+            [4.0, 0.6, 0.0],
+            [16.0, 0.0, 0.0],
+            (8.0 - 0.8) / 16.0,
+        ),
     ];
     for (ra, rb, pa, pb, m, toi) in cases {
         let (sa, sb) = (Shape::sphere(ra), Shape::sphere(rb));
         let (a, b) = (Placed::new(&sa, at(pa)), Placed::new(&sb, at(pb)));
         let m = DVec3::from_array(m);
         let exact = sweep::analytic(&a, m, &b).unwrap();
-        assert!(exact.hit && (exact.toi - toi).abs() <= 1e-12, "analytic {exact:?} vs {toi}");
+        assert!(
+            exact.hit && (exact.toi - toi).abs() <= 1e-12,
+            "analytic {exact:?} vs {toi}"
+        );
         for (name, f) in methods::<f64>() {
             let s = f(&a, m, &b);
             assert!(s.hit, "{name} missed");
-            assert!((s.toi - toi).abs() <= 1e-7, "{name}: toi {} vs {toi}", s.toi);
-            assert!((s.normal - exact.normal).length() < 1e-5, "{name}: normal {:?}", s.normal);
-            assert!((s.point - exact.point).length() < 1e-5 * (ra + rb), "{name}: point {:?} vs {:?}", s.point, exact.point);
+            assert!(
+                (s.toi - toi).abs() <= 1e-7,
+                "{name}: toi {} vs {toi}",
+                s.toi
+            );
+            assert!(
+                (s.normal - exact.normal).length() < 1e-5,
+                "{name}: normal {:?}",
+                s.normal
+            );
+            assert!(
+                (s.point - exact.point).length() < 1e-5 * (ra + rb),
+                "{name}: point {:?} vs {:?}",
+                s.point,
+                exact.point
+            );
             assert_consistent(name, &s, &a, m, &b);
         }
     }
@@ -103,14 +166,25 @@ fn box_box_along_each_axis() {
             // Gap of 2 between the faces, offset sideways by 0.3 so faces overlap partly.
             let side = DVec3::from_array([0.3, 0.2, 0.1]) * (DVec3::ONE - dir.abs());
             let centre_gap = h[axis] + 0.75 + 2.0;
-            let b = Placed::new(&sb, Pose::from_position(dir * centre_gap + side + DVec3::new(3.0, -2.0, 7.0)));
+            let b = Placed::new(
+                &sb,
+                Pose::from_position(dir * centre_gap + side + DVec3::new(3.0, -2.0, 7.0)),
+            );
             let a = Placed::new(&sa, Pose::from_position(DVec3::new(3.0, -2.0, 7.0)));
             let m = dir * 8.0;
             for (name, f) in methods::<f64>() {
                 let s = f(&a, m, &b);
                 assert!(s.hit, "{name} axis {axis} sign {sign}");
-                assert!((s.toi - 0.25).abs() <= 1e-12, "{name} axis {axis}: toi {}", s.toi);
-                assert!((s.normal - dir).length() <= 1e-9, "{name} axis {axis}: normal {:?}", s.normal);
+                assert!(
+                    (s.toi - 0.25).abs() <= 1e-12,
+                    "{name} axis {axis}: toi {}",
+                    s.toi
+                );
+                assert!(
+                    (s.normal - dir).length() <= 1e-9,
+                    "{name} axis {axis}: normal {:?}",
+                    s.normal
+                );
                 assert_consistent(name, &s, &a, m, &b);
             }
         }
@@ -122,16 +196,32 @@ fn initially_overlapping_hits_at_zero_whatever_the_motion() {
     let (sa, sb) = (Shape::cuboid(DVec3::ONE), Shape::sphere(0.5));
     let a = Placed::new(&sa, at([0.0, 0.0, 0.0]));
     let b = Placed::new(&sb, at([1.2, 0.0, 0.0]));
-    for m in [DVec3::ZERO, DVec3::X, -DVec3::X * 5.0, DVec3::new(0.0, 3.0, -1.0)] {
+    for m in [
+        DVec3::ZERO,
+        DVec3::X,
+        -DVec3::X * 5.0,
+        DVec3::new(0.0, 3.0, -1.0),
+    ] {
         for (name, f) in methods::<f64>() {
             let s = f(&a, m, &b);
             assert!(s.hit && s.toi == 0.0, "{name} motion {m}: {s:?}");
-            assert!((s.normal.length() - 1.0).abs() < 1e-9, "{name}: normal {:?}", s.normal);
-            assert!(s.normal.x > 0.9, "{name}: normal from A to B {:?}", s.normal);
+            assert!(
+                (s.normal.length() - 1.0).abs() < 1e-9,
+                "{name}: normal {:?}",
+                s.normal
+            );
+            assert!(
+                s.normal.x > 0.9,
+                "{name}: normal from A to B {:?}",
+                s.normal
+            );
         }
     }
     let (s1, s2) = (Shape::sphere(1.0), Shape::sphere(1.0));
-    let (a, b) = (Placed::new(&s1, at([0.0; 3])), Placed::new(&s2, at([1.0, 0.0, 0.0])));
+    let (a, b) = (
+        Placed::new(&s1, at([0.0; 3])),
+        Placed::new(&s2, at([1.0, 0.0, 0.0])),
+    );
     let s = sweep::analytic(&a, DVec3::ZERO, &b).unwrap();
     assert!(s.hit && s.toi == 0.0 && s.normal == DVec3::X);
 }
@@ -172,7 +262,10 @@ fn sphere_point_away_from_the_origin_catches_the_raw_point_coefficient() {
     let pt = centre + DVec3::new(5.0, 0.0, 0.0);
     let d = DVec3::new(10.0, 0.0, 0.0);
     let (sa, sb) = (Shape::sphere(1.0), Shape::new(cspace::Geom::Point));
-    let (a, b) = (Placed::new(&sa, Pose::from_position(centre)), Placed::new(&sb, Pose::from_position(pt)));
+    let (a, b) = (
+        Placed::new(&sa, Pose::from_position(centre)),
+        Placed::new(&sb, Pose::from_position(pt)),
+    );
     let s: Sweep<f64> = sweep::analytic(&a, d, &b).unwrap();
     assert!(s.hit && (s.toi - 0.4).abs() <= 1e-15, "{s:?}");
     assert_eq!(s.normal, DVec3::X);
@@ -180,7 +273,8 @@ fn sphere_point_away_from_the_origin_catches_the_raw_point_coefficient() {
     // The published version is wrong here…
     assert!(published_sphere_point_toi(centre, 1.0, pt, d).is_none_or(|t| (t - 0.4).abs() > 1e-3));
     // …and right at the origin, which is why only this class of test catches it.
-    let at_origin = published_sphere_point_toi(DVec3::ZERO, 1.0, DVec3::new(5.0, 0.0, 0.0), d).unwrap();
+    let at_origin =
+        published_sphere_point_toi(DVec3::ZERO, 1.0, DVec3::new(5.0, 0.0, 0.0), d).unwrap();
     assert!((at_origin - 0.4).abs() < 1e-12);
     // The iterative methods agree away from the origin, too.
     for (name, f) in methods::<f64>() {
@@ -192,9 +286,18 @@ fn sphere_point_away_from_the_origin_catches_the_raw_point_coefficient() {
 #[test]
 fn analytic_names_the_unsupported_shape() {
     let (sa, sb) = (Shape::sphere(1.0), Shape::cuboid(DVec3::ONE));
-    let (a, b) = (Placed::new(&sa, Pose::IDENTITY), Placed::new(&sb, Pose::IDENTITY));
+    let (a, b) = (
+        Placed::new(&sa, Pose::IDENTITY),
+        Placed::new(&sb, Pose::IDENTITY),
+    );
     let e = sweep::analytic(&a, DVec3::X, &b).unwrap_err();
-    assert_eq!(e, SweepError::Unsupported { which: "b", shape: "box" });
+    assert_eq!(
+        e,
+        SweepError::Unsupported {
+            which: "b",
+            shape: "box"
+        }
+    );
     assert!(e.to_string().contains("for b, got a box"), "{e}");
 }
 
@@ -207,12 +310,24 @@ fn analytic_grazing_and_receding() {
     let s = sweep::analytic(&a, DVec3::new(10.0, 0.0, 0.0), &b).unwrap();
     assert!(s.hit && (s.toi - 0.5).abs() < 1e-7, "{s:?}");
     let b = Placed::new(&sb, at([5.0, 2.0 + 1e-9, 0.0]));
-    assert!(!sweep::analytic(&a, DVec3::new(10.0, 0.0, 0.0), &b).unwrap().hit);
+    assert!(
+        !sweep::analytic(&a, DVec3::new(10.0, 0.0, 0.0), &b)
+            .unwrap()
+            .hit
+    );
     // Moving away.
     let b = Placed::new(&sb, at([5.0, 0.0, 0.0]));
-    assert!(!sweep::analytic(&a, DVec3::new(-10.0, 0.0, 0.0), &b).unwrap().hit);
+    assert!(
+        !sweep::analytic(&a, DVec3::new(-10.0, 0.0, 0.0), &b)
+            .unwrap()
+            .hit
+    );
     // Too short.
-    assert!(!sweep::analytic(&a, DVec3::new(2.9, 0.0, 0.0), &b).unwrap().hit);
+    assert!(
+        !sweep::analytic(&a, DVec3::new(2.9, 0.0, 0.0), &b)
+            .unwrap()
+            .hit
+    );
 }
 
 // ----- published failure configurations -------------------------------------
@@ -248,8 +363,16 @@ fn parry_429_toi_independent_of_extent() {
             for (name, f) in methods::<f64>() {
                 let s = f(&a, m, &b);
                 assert!(s.hit, "{name} h={h}");
-                assert!((s.toi - toi).abs() * 2.0 <= 1e-7, "{name} h={h}: toi {} vs {toi}", s.toi);
-                assert!((s.normal + DVec3::Y).length() < 1e-6, "{name} h={h}: normal {:?}", s.normal);
+                assert!(
+                    (s.toi - toi).abs() * 2.0 <= 1e-7,
+                    "{name} h={h}: toi {} vs {toi}",
+                    s.toi
+                );
+                assert!(
+                    (s.normal + DVec3::Y).length() < 1e-6,
+                    "{name} h={h}: normal {:?}",
+                    s.normal
+                );
             }
         }
     }
@@ -270,7 +393,11 @@ fn parry_193_sunk_capsule_normal() {
     for (name, f) in methods::<f64>() {
         let s = f(&a, m, &b);
         assert!(s.hit && s.toi == 0.0, "{name}: {s:?}");
-        assert!((s.normal + DVec3::Y).length() < 1e-6, "{name}: normal {:?}", s.normal);
+        assert!(
+            (s.normal + DVec3::Y).length() < 1e-6,
+            "{name}: normal {:?}",
+            s.normal
+        );
     }
 }
 
@@ -292,7 +419,10 @@ fn ncollide_141_still_boxes_do_not_hit() {
 /// returned no TOI.
 #[test]
 fn ncollide_214_box_towards_taller_box() {
-    let (sa, sb) = (Shape::cuboid(DVec3::ONE), Shape::cuboid(DVec3::new(1.0, 1.5, 1.0)));
+    let (sa, sb) = (
+        Shape::cuboid(DVec3::ONE),
+        Shape::cuboid(DVec3::new(1.0, 1.5, 1.0)),
+    );
     let a = Placed::new(&sa, at([0.0; 3]));
     let b = Placed::new(&sb, at([10.0, 0.0, 0.0]));
     for (name, f) in methods::<f64>() {
@@ -352,8 +482,15 @@ fn jolt_2103_cylinder_next_to_capsule() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn pick(&mut self, n: u64) -> u64 {
+        self.next();
+        (self.0 >> 33) % n
     }
     fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.next()
@@ -374,7 +511,10 @@ fn random_sphere_sweeps_agree_with_analytic() {
     let mut iters = [0u32; 3];
     let mut hits = 0;
     for _ in 0..2000 {
-        let (sa, sb) = (Shape::sphere(rng.range(0.05, 2.0)), Shape::sphere(rng.range(0.05, 2.0)));
+        let (sa, sb) = (
+            Shape::sphere(rng.range(0.05, 2.0)),
+            Shape::sphere(rng.range(0.05, 2.0)),
+        );
         let a = Placed::new(&sa, Pose::from_position(rng.vec(10.0)));
         let b = Placed::new(&sb, Pose::from_position(rng.vec(10.0)));
         let m = (b.pose.position - a.pose.position) * 1.5 + rng.vec(3.0);
@@ -403,22 +543,31 @@ fn random_sphere_sweeps_agree_with_analytic() {
         }
     }
     assert!(hits > 500, "too few hits: {hits}");
-    eprintln!("sphere sweeps: worst toi error ca/raycast/swept-mpr = {worst:?}, mean iterations = {:?}",
-        iters.map(|i| f64::from(i) / 2000.0));
+    eprintln!(
+        "sphere sweeps: worst toi error ca/raycast/swept-mpr = {worst:?}, mean iterations = {:?}",
+        iters.map(|i| f64::from(i) / 2000.0)
+    );
 }
 
 fn random_shape(rng: &mut Lcg) -> Shape<f64> {
-    let s = match (rng.next() * 7.0) as u32 {
+    match rng.pick(7) {
         0 => Shape::sphere(rng.range(0.1, 2.0)),
-        1 => Shape::cuboid(DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0))),
+        1 => Shape::cuboid(DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        )),
         2 => Shape::capsule(rng.range(0.0, 2.0), rng.range(0.1, 1.0)),
         3 => Shape::cylinder(rng.range(0.1, 2.0), rng.range(0.1, 2.0)),
         4 => Shape::cone(rng.range(0.1, 2.0), rng.range(0.1, 2.0)),
         5 => Shape::hull((0..8).map(|_| rng.vec(1.5)).collect()),
-        _ => Shape::cuboid(DVec3::new(rng.range(0.1, 2.0), rng.range(0.1, 2.0), rng.range(0.1, 2.0)))
-            .with_margin(rng.range(0.0, 0.3)),
-    };
-    s
+        _ => Shape::cuboid(DVec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        ))
+        .with_margin(rng.range(0.0, 0.3)),
+    }
 }
 
 #[test]
@@ -442,12 +591,21 @@ fn random_sweeps_agree_between_methods() {
             for k in 1..3 {
                 let err = (r[k].toi - r[0].toi).abs();
                 worst[k] = worst[k].max(err);
-                assert!(err <= 1e-6, "{} vs ca: {} vs {} ({sa:?} {sb:?})", methods::<f64>()[k].0, r[k].toi, r[0].toi);
+                assert!(
+                    err <= 1e-6,
+                    "{} vs ca: {} vs {} ({sa:?} {sb:?})",
+                    methods::<f64>()[k].0,
+                    r[k].toi,
+                    r[0].toi
+                );
             }
         }
     }
-    eprintln!("random sweeps: worst toi difference to ca (raycast, swept-mpr) = {:?}, mean iterations ca/raycast/swept-mpr = {:?}",
-        &worst[1..], iters.map(|i| f64::from(i) / f64::from(n)));
+    eprintln!(
+        "random sweeps: worst toi difference to ca (raycast, swept-mpr) = {:?}, mean iterations ca/raycast/swept-mpr = {:?}",
+        &worst[1..],
+        iters.map(|i| f64::from(i) / f64::from(n))
+    );
 }
 
 fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
@@ -456,15 +614,29 @@ fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
         cspace::Geom::Sphere { radius } => Box::new(ps::Ball::new(*radius)),
         cspace::Geom::Box { half_extents } => {
             if s.margin > 0.0 {
-                Box::new(ps::RoundShape { inner_shape: ps::Cuboid::new(*half_extents), border_radius: s.margin })
+                Box::new(ps::RoundShape {
+                    inner_shape: ps::Cuboid::new(*half_extents),
+                    border_radius: s.margin,
+                })
             } else {
                 Box::new(ps::Cuboid::new(*half_extents))
             }
         }
-        cspace::Geom::Capsule { half_height, radius } => Box::new(ps::Capsule::new_y(*half_height, *radius)),
-        cspace::Geom::Cylinder { half_height, radius } => Box::new(ps::Cylinder::new(*half_height, *radius)),
-        cspace::Geom::Cone { half_height, radius } => Box::new(ps::Cone::new(*half_height, *radius)),
-        cspace::Geom::Hull { points } => Box::new(ps::ConvexPolyhedron::from_convex_hull(points).unwrap()),
+        cspace::Geom::Capsule {
+            half_height,
+            radius,
+        } => Box::new(ps::Capsule::new_y(*half_height, *radius)),
+        cspace::Geom::Cylinder {
+            half_height,
+            radius,
+        } => Box::new(ps::Cylinder::new(*half_height, *radius)),
+        cspace::Geom::Cone {
+            half_height,
+            radius,
+        } => Box::new(ps::Cone::new(*half_height, *radius)),
+        cspace::Geom::Hull { points } => {
+            Box::new(ps::ConvexPolyhedron::from_convex_hull(points).unwrap())
+        }
         cspace::Geom::Point => Box::new(ps::Ball::new(s.margin)),
     }
 }
@@ -475,6 +647,7 @@ fn random_sweeps_agree_with_parry_f64() {
     use parry3d_f64::query::{ShapeCastOptions, cast_shapes};
     let mut rng = Lcg(23);
     let (mut compared, mut worst) = (0, 0.0f64);
+    let (mut ours_closer, mut theirs_closer) = (0, 0);
     let mut disagreements = Vec::new();
     for _ in 0..1500 {
         let (sa, sb) = (random_shape(&mut rng), random_shape(&mut rng));
@@ -483,7 +656,10 @@ fn random_sweeps_agree_with_parry_f64() {
         let m = (b.pose.position - a.pose.position) * 1.5 + rng.vec(4.0);
         let ours = sweep::conservative_advancement(&a, m, &b);
         let (pa, pb) = (parry_shape(&sa), parry_shape(&sb));
-        let opts = ShapeCastOptions { max_time_of_impact: 1.0, ..ShapeCastOptions::default() };
+        let opts = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            ..ShapeCastOptions::default()
+        };
         let theirs = cast_shapes(
             &PPose::from_parts(a.pose.position, a.pose.rotation),
             m,
@@ -499,6 +675,26 @@ fn random_sweeps_agree_with_parry_f64() {
                 compared += 1;
                 let err = (hit.time_of_impact - ours.toi).abs();
                 worst = worst.max(err);
+                if err > 1e-9 {
+                    // Who is right? The gap (distance, or EPA depth when
+                    // overlapping) at each toi: the true toi has gap 0.
+                    let gap = |t: f64| {
+                        let at =
+                            Placed::new(&sa, Pose::new(a.pose.position + m * t, a.pose.rotation));
+                        let d = gjk::distance(&at, &b);
+                        if d.intersecting {
+                            cspace::epa::penetration(&at, &b).depth
+                        } else {
+                            d.distance
+                        }
+                    };
+                    let (g_ours, g_theirs) = (gap(ours.toi), gap(hit.time_of_impact));
+                    if g_ours <= g_theirs {
+                        ours_closer += 1;
+                    } else {
+                        theirs_closer += 1;
+                    }
+                }
                 if err > 1e-5 {
                     disagreements.push((ours.toi, hit.time_of_impact));
                 }
@@ -511,8 +707,18 @@ fn random_sweeps_agree_with_parry_f64() {
             }
         }
     }
-    eprintln!("parry f64: {compared} hits compared, worst toi difference {worst:e}, {} disagreements: {disagreements:?}", disagreements.len());
+    eprintln!(
+        "parry f64: {compared} hits compared, worst toi difference {worst:e}, {} disagreements: {disagreements:?}",
+        disagreements.len()
+    );
+    eprintln!(
+        "parry f64: toi differences above 1e-9: ours closer to contact in {ours_closer}, parry's in {theirs_closer}"
+    );
     assert!(compared > 300);
+    assert!(
+        theirs_closer * 10 <= ours_closer.max(1),
+        "parry closer in {theirs_closer} cases"
+    );
     assert!(disagreements.len() * 100 <= compared, "{disagreements:?}");
 }
 
@@ -534,7 +740,10 @@ fn random_sweeps_agree_with_parry_f32() {
         let a = Placed::new(&sa, Pose::new(pa, qa));
         let b = Placed::new(&sb, Pose::from_position(pb));
         let ours = sweep::conservative_advancement(&a, m, &b);
-        let opts = ShapeCastOptions { max_time_of_impact: 1.0, ..ShapeCastOptions::default() };
+        let opts = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            ..ShapeCastOptions::default()
+        };
         let theirs = cast_shapes(
             &PPose::from_parts(pa, qa),
             m,
@@ -554,7 +763,9 @@ fn random_sweeps_agree_with_parry_f32() {
             _ => differ += 1,
         }
     }
-    eprintln!("parry f32: {compared} hits compared, worst toi difference {worst:e}, {differ} hit/miss differences");
+    eprintln!(
+        "parry f32: {compared} hits compared, worst toi difference {worst:e}, {differ} hit/miss differences"
+    );
     assert!(compared > 200 && worst < 1e-3 && differ * 100 <= compared);
 }
 
@@ -565,7 +776,10 @@ fn invariant_under_swap_translation_and_scale() {
     let mut rng = Lcg(31);
     for _ in 0..300 {
         let (sa, sb) = (random_shape(&mut rng), random_shape(&mut rng));
-        let (pa, pb) = (Pose::new(rng.vec(5.0), rng.quat()), Pose::new(rng.vec(5.0), rng.quat()));
+        let (pa, pb) = (
+            Pose::new(rng.vec(5.0), rng.quat()),
+            Pose::new(rng.vec(5.0), rng.quat()),
+        );
         let m = (pb.position - pa.position) * 1.5 + rng.vec(2.0);
         for (name, f) in methods::<f64>() {
             let base = f(&Placed::new(&sa, pa), m, &Placed::new(&sb, pb));
@@ -574,10 +788,18 @@ fn invariant_under_swap_translation_and_scale() {
             }
             // Swap: B moves by −m against a static A.
             let sw = f(&Placed::new(&sb, pb), -m, &Placed::new(&sa, pa));
-            assert!(sw.hit && (sw.toi - base.toi).abs() <= 1e-6, "{name} swap: {} vs {}", sw.toi, base.toi);
+            assert!(
+                sw.hit && (sw.toi - base.toi).abs() <= 1e-6,
+                "{name} swap: {} vs {}",
+                sw.toi,
+                base.toi
+            );
             // Vertex and edge contacts have a cone of normals: each must be valid.
             assert_consistent(name, &sw, &Placed::new(&sb, pb), -m, &Placed::new(&sa, pa));
-            assert!(sw.normal.dot(base.normal) < 0.0, "{name} swap normal {sw:?} {base:?} {sa:?} {sb:?} {pa:?} {pb:?} {m}");
+            assert!(
+                sw.normal.dot(base.normal) < 0.0,
+                "{name} swap normal {sw:?} {base:?} {sa:?} {sb:?} {pa:?} {pb:?} {m}"
+            );
             // Far from the origin.
             let far = DVec3::new(3e4, -7e4, 1e5);
             let tr = f(
@@ -585,7 +807,12 @@ fn invariant_under_swap_translation_and_scale() {
                 m,
                 &Placed::new(&sb, Pose::new(pb.position + far, pb.rotation)),
             );
-            assert!(tr.hit && (tr.toi - base.toi).abs() <= 1e-6, "{name} far: {} vs {}", tr.toi, base.toi);
+            assert!(
+                tr.hit && (tr.toi - base.toi).abs() <= 1e-6,
+                "{name} far: {} vs {}",
+                tr.toi,
+                base.toi
+            );
             // Scaled.
             for k in [1e-3, 1e3] {
                 let (ka, kb) = (scaled(&sa, k), scaled(&sb, k));
@@ -594,7 +821,12 @@ fn invariant_under_swap_translation_and_scale() {
                     m * k,
                     &Placed::new(&kb, Pose::new(pb.position * k, pb.rotation)),
                 );
-                assert!(sc.hit && (sc.toi - base.toi).abs() <= 1e-6, "{name} ×{k}: {} vs {}", sc.toi, base.toi);
+                assert!(
+                    sc.hit && (sc.toi - base.toi).abs() <= 1e-6,
+                    "{name} ×{k}: {} vs {}",
+                    sc.toi,
+                    base.toi
+                );
             }
         }
     }
@@ -605,13 +837,38 @@ fn scaled(s: &Shape<f64>, k: f64) -> Shape<f64> {
     let geom = match &s.geom {
         Geom::Point => Geom::Point,
         Geom::Sphere { radius } => Geom::Sphere { radius: radius * k },
-        Geom::Box { half_extents } => Geom::Box { half_extents: *half_extents * k },
-        Geom::Capsule { half_height, radius } => Geom::Capsule { half_height: half_height * k, radius: radius * k },
-        Geom::Cylinder { half_height, radius } => Geom::Cylinder { half_height: half_height * k, radius: radius * k },
-        Geom::Cone { half_height, radius } => Geom::Cone { half_height: half_height * k, radius: radius * k },
-        Geom::Hull { points } => Geom::Hull { points: points.iter().map(|p| *p * k).collect() },
+        Geom::Box { half_extents } => Geom::Box {
+            half_extents: *half_extents * k,
+        },
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => Geom::Capsule {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Geom::Cylinder {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Cone {
+            half_height,
+            radius,
+        } => Geom::Cone {
+            half_height: half_height * k,
+            radius: radius * k,
+        },
+        Geom::Hull { points } => Geom::Hull {
+            points: points.iter().map(|p| *p * k).collect(),
+        },
     };
-    Shape { geom, margin: s.margin * k }
+    Shape {
+        geom,
+        margin: s.margin * k,
+    }
 }
 
 // ----- properties ---------------------------------------------------------------
@@ -620,12 +877,14 @@ fn arb_shape() -> impl Strategy<Value = Shape<f64>> {
     let size = 0.0..3.0f64;
     prop_oneof![
         size.clone().prop_map(Shape::sphere),
-        (size.clone(), size.clone(), size.clone()).prop_map(|(x, y, z)| Shape::cuboid(DVec3::new(x, y, z))),
+        (size.clone(), size.clone(), size.clone())
+            .prop_map(|(x, y, z)| Shape::cuboid(DVec3::new(x, y, z))),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::capsule(h, r)),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::cylinder(h, r)),
         (size.clone(), size.clone()).prop_map(|(h, r)| Shape::cone(h, r)),
-        prop::collection::vec((-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64), 1..6)
-            .prop_map(|p| Shape::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())),
+        prop::collection::vec((-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64), 1..6).prop_map(|p| {
+            Shape::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())
+        }),
         Just(Shape::new(cspace::Geom::Point)),
     ]
     .prop_flat_map(|s| (Just(s), prop_oneof![Just(0.0), 0.0..0.5f64]))

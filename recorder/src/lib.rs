@@ -192,10 +192,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(dir) = dir {
         std::fs::create_dir_all(dir)?;
     }
-    let name = path.file_name().map_or_else(
-        || "cspace".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = path
+        .file_name()
+        .map_or_else(|| "cspace".into(), |n| n.to_string_lossy().into_owned());
     let tmp_name = format!(
         ".{name}.{}.{}.tmp",
         std::process::id(),

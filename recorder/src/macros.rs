@@ -87,7 +87,9 @@ macro_rules! pause {
     };
     ($label:literal) => {
         if $crate::__guard!() {
-            $crate::emit($crate::__site!($label), |site| $crate::Event::Pause { site });
+            $crate::emit($crate::__site!($label), |site| $crate::Event::Pause {
+                site,
+            });
         }
     };
 }
@@ -189,9 +191,8 @@ macro_rules! simplex {
     ($label:literal, $vertices:expr $(,)?) => {
         if $crate::__guard!() {
             let vertices = $crate::cso_vertices($vertices);
-            $crate::emit($crate::__site!($label), move |site| $crate::Event::Simplex {
-                site,
-                vertices,
+            $crate::emit($crate::__site!($label), move |site| {
+                $crate::Event::Simplex { site, vertices }
             });
         }
     };
@@ -203,7 +204,10 @@ macro_rules! value {
     ($label:literal, $v:expr $(,)?) => {
         if $crate::__guard!() {
             let value = $crate::IntoScalar::into_scalar($v);
-            $crate::emit($crate::__site!($label), move |site| $crate::Event::Value { site, value });
+            $crate::emit($crate::__site!($label), move |site| $crate::Event::Value {
+                site,
+                value,
+            });
         }
     };
 }
@@ -217,11 +221,13 @@ macro_rules! shapes {
         if $crate::__guard!() {
             let a = ::std::boxed::Box::new(::core::convert::Into::into($a));
             let b = ::std::boxed::Box::new(::core::convert::Into::into($b));
-            $crate::emit($crate::__site!("shapes"), move |site| $crate::Event::Shapes {
-                site,
-                a,
-                b,
-                motion: ::core::option::Option::None,
+            $crate::emit($crate::__site!("shapes"), move |site| {
+                $crate::Event::Shapes {
+                    site,
+                    a,
+                    b,
+                    motion: ::core::option::Option::None,
+                }
             });
         }
     };
@@ -229,12 +235,10 @@ macro_rules! shapes {
         if $crate::__guard!() {
             let a = ::std::boxed::Box::new(::core::convert::Into::into($a));
             let b = ::std::boxed::Box::new(::core::convert::Into::into($b));
-            let motion = ::core::option::Option::Some($crate::IntoVec3::into_vec3($motion).to_f64());
-            $crate::emit($crate::__site!("shapes"), move |site| $crate::Event::Shapes {
-                site,
-                a,
-                b,
-                motion,
+            let motion =
+                ::core::option::Option::Some($crate::IntoVec3::into_vec3($motion).to_f64());
+            $crate::emit($crate::__site!("shapes"), move |site| {
+                $crate::Event::Shapes { site, a, b, motion }
             });
         }
     };

@@ -311,7 +311,8 @@ pub fn record_to_file<R>(
 /// Cold and out of line: the caller's hot path keeps only the `is_on()`
 /// branch, without spilling registers for a call it almost never makes.
 #[doc(hidden)]
-#[inline]
+#[cold]
+#[inline(never)]
 pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
     RECORDER.with(|r| {
         if let Ok(mut guard) = r.try_borrow_mut()
@@ -349,7 +350,11 @@ mod tests {
         });
         assert!(r.is_err());
         assert!(!is_on());
-        assert_eq!(rec.events().len(), 2, "site definition and pause survive the panic");
+        assert_eq!(
+            rec.events().len(),
+            2,
+            "site definition and pause survive the panic"
+        );
     }
 
     #[test]

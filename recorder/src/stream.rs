@@ -44,7 +44,9 @@ pub enum DecodeError {
         found: Vec<u8>,
     },
     /// The stream was written by a newer format version.
-    #[error("unsupported format version {found} at byte 4: this reader supports versions 1 to {supported}")]
+    #[error(
+        "unsupported format version {found} at byte 4: this reader supports versions 1 to {supported}"
+    )]
     UnsupportedVersion {
         /// The version in the header.
         found: u16,
@@ -333,7 +335,12 @@ pub fn decode_reader(mut reader: impl Read) -> Decoded {
         Ok(_) => decode(&bytes),
         Err(e) => {
             let mut decoded = decode(&bytes);
-            if decoded.error.is_none() || decoded.error.as_ref().is_some_and(DecodeError::is_truncation) {
+            if decoded.error.is_none()
+                || decoded
+                    .error
+                    .as_ref()
+                    .is_some_and(DecodeError::is_truncation)
+            {
                 decoded.error = Some(DecodeError::Io {
                     offset: bytes.len() as u64,
                     message: e.to_string(),
@@ -488,7 +495,16 @@ mod tests {
         let mut bytes = encode_stream(&sample());
         bytes[4] = 2;
         let e = decode(&bytes).error.expect("version 2 must be refused");
-        assert!(matches!(e, DecodeError::UnsupportedVersion { found: 2, supported: 1 }), "{e}");
+        assert!(
+            matches!(
+                e,
+                DecodeError::UnsupportedVersion {
+                    found: 2,
+                    supported: 1
+                }
+            ),
+            "{e}"
+        );
         assert!(e.to_string().contains("version 2"));
         let e = decode(b"PK\x03\x04zip").error.expect("zip is not a stream");
         assert!(matches!(e, DecodeError::BadMagic { .. }), "{e}");
@@ -499,7 +515,10 @@ mod tests {
         let mut bytes = header().to_vec();
         bytes.extend_from_slice(&[0xff, 0xff, 0xff, 0xff, 0x0f]);
         let e = decode(&bytes).error.expect("length must be refused");
-        assert!(matches!(e, DecodeError::LengthTooLarge { offset: 8, .. }), "{e}");
+        assert!(
+            matches!(e, DecodeError::LengthTooLarge { offset: 8, .. }),
+            "{e}"
+        );
     }
 
     #[test]

@@ -73,8 +73,14 @@ fn event() -> impl Strategy<Value = Event> {
         site.clone().prop_map(|site| Event::Pop { site }),
         site.clone().prop_map(|site| Event::Pause { site }),
         (site.clone(), ".{0,200}").prop_map(|(site, text)| Event::Text { site, text }),
-        (site.clone(), space.clone(), color.clone(), vec3())
-            .prop_map(|(site, space, color, p)| Event::Point { site, space, color, p }),
+        (site.clone(), space.clone(), color.clone(), vec3()).prop_map(|(site, space, color, p)| {
+            Event::Point {
+                site,
+                space,
+                color,
+                p,
+            }
+        }),
         (site.clone(), space.clone(), color.clone(), vec3(), vec3()).prop_map(
             |(site, space, color, a, b)| Event::Line {
                 site,
@@ -114,7 +120,12 @@ fn event() -> impl Strategy<Value = Event> {
             decl(),
             prop::option::of(any::<[u64; 3]>().prop_map(|b| b.map(f64::from_bits)))
         )
-            .prop_map(|(site, a, b, motion)| Event::Shapes { site, a: Box::new(a), b: Box::new(b), motion }),
+            .prop_map(|(site, a, b, motion)| Event::Shapes {
+                site,
+                a: Box::new(a),
+                b: Box::new(b),
+                motion
+            }),
     ]
 }
 
@@ -172,7 +183,10 @@ fn truncation_at_every_offset_yields_the_complete_prefix() {
         if cut < stream::HEADER_LEN {
             assert!(d.events.is_empty());
             assert!(
-                matches!(d.error, Some(DecodeError::Truncated { .. } | DecodeError::BadMagic { .. })),
+                matches!(
+                    d.error,
+                    Some(DecodeError::Truncated { .. } | DecodeError::BadMagic { .. })
+                ),
                 "cut {cut}: {:?}",
                 d.error
             );
@@ -239,7 +253,10 @@ fn a_hundred_thousand_mutated_streams_decode_without_panic() {
             assert!(!e.to_string().is_empty());
         }
     }
-    assert!(errors > 10_000, "mutations must mostly be detected, got {errors}");
+    assert!(
+        errors > 10_000,
+        "mutations must mostly be detected, got {errors}"
+    );
 }
 
 #[test]
@@ -252,7 +269,11 @@ fn no_length_field_allocates_beyond_the_bytes_present() {
     bytes.push(payload.len() as u8);
     bytes.extend_from_slice(&payload);
     let d = decode(&bytes);
-    assert!(matches!(d.error, Some(DecodeError::Corrupt { offset: 8, .. })), "{:?}", d.error);
+    assert!(
+        matches!(d.error, Some(DecodeError::Corrupt { offset: 8, .. })),
+        "{:?}",
+        d.error
+    );
 }
 
 /// Set by the crash test for the child process it spawns.
@@ -296,7 +317,9 @@ fn a_process_killed_mid_query_leaves_every_recorded_event_readable() {
         .filter(|l| matches!(l.event, Event::Point { .. }))
         .count();
     assert_eq!(points, CRASH_EVENTS);
-    assert!(matches!(&d.events.last().expect("events").event, Event::Text { text, .. } if text == "about to abort"));
+    assert!(
+        matches!(&d.events.last().expect("events").event, Event::Text { text, .. } if text == "about to abort")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -319,7 +342,12 @@ fn golden_events() -> Vec<Event> {
         geom,
         margin: 0.125,
         position: [1.0, -2.5, 1e5],
-        rotation: [0.0, 0.0, std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2],
+        rotation: [
+            0.0,
+            0.0,
+            std::f64::consts::FRAC_1_SQRT_2,
+            std::f64::consts::FRAC_1_SQRT_2,
+        ],
     };
     vec![
         site(0, "shapes"),
@@ -347,7 +375,11 @@ fn golden_events() -> Vec<Event> {
             space: Space::Object,
             color: None,
             a: Vec3Data::F64([0.1, 0.2, 0.3]),
-            b: Vec3Data::F64([f64::from_bits(0x7ff8_0000_0000_0001), f64::INFINITY, -1e-308]),
+            b: Vec3Data::F64([
+                f64::from_bits(0x7ff8_0000_0000_0001),
+                f64::INFINITY,
+                -1e-308,
+            ]),
         },
         Event::Triangle {
             site: 2,
@@ -401,5 +433,9 @@ fn golden_recordings_of_every_format_version_still_decode() {
     let got: Vec<Event> = d.events.into_iter().map(|l| l.event).collect();
     assert_bit_identical(&got, &expected);
     // Version 1 is current: today's writer produces the same bytes.
-    assert_eq!(stream::encode_stream(&expected), bytes, "v1 encoding changed: bump VERSION");
+    assert_eq!(
+        stream::encode_stream(&expected),
+        bytes,
+        "v1 encoding changed: bump VERSION"
+    );
 }

@@ -2,11 +2,15 @@
 //! commands. All state that matters lives in the egui-free modules.
 
 use crate::camera::OrbitCamera;
+use crate::live::{Live, LiveState};
+use crate::pair::{Pair, Which};
+use crate::rerun::{self, Rerun};
 use crate::scene::{Pick, ShapeMeshes};
 use crate::session::{Session, View};
 use crate::source::{self, Recent, Watch};
 use crate::timeline::Command;
 use crate::trace::{Entry, Prim, Trace};
+use cspace::fixture::Fixture;
 use cspace_recorder::Rgba;
 use egui::{
     Align2, Color32, FontId, Key, Modifiers, Pos2, Rect, Sense, Shape, Stroke, Vec2, pos2, vec2,
@@ -22,6 +26,10 @@ pub enum Opened {
     Demo,
     /// A file on disk (recording or fixture).
     File(PathBuf),
+    /// Two recordings compared (`--diff A B`).
+    Diff(PathBuf, PathBuf),
+    /// A live query (its connection id).
+    Live(u64),
 }
 
 /// An opened folder and its recordings.
@@ -46,10 +54,27 @@ pub struct ViewerApp {
     pub recent: Recent,
     /// The last problem opening something, shown as a banner.
     pub message: Option<String>,
+    /// The open fixture, when the open file is one that loads.
+    pub fixture: Option<Fixture>,
+    /// The open fixture re-run with the current code.
+    pub rerun: Option<Rerun>,
+    /// The second recording when two are compared (re-run or diff).
+    pub pair: Option<Pair>,
+    /// The live server and its queries, while listening.
+    pub live: Option<Live>,
+    /// Where "Save…" of a live query proposes to write.
+    pub save_dir: PathBuf,
+    /// Where "Live → Listen" listens.
+    pub listen_addr: String,
+    /// A "Next step" on a blocked live query is waiting for its next pause.
+    live_step_pending: bool,
     watch: Option<Watch>,
     ctx: Option<egui::Context>,
     open_text: String,
     show_open: bool,
+    diff_text: [String; 2],
+    show_diff: bool,
+    save_text: Option<(u64, String)>,
     scrolled_to: Option<u32>,
 }
 
@@ -96,10 +121,20 @@ impl ViewerApp {
             folder: None,
             recent: Recent::load(recent_file),
             message: None,
+            fixture: None,
+            rerun: None,
+            pair: None,
+            live: None,
+            save_dir: PathBuf::from("."),
+            listen_addr: crate::live::DEFAULT_ADDR.to_owned(),
+            live_step_pending: false,
             watch: None,
             ctx: ctx.cloned(),
             open_text: String::new(),
             show_open: false,
+            diff_text: [String::new(), String::new()],
+            show_diff: false,
+            save_text: None,
             scrolled_to: None,
         };
         match path {
@@ -119,8 +154,17 @@ impl ViewerApp {
         }
     }
 
+    /// Forgets the fixture, its re-run and any comparison (something else opens).
+    fn close_extras(&mut self) {
+        self.fixture = None;
+        self.rerun = None;
+        self.pair = None;
+        self.live_step_pending = false;
+    }
+
     /// Opens the built-in demo recording.
     pub fn open_demo(&mut self) {
+        self.close_extras();
         self.session = Session::new(
             Trace::from_bytes(&crate::demo::recording()),
             "demo: box-sphere distance",
@@ -132,6 +176,7 @@ impl ViewerApp {
     /// Opens bundled example `i`.
     pub fn open_example(&mut self, i: usize) {
         if let Some((name, bytes)) = source::bundled::EXAMPLES.get(i) {
+            self.close_extras();
             self.session = Session::new(Trace::from_bytes(bytes), format!("example: {name}"));
             self.opened = Opened::Example(i);
             self.watch = None;
@@ -170,8 +215,11 @@ impl ViewerApp {
     }
 
     fn open_file(&mut self, path: &Path) {
+        let fixture = self.load_fixture(path);
         match source::load(path) {
             Ok(trace) => {
+                self.close_extras();
+                self.fixture = fixture;
                 let name = path.file_name().map_or_else(
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
@@ -183,7 +231,191 @@ impl ViewerApp {
                     .ok();
                 self.recent.add(path);
             }
-            Err(e) => self.message = Some(e.to_string()),
+            Err(e) => {
+                if self.message.is_none() {
+                    self.message = Some(e.to_string());
+                }
+            }
+        }
+    }
+
+    /// Loads `path` as a fixture if it is one: a `NAME.fixture.json`, or a
+    /// `NAME.cspace` with one beside it (a folder lists only the recording). A
+    /// fixture that does not load is one banner (its message); its recording
+    /// still opens when it can be read.
+    fn load_fixture(&mut self, path: &Path) -> Option<Fixture> {
+        let is_fixture = cspace::fixture::fixture_paths(path).is_ok_and(|(json, _)| {
+            json == path || (source::recording_path(path) == path && json.is_file())
+        });
+        if !is_fixture {
+            return None;
+        }
+        Fixture::load(path)
+            .map_err(|e| self.message = Some(e.to_string()))
+            .ok()
+    }
+
+    /// Re-runs the open fixture's query with the current code and compares the
+    /// new recording with the stored one (shown: the new one, at the same step).
+    /// Returns whether a fixture was open.
+    pub fn rerun_fixture(&mut self) -> bool {
+        let Some(fixture) = self.fixture.take() else {
+            return false;
+        };
+        let run = Rerun::run(&fixture);
+        let step = self.current_step();
+        self.close_pair();
+        let title = fixture.path.file_name().map_or_else(
+            || fixture.name().to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let (mut shown, mut pair) = Pair::open(
+            fixture.recording_bytes(),
+            &run.recording,
+            ["Stored recording".to_owned(), "New recording".to_owned()],
+        );
+        shown.title = format!("{title} (stored)");
+        pair.hidden.title = format!("{title} (new)");
+        shown.command(Command::SeekStep(step));
+        pair.follow(&shown);
+        pair.show(Which::B, &mut shown);
+        self.session = shown;
+        self.pair = Some(pair);
+        self.rerun = Some(run);
+        self.fixture = Some(fixture);
+        true
+    }
+
+    /// Opens recordings (or fixtures) `a` and `b` side by side in lockstep.
+    pub fn open_diff(&mut self, a: &Path, b: &Path) {
+        self.message = None;
+        let read = |p: &Path| {
+            let rec = source::recording_path(p);
+            std::fs::read(&rec).map_err(|e| format!("cannot read {}: {e}", rec.display()))
+        };
+        let (ba, bb) = match (read(a), read(b)) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(e), _) | (_, Err(e)) => {
+                self.message = Some(e);
+                return;
+            }
+        };
+        let name = |p: &Path| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        };
+        self.close_extras();
+        let (mut shown, mut pair) = Pair::open(
+            &ba,
+            &bb,
+            [format!("A: {}", name(a)), format!("B: {}", name(b))],
+        );
+        shown.title = format!("diff {} vs {}", name(a), name(b));
+        pair.hidden.title.clone_from(&shown.title);
+        pair.side_by_side = true;
+        self.session = shown;
+        self.pair = Some(pair);
+        self.opened = Opened::Diff(a.to_path_buf(), b.to_path_buf());
+        self.watch = None;
+        self.diff_text = [a.display().to_string(), b.display().to_string()];
+    }
+
+    /// Ends a comparison, going back to the first recording (the stored one).
+    pub fn close_pair(&mut self) {
+        if let Some(mut pair) = self.pair.take() {
+            pair.show(Which::A, &mut self.session);
+        }
+    }
+
+    /// The step at the cursor of the shown recording.
+    #[must_use]
+    pub fn current_step(&self) -> u32 {
+        self.session.trace.step_at(self.session.timeline.cursor())
+    }
+
+    /// Starts listening for live programs on [`listen_addr`](Self::listen_addr)
+    /// (problems become the banner). Returns whether it listens.
+    pub fn listen(&mut self) -> bool {
+        if self.live.is_some() {
+            return true;
+        }
+        match Live::listen(&self.listen_addr) {
+            Ok(live) => {
+                self.message = None;
+                self.live = Some(live);
+                true
+            }
+            Err(e) => {
+                self.message = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Opens live query `id` in the views.
+    pub fn open_live(&mut self, id: u64) {
+        let Some(q) = self.live.as_ref().and_then(|l| l.query(id)) else {
+            return;
+        };
+        let trace = q.trace();
+        let title = format!("live #{id} from {}", q.peer);
+        self.close_extras();
+        self.session = Session::new(trace, title);
+        self.opened = Opened::Live(id);
+        self.watch = None;
+    }
+
+    /// Takes the live server's messages and updates the open live query.
+    /// Returns whether the shown recording changed.
+    pub fn poll_live(&mut self) -> bool {
+        let Some(live) = &mut self.live else {
+            return false;
+        };
+        let changed = live.poll();
+        let Opened::Live(id) = self.opened else {
+            return false;
+        };
+        if !changed.contains(&id) {
+            return false;
+        }
+        let Some(q) = live.query(id) else {
+            return false;
+        };
+        let at_end = self.session.timeline.cursor() >= self.session.trace.len();
+        let trace = q.trace();
+        let pending = self.live_step_pending;
+        self.session.reload(trace);
+        if pending {
+            if self.session.trace.steps() > self.current_step() {
+                // The program ran on to its next pause: follow it there.
+                self.live_step_pending = false;
+                self.session.command(Command::NextStep);
+            } else {
+                // Still on its way: show what it has done so far.
+                self.session.command(Command::Last);
+            }
+        } else if at_end && self.session.trace.steps() == 0 {
+            self.session.command(Command::Last);
+        }
+        true
+    }
+
+    /// Writes live query `id` to `path` as a `.cspace` file; problems become the banner.
+    pub fn save_live(&mut self, id: u64, path: &Path) -> bool {
+        let Some(live) = &self.live else {
+            return false;
+        };
+        match live.save(id, path) {
+            Ok(()) => {
+                self.message = Some(format!("saved live #{id} to {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.message = Some(e.to_string());
+                false
+            }
         }
     }
 
@@ -207,8 +439,14 @@ impl ViewerApp {
         let Opened::File(path) = &self.opened else {
             return false;
         };
-        match source::load(path) {
+        let path = path.clone();
+        match source::load(&path) {
             Ok(trace) => {
+                // The stored recording changed: a comparison with it is stale.
+                self.close_pair();
+                self.rerun = None;
+                self.message = None;
+                self.fixture = self.load_fixture(&path);
                 self.session.reload(trace);
                 true
             }
@@ -219,9 +457,25 @@ impl ViewerApp {
         }
     }
 
-    /// Applies a timeline command.
+    /// Applies a timeline command (to both recordings of a comparison, in
+    /// lockstep). "Next step" at the last pause of a live program blocked
+    /// there releases it for one step instead.
     pub fn command(&mut self, command: Command) {
+        if command == Command::NextStep
+            && let Opened::Live(id) = self.opened
+            && let Some(live) = &self.live
+            && self.session.timeline.cursor() >= self.session.trace.len()
+            && live.query(id).is_some_and(crate::live::LiveQuery::waiting)
+        {
+            if live.step(id) {
+                self.live_step_pending = true;
+            }
+            return;
+        }
         self.session.command(command);
+        if let Some(p) = &mut self.pair {
+            p.follow(&self.session);
+        }
     }
 
     fn keys(&mut self, ctx: &egui::Context) {
@@ -310,6 +564,15 @@ impl ViewerApp {
                     self.reload();
                     ui.close();
                 }
+                if ui.button("Diff two recordings…").clicked() {
+                    if self.diff_text[0].is_empty()
+                        && let Opened::File(p) = &self.opened
+                    {
+                        self.diff_text[0] = p.display().to_string();
+                    }
+                    self.show_diff = true;
+                    ui.close();
+                }
                 ui.menu_button("Recent", |ui| {
                     if self.recent.paths.is_empty() {
                         ui.weak("(none yet)");
@@ -333,6 +596,21 @@ impl ViewerApp {
                         ui.close();
                     }
                 });
+            });
+            ui.menu_button("Live", |ui| {
+                if let Some(live) = &self.live {
+                    ui.label(format!("listening on {}", live.addr()));
+                } else {
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Address");
+                        ui.text_edit_singleline(&mut self.listen_addr)
+                            .labelled_by(label.id);
+                    });
+                    if ui.button("Listen").clicked() {
+                        self.listen();
+                        ui.close();
+                    }
+                }
             });
             ui.label(format!("— {}", self.session.title));
         });
@@ -405,6 +683,12 @@ impl ViewerApp {
         let trace = &self.session.trace;
         let n = trace.len();
         let mut c = self.session.timeline.cursor();
+        // Where the compared recordings first diverge, marked on the rail.
+        let divergent = self
+            .pair
+            .as_ref()
+            .and_then(|p| p.divergence.as_ref())
+            .map(|d| crate::pair::event_of_index(trace, d.index).map_or(n, |e| e + 1));
         ui.horizontal(|ui| {
             ui.spacing_mut().slider_width = (ui.available_width() - 150.0).max(50.0);
             let r = ui.add(
@@ -427,6 +711,13 @@ impl ViewerApp {
                     );
                 };
                 let x_of = |cursor: u32| x0 + (f64::from(cursor) / f64::from(n)) as f32 * w;
+                if let Some(d) = divergent {
+                    let x = x_of(d);
+                    painter.line_segment(
+                        [pos2(x, rail.top()), pos2(x, rail.bottom())],
+                        Stroke::new(2.0, Color32::from_rgb(255, 90, 70)),
+                    );
+                }
                 if trace.pauses.len() <= 4 * w as usize {
                     // Few pauses: one tick at each, at the cursor position just after it.
                     let mut last = f32::NEG_INFINITY;
@@ -556,6 +847,195 @@ impl ViewerApp {
         }
     }
 
+    fn fixture_panel(&mut self, ui: &mut egui::Ui) {
+        let Some(f) = &self.fixture else {
+            return;
+        };
+        ui.strong(format!("Fixture {}", f.name()));
+        if let Some(failure) = &f.file.failure {
+            ui.label(format!("failed when written: {failure}"));
+        }
+        ui.label(format!(
+            "expect: {}",
+            match f.file.expect {
+                cspace::fixture::Expect::Pass => "pass",
+                cspace::fixture::Expect::KnownFailure => "known failure",
+            }
+        ));
+        ui.label(format!("stored answer: {}", rerun::stored_answer(f)));
+        let mut run = false;
+        if ui
+            .button("Re-run with current code")
+            .on_hover_text("re-run the query with recording on and compare the recordings")
+            .clicked()
+        {
+            run = true;
+        }
+        if let Some(r) = &self.rerun {
+            match &r.answer {
+                Ok(a) => ui.label(format!("new answer: {a}")),
+                Err(e) => {
+                    ui.colored_label(Color32::from_rgb(255, 120, 100), format!("new run: {e}"))
+                }
+            };
+            let colour = if r.as_expected {
+                Color32::from_rgb(120, 220, 120)
+            } else {
+                Color32::from_rgb(255, 120, 100)
+            };
+            ui.colored_label(colour, r.verdict(f.file.expect));
+            ui.label(if r.identical {
+                "new recording: bit-identical to the stored one"
+            } else if f.same_revision() {
+                "new recording differs with the same algorithm revision: nondeterminism"
+            } else {
+                "new recording differs (the algorithm code changed since it was stored)"
+            });
+        }
+        ui.separator();
+        if run {
+            self.rerun_fixture();
+        }
+    }
+
+    fn pair_bar(&mut self, ui: &mut egui::Ui) {
+        let Some(pair) = &mut self.pair else {
+            return;
+        };
+        let mut close = false;
+        ui.horizontal_wrapped(|ui| {
+            for which in [Which::A, Which::B] {
+                let name = pair.names[which as usize].clone();
+                if ui.selectable_label(pair.showing == which, name).clicked() {
+                    pair.show(which, &mut self.session);
+                }
+            }
+            ui.separator();
+            if pair.divergence.is_some() {
+                if ui
+                    .button("Jump to divergence")
+                    .on_hover_text("both recordings just after their first differing event")
+                    .clicked()
+                {
+                    pair.jump_to_divergence(&mut self.session);
+                }
+                ui.colored_label(Color32::from_rgb(255, 170, 90), pair.summary());
+            } else {
+                ui.colored_label(Color32::from_rgb(120, 220, 120), pair.summary());
+            }
+            ui.separator();
+            let other = &pair.hidden;
+            ui.weak(format!(
+                "{}: {}",
+                pair.names[1 - pair.showing as usize],
+                other.timeline.status(&other.trace)
+            ));
+            if ui.button("Close comparison").clicked() {
+                close = true;
+            }
+        });
+        if close {
+            self.close_pair();
+            if matches!(self.opened, Opened::Diff(..)) {
+                self.session.title = self.pair_title_a();
+            }
+        }
+    }
+
+    fn pair_title_a(&self) -> String {
+        match &self.opened {
+            Opened::Diff(a, _) => a.display().to_string(),
+            _ => self.session.title.clone(),
+        }
+    }
+
+    fn live_panel(&mut self, ui: &mut egui::Ui) {
+        let Some(live) = &self.live else {
+            return;
+        };
+        ui.strong(format!("Live on {}", live.addr()));
+        if live.queries.is_empty() {
+            ui.weak(format!(
+                "waiting: run a program with CSPACE_LIVE={} (CSPACE_LIVE_BLOCK=1 to step it from here)",
+                live.addr()
+            ));
+        }
+        let mut open = None;
+        let mut save = None;
+        for q in live.queries.iter().rev() {
+            let selected = self.opened == Opened::Live(q.id);
+            ui.horizontal_wrapped(|ui| {
+                let text = q.describe();
+                let text = if matches!(q.state, LiveState::Failed(_)) {
+                    egui::RichText::new(text).color(Color32::from_rgb(255, 120, 100))
+                } else {
+                    egui::RichText::new(text)
+                };
+                if ui.selectable_label(selected, text).clicked() {
+                    open = Some(q.id);
+                }
+                if ui.small_button("Save…").clicked() {
+                    save = Some(q.id);
+                }
+            });
+        }
+        ui.separator();
+        if let Some(id) = open {
+            self.open_live(id);
+        }
+        if let Some(id) = save {
+            let file = self.save_dir.join(format!("live-{id}.cspace"));
+            self.save_text = Some((id, file.display().to_string()));
+        }
+    }
+
+    fn save_window(&mut self, ctx: &egui::Context) {
+        let Some((id, mut text)) = self.save_text.take() else {
+            return;
+        };
+        let mut open = true;
+        let mut save = false;
+        egui::Window::new(format!("Save live #{id}"))
+            .open(&mut open)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("File");
+                    ui.text_edit_singleline(&mut text).labelled_by(label.id);
+                });
+                save = ui.button("Save").clicked();
+            });
+        if save {
+            let path = PathBuf::from(text.trim());
+            self.save_live(id, &path);
+        } else if open {
+            self.save_text = Some((id, text));
+        }
+    }
+
+    fn diff_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.show_diff;
+        let mut go = false;
+        egui::Window::new("Diff two recordings")
+            .open(&mut open)
+            .show(ctx, |ui| {
+                ui.label("Two .cspace recordings (or fixtures), stepped in lockstep by pause:");
+                for (i, name) in ["A", "B"].into_iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        let label = ui.label(name);
+                        ui.text_edit_singleline(&mut self.diff_text[i])
+                            .labelled_by(label.id);
+                    });
+                }
+                go = ui.button("Open diff").clicked();
+            });
+        if go {
+            let [a, b] = self.diff_text.clone().map(|t| PathBuf::from(t.trim()));
+            self.open_diff(&a, &b);
+            open = false;
+        }
+        self.show_diff = open;
+    }
+
     fn files(&mut self, ui: &mut egui::Ui) {
         let mut open = None;
         if let Some(folder) = &self.folder {
@@ -617,6 +1097,11 @@ impl ViewerApp {
                 self.session.frame_all(View::Object);
             }
             ui.checkbox(&mut self.session.linked, "Link views");
+            if let Some(p) = &mut self.pair {
+                ui.checkbox(&mut p.side_by_side, "Side by side").on_hover_text(
+                    "the other recording's configuration space on the right, same camera",
+                );
+            }
             ui.weak("(?)").on_hover_text(
                 "drag: orbit · right/middle or shift drag: pan · scroll: zoom · double-click: frame all · click: select (two for ULPs)",
             );
@@ -624,14 +1109,51 @@ impl ViewerApp {
         let avail = vec2(full.x, ui.available_height());
         let w = (avail.x - ui.spacing().item_spacing.x) / 2.0;
         let mut hovered = None;
+        let size = vec2(w.max(10.0), avail.y.max(10.0));
+        let side_by_side = self.pair.as_ref().is_some_and(|p| p.side_by_side);
         ui.horizontal(|ui| {
-            for view in [View::Config, View::Object] {
-                if let Some(h) = self.view_ui(ui, view, vec2(w.max(10.0), avail.y.max(10.0))) {
-                    hovered = Some(h);
-                }
+            if let Some(h) = self.view_ui(ui, View::Config, size) {
+                hovered = Some(h);
+            }
+            if side_by_side {
+                self.other_view(ui, size);
+            } else if let Some(h) = self.view_ui(ui, View::Object, size) {
+                hovered = Some(h);
             }
         });
         self.session.selection.hovered = hovered;
+    }
+
+    /// Draws the configuration space of the recording not shown, through the
+    /// shown configuration-space camera (orbit the left view to turn both).
+    fn other_view(&mut self, ui: &mut egui::Ui, size: Vec2) {
+        let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
+        let Some(pair) = &mut self.pair else {
+            return;
+        };
+        let config = View::Config as usize;
+        pair.hidden.cameras[config] = self.session.cameras[config];
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 4.0, Color32::from_gray(22));
+        let other = 1 - pair.showing as usize;
+        painter.text(
+            rect.left_top() + vec2(8.0, 6.0),
+            Align2::LEFT_TOP,
+            format!("configuration space  A − B · {}", pair.names[other]),
+            FontId::proportional(14.0),
+            Color32::GRAY,
+        );
+        let frame = build_frame(&mut pair.hidden, View::Config, rect);
+        painter.extend(frame.shapes);
+        for (pos, text, color) in frame.labels {
+            painter.text(
+                pos,
+                Align2::LEFT_TOP,
+                text,
+                FontId::proportional(11.0),
+                color,
+            );
+        }
     }
 
     /// Draws one 3D view; returns the pick under the mouse.
@@ -668,10 +1190,14 @@ impl ViewerApp {
         }
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 4.0, Color32::from_gray(22));
-        let title = match view {
+        let mut title = match view {
             View::Config => "configuration space  A − B",
             View::Object => "object space  A, B",
-        };
+        }
+        .to_owned();
+        if let (View::Config, Some(p)) = (view, &self.pair) {
+            title = format!("{title} · {}", p.names[p.showing as usize]);
+        }
         painter.text(
             rect.left_top() + vec2(8.0, 6.0),
             Align2::LEFT_TOP,
@@ -1104,16 +1630,24 @@ impl eframe::App for ViewerApp {
             self.open_path(p);
         }
         self.poll_changes();
+        if self.live.is_some() {
+            self.poll_live();
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
         self.keys(&ctx);
         if self.session.timeline.playing() {
             let dt = ctx.input(|i| f64::from(i.stable_dt));
             self.session.tick(dt.min(0.25));
             ctx.request_repaint();
         }
+        if let Some(p) = &mut self.pair {
+            p.follow(&self.session);
+        }
         egui::Panel::top("menu").show(ui, |ui| {
             self.menu(ui);
             self.toolbar(ui);
             self.banner(ui);
+            self.pair_bar(ui);
         });
         egui::Panel::bottom("timeline")
             .resizable(true)
@@ -1127,6 +1661,8 @@ impl eframe::App for ViewerApp {
             .default_size(300.0)
             .max_size(ui.available_width() * 0.3)
             .show(ui, |ui| {
+                self.live_panel(ui);
+                self.fixture_panel(ui);
                 self.files(ui);
                 ui.strong("Log / scopes");
                 self.log(ui);
@@ -1142,5 +1678,7 @@ impl eframe::App for ViewerApp {
             self.views(ui);
         });
         self.open_window(&ctx);
+        self.diff_window(&ctx);
+        self.save_window(&ctx);
     }
 }

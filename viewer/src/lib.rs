@@ -2,7 +2,7 @@
 //! collision algorithms.
 //!
 //! The state modules ([`trace`], [`timeline`], [`scene`], [`camera`],
-//! [`hull`], [`inspect`], [`source`]) hold no egui types and are unit-tested;
+//! [`hull`], [`inspect`], [`source`], [`pair`], [`rerun`], [`live`]) hold no egui types and are unit-tested;
 //! [`app`] only draws that state and turns input into commands.
 
 #![warn(missing_docs)]
@@ -13,6 +13,9 @@ pub mod demo;
 pub mod hull;
 pub mod inspect;
 pub mod interval;
+pub mod live;
+pub mod pair;
+pub mod rerun;
 pub mod scene;
 pub mod session;
 pub mod source;

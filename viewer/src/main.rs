@@ -1,6 +1,8 @@
 //! `cspace-viewer [PATH]` opens a recording, fixture or folder (the bundled
-//! examples without one); `cspace-viewer --screenshot STEP --out FILE.png PATH`
-//! renders one step offscreen.
+//! examples without one); `--rerun` re-runs a fixture with the current code,
+//! `--diff A B` compares two recordings, `--listen [ADDR]` waits for live
+//! programs; `cspace-viewer --screenshot STEP --out FILE.png PATH` renders one
+//! step offscreen.
 
 use cspace_viewer::app::ViewerApp;
 use cspace_viewer::source::Recent;
@@ -15,11 +17,17 @@ struct Args {
     screenshot: Option<u32>,
     out: Option<PathBuf>,
     size: Option<(f32, f32)>,
+    diff: Option<(PathBuf, PathBuf)>,
+    listen: Option<String>,
+    rerun: bool,
 }
 
-const USAGE: &str = "usage: cspace-viewer [PATH]\n       cspace-viewer --screenshot STEP --out FILE.png [--size WxH] [PATH]\n\
+const USAGE: &str = "usage: cspace-viewer [--rerun] [PATH]\n       cspace-viewer --diff A B\n       cspace-viewer --listen [ADDR]\n       \
+cspace-viewer --screenshot STEP --out FILE.png [--size WxH] [--rerun] [--diff A B | PATH]\n\
 PATH is a .cspace recording, a NAME.fixture.json (its NAME.cspace beside it) or a folder of them;\n\
-without PATH the bundled examples open.";
+without PATH the bundled examples open. --rerun re-runs the fixture PATH with the current code and\n\
+compares the recordings; --diff opens two recordings in lockstep; --listen waits for programs run\n\
+with CSPACE_LIVE=ADDR (default 127.0.0.1:7878, loopback).";
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut a = Args::default();
@@ -31,6 +39,17 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
                 let v = it.next().ok_or("--screenshot needs a step number")?;
                 a.screenshot = Some(v.parse().map_err(|_| format!("bad step number {v:?}"))?);
             }
+            "--diff" => {
+                let x = it.next().ok_or("--diff needs two recordings")?;
+                let y = it.next().ok_or("--diff needs two recordings")?;
+                a.diff = Some((x.into(), y.into()));
+            }
+            "--listen" => {
+                let addr = it.next_if(|v| v.parse::<std::net::SocketAddr>().is_ok());
+                a.listen =
+                    Some(addr.unwrap_or_else(|| cspace_viewer::live::DEFAULT_ADDR.to_owned()));
+            }
+            "--rerun" => a.rerun = true,
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.into()),
             "--size" => {
                 let v = it.next().ok_or("--size needs WxH")?;
@@ -48,12 +67,33 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
     if a.screenshot.is_some() != a.out.is_some() {
         return Err("--screenshot and --out go together".into());
     }
+    if a.diff.is_some() && a.path.is_some() {
+        return Err("--diff takes two recordings instead of PATH".into());
+    }
+    if a.rerun && a.path.is_none() {
+        return Err("--rerun needs a fixture PATH".into());
+    }
     Ok(a)
+}
+
+/// Applies `--diff`, `--rerun` and `--listen` to a freshly opened viewer.
+fn apply(app: &mut ViewerApp, args: &Args) {
+    if let Some((a, b)) = &args.diff {
+        app.open_diff(a, b);
+    }
+    if args.rerun && !app.rerun_fixture() && app.message.is_none() {
+        app.message = Some("--rerun: the open file is not a fixture that loads".into());
+    }
+    if let Some(addr) = &args.listen {
+        app.listen_addr.clone_from(addr);
+        app.listen();
+    }
 }
 
 fn screenshot(args: &Args, step: u32, out: &std::path::Path) -> Result<(), String> {
     let (w, h) = args.size.unwrap_or((1600.0, 1000.0));
     let mut app = ViewerApp::new(None, args.path.as_deref(), None);
+    apply(&mut app, args);
     if let Some(m) = &app.message {
         eprintln!("warning: {m}");
     }
@@ -109,16 +149,17 @@ fn main() -> ExitCode {
             .with_drag_and_drop(true),
         ..Default::default()
     };
-    let path = args.path;
     let result = eframe::run_native(
         "cspace-viewer",
         options,
         Box::new(move |cc| {
-            Ok(Box::new(ViewerApp::new(
+            let mut app = ViewerApp::new(
                 Some(&cc.egui_ctx),
-                path.as_deref(),
+                args.path.as_deref(),
                 Recent::default_file(),
-            )))
+            );
+            apply(&mut app, &args);
+            Ok(Box::new(app))
         }),
     );
     match result {
@@ -153,5 +194,21 @@ mod tests {
             p(&["--size", "800x600"]).unwrap().size,
             Some((800.0, 600.0))
         );
+        let d = p(&["--diff", "a.cspace", "b.cspace"]).unwrap();
+        assert_eq!(d.diff, Some(("a.cspace".into(), "b.cspace".into())));
+        assert!(p(&["--diff", "a.cspace"]).is_err());
+        assert!(p(&["--diff", "a", "b", "c"]).is_err());
+        assert_eq!(
+            p(&["--listen"]).unwrap().listen.as_deref(),
+            Some("127.0.0.1:7878")
+        );
+        let l = p(&["--listen", "127.0.0.1:9000", "x.cspace"]).unwrap();
+        assert_eq!(
+            (l.listen.as_deref(), l.path),
+            (Some("127.0.0.1:9000"), Some("x.cspace".into()))
+        );
+        assert!(p(&["--listen", "x.cspace"]).unwrap().path.is_some());
+        assert!(p(&["--rerun", "f.fixture.json"]).unwrap().rerun);
+        assert!(p(&["--rerun"]).is_err());
     }
 }

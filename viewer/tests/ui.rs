@@ -360,3 +360,336 @@ fn hostile_values_do_not_crash() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn example_fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/examples/gjk-rotated-boxes.fixture.json")
+}
+
+/// `bytes` with the x of its `nth` f64 point moved by one ULP.
+fn nudge_point(bytes: &[u8], nth: usize) -> Vec<u8> {
+    use cspace_recorder::{Event, Vec3Data};
+    let mut events: Vec<Event> = cspace_recorder::decode(bytes)
+        .events
+        .into_iter()
+        .map(|l| l.event)
+        .collect();
+    let p = events
+        .iter_mut()
+        .filter_map(|e| match e {
+            Event::Point {
+                p: Vec3Data::F64(p),
+                ..
+            } => Some(p),
+            _ => None,
+        })
+        .nth(nth)
+        .expect("has f64 points");
+    p[0] = f64::from_bits(p[0].to_bits() + 1);
+    cspace_recorder::stream::encode_stream(&events)
+}
+
+/// The example fixture saved in `dir` with a stored recording one ULP off the
+/// current code's, so re-running it shows a divergence.
+fn tampered_fixture(dir: &std::path::Path) -> PathBuf {
+    use cspace::fixture::Fixture;
+    let ex = Fixture::load(&example_fixture()).unwrap();
+    let (_, now) = ex.rerun();
+    let mut f = Fixture::new(
+        "viewer-ui-tampered",
+        ex.query(),
+        Some("one ULP off on purpose".into()),
+        ex.file.checks.clone(),
+        ex.file.answer.clone(),
+        nudge_point(&now.bytes, 1),
+    );
+    f.save_in(dir).unwrap()
+}
+
+fn steps_of_pair(h: &Harness<'_, ViewerApp>) -> (u32, u32) {
+    let app = h.state();
+    let hidden = &app.pair.as_ref().unwrap().hidden;
+    (step(h), hidden.trace.step_at(hidden.timeline.cursor()))
+}
+
+#[test]
+fn fixture_rerun_shows_old_and_new_recordings() {
+    use cspace_viewer::pair::Which;
+    let dir = temp_dir("rerun");
+    let path = tampered_fixture(&dir);
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    assert!(h.state().fixture.is_some());
+    assert!(h.state().message.is_none(), "{:?}", h.state().message);
+    // Its recording (what a folder lists) opens as the fixture too; a plain recording does not.
+    let rec = cspace_viewer::source::recording_path(&path);
+    assert!(ViewerApp::new(None, Some(&rec), None).fixture.is_some());
+    let plain = demo_file("plain.cspace");
+    assert!(ViewerApp::new(None, Some(&plain), None).fixture.is_none());
+    let _ = h.get_by_label_contains("stored answer:");
+    h.get_by_label("Next step").click();
+    h.run();
+    h.get_by_label("Re-run with current code").click();
+    h.run();
+    let app = h.state();
+    let rerun = app.rerun.as_ref().expect("re-ran");
+    assert_eq!(rerun.check, Ok(()), "the example's check passes");
+    assert!(!rerun.identical);
+    let pair = app.pair.as_ref().expect("two recordings");
+    assert_eq!(pair.showing, Which::B, "the new recording shows");
+    assert_eq!(step(&h), 2, "the re-run opens at the same step");
+    let d = pair.divergence.clone().expect("one ULP apart");
+    assert!(d.to_string().contains("1 ulps"), "{d}");
+    let _ = h.get_by_label_contains("new answer:");
+    let _ = h.get_by_label("PASS: the check passes now");
+    let _ = h.get_by_label_contains("first divergence at step");
+    // Toggle to the stored recording and back; the step stays.
+    h.get_by_label("Stored recording").click();
+    h.run();
+    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::A);
+    assert_eq!(steps_of_pair(&h), (2, 2));
+    h.get_by_label("Next step").click();
+    h.run();
+    assert_eq!(steps_of_pair(&h), (3, 3), "lockstep");
+    h.get_by_label("New recording").click();
+    h.run();
+    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::B);
+    // Both sides just after the differing point.
+    h.get_by_label("Jump to divergence").click();
+    h.run();
+    let app = h.state();
+    let shown = &app.session;
+    let e = shown.timeline.current_event().unwrap();
+    assert_eq!(
+        cspace_viewer::pair::event_of_index(&shown.trace, d.index),
+        Some(e)
+    );
+    assert_eq!(step(&h) as usize, d.step);
+    assert_eq!(steps_of_pair(&h).0, steps_of_pair(&h).1);
+    h.get_by_label("Close comparison").click();
+    h.run();
+    assert!(h.state().pair.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_fixtures_show_one_banner() {
+    let dir = temp_dir("badfixture");
+    let ex = example_fixture();
+    let rec = std::fs::read(ex.with_file_name("gjk-rotated-boxes.cspace")).unwrap();
+    let text = std::fs::read_to_string(&ex).unwrap();
+    let cases = [
+        (
+            "corrupt",
+            "{ \"version\": 1, \"name\": ".to_owned(),
+            "truncated JSON",
+        ),
+        ("garbage", "{ nonsense ]".to_owned(), "corrupt JSON"),
+        (
+            "newer",
+            text.replacen("\"version\": 1", "\"version\": 99", 1),
+            "newer than this cspace reads",
+        ),
+    ];
+    for (name, json, expect) in cases {
+        let path = dir.join(format!("{name}.fixture.json"));
+        std::fs::write(&path, json).unwrap();
+        std::fs::write(dir.join(format!("{name}.cspace")), &rec).unwrap();
+        let mut h = harness(ViewerApp::new(None, Some(&path), None));
+        h.run();
+        let app = h.state();
+        let m = app.message.as_deref().unwrap_or_default();
+        assert!(
+            m.contains(expect) && m.contains(&path.display().to_string()),
+            "{m}"
+        );
+        assert!(app.fixture.is_none());
+        assert_eq!(h.query_all_by_label_contains(expect).count(), 1);
+        assert!(h.query_by_label("Re-run with current code").is_none());
+        // The recording beside it still opens.
+        assert!(!app.session.trace.is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_two_recordings_in_lockstep() {
+    use cspace_viewer::pair::Which;
+    let dir = temp_dir("diff");
+    let a = dir.join("a.cspace");
+    let b = dir.join("b.cspace");
+    let demo = cspace_viewer::demo::recording();
+    std::fs::write(&a, &demo).unwrap();
+    std::fs::write(&b, nudge_point(&demo, 3)).unwrap();
+    // Opened from the menu.
+    let mut h = harness(ViewerApp::new(None, None, None));
+    h.run();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Diff two recordings…").click();
+    h.run();
+    for (i, p) in [&a, &b].into_iter().enumerate() {
+        let field = h
+            .get_all_by_role(egui::accesskit::Role::TextInput)
+            .nth(i)
+            .unwrap();
+        field.click();
+        h.run();
+        h.get_all_by_role(egui::accesskit::Role::TextInput)
+            .nth(i)
+            .unwrap()
+            .type_text(&p.display().to_string());
+        h.run();
+    }
+    h.get_by_label("Open diff").click();
+    h.run();
+    assert_eq!(h.state().opened, Opened::Diff(a.clone(), b.clone()));
+    let d = h
+        .state()
+        .pair
+        .as_ref()
+        .unwrap()
+        .divergence
+        .clone()
+        .expect("differs");
+    let _ = h.get_by_label_contains("first divergence at step");
+    assert_eq!(steps_of_pair(&h), (1, 1));
+    h.get_by_label("Next step").click();
+    h.run();
+    assert_eq!(steps_of_pair(&h), (2, 2));
+    h.get_by_label("B: b.cspace").click();
+    h.run();
+    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::B);
+    assert_eq!(steps_of_pair(&h), (2, 2));
+    h.get_by_label("Jump to divergence").click();
+    h.run();
+    assert_eq!(step(&h) as usize, d.step);
+    let s = &h.state().session;
+    assert!(
+        s.trace
+            .describe(s.timeline.current_event().unwrap())
+            .contains('p')
+            || d.index > 0
+    );
+    // B's configuration space beside A's, through the same camera; unchecked: object space.
+    assert!(h.state().pair.as_ref().unwrap().side_by_side);
+    let _ = h.render().unwrap();
+    h.get_by_label("Side by side").click();
+    h.run();
+    assert!(!h.state().pair.as_ref().unwrap().side_by_side);
+    let _ = h.render().unwrap();
+    // The same recording twice: no divergence, no jump button.
+    let mut app = ViewerApp::new(None, None, None);
+    app.open_diff(&a, &a);
+    let mut h = harness(app);
+    h.run();
+    let _ = h.get_by_label_contains("identical event for event");
+    assert!(h.query_by_label("Jump to divergence").is_none());
+    // A missing file is a banner.
+    let mut app = ViewerApp::new(None, None, None);
+    app.open_diff(&a, &dir.join("missing.cspace"));
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("missing.cspace")
+    );
+    assert!(app.pair.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn live_queries_arrive_step_and_save() {
+    use cspace_recorder::live::LiveSink;
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+    let dir = temp_dir("live");
+    let mut app = ViewerApp::new(None, None, None);
+    app.listen_addr = "127.0.0.1:0".into();
+    app.save_dir.clone_from(&dir);
+    let mut h = harness(app);
+    h.run();
+    h.get_by_label("Live").click();
+    h.run();
+    h.get_by_label("Listen").click();
+    h.run();
+    let addr = h.state().live.as_ref().expect("listening").addr();
+    assert!(addr.ip().is_loopback());
+    let _ = h.get_by_label_contains("waiting: run a program with CSPACE_LIVE=");
+    // A program that blocks at each pause until the viewer steps.
+    let program = std::thread::spawn(move || {
+        let sink = LiveSink::connect(addr, true).unwrap();
+        cspace_recorder::record_to(Box::new(sink), || {
+            for i in 0..3 {
+                cspace_recorder::point!("p", [f64::from(i), 1.0, 0.0]);
+                cspace_recorder::pause!("step");
+            }
+        })
+        .1
+    });
+    let wait = |h: &mut Harness<'_, ViewerApp>, what: &str, done: &dyn Fn(&ViewerApp) -> bool| {
+        let until = Instant::now() + Duration::from_secs(10);
+        while !done(h.state()) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+            h.run_steps(1);
+        }
+        assert!(done(h.state()), "timed out waiting for {what}");
+        h.run();
+    };
+    wait(&mut h, "the first pause", &|a| {
+        a.live
+            .as_ref()
+            .and_then(|l| l.query(0))
+            .is_some_and(|q| q.steps == 1)
+    });
+    h.get_by_label_contains("#0 ").click();
+    h.run();
+    assert_eq!(h.state().opened, Opened::Live(0));
+    assert_eq!(step(&h), 1);
+    // "Next step" at the last pause releases the program for one step.
+    for expected in [2, 3] {
+        h.get_by_label("Next step").click();
+        h.run();
+        wait(&mut h, "the next pause", &|a| {
+            a.session.trace.step_at(a.session.timeline.cursor()) == expected
+        });
+    }
+    h.get_by_label("Next step").click();
+    h.run();
+    let recording = program.join().unwrap();
+    wait(&mut h, "the end", &|a| {
+        a.live
+            .as_ref()
+            .and_then(|l| l.query(0))
+            .is_some_and(|q| q.bytes.is_some())
+    });
+    let _ = h.get_by_label_contains("finished");
+    h.get_by_label("Save…").click();
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    let saved = dir.join("live-0.cspace");
+    assert_eq!(std::fs::read(&saved).unwrap(), recording.bytes);
+    // A garbage peer shows its error in the list; the viewer keeps going.
+    let mut bad = std::net::TcpStream::connect(addr).unwrap();
+    bad.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+    drop(bad);
+    wait(&mut h, "the garbage peer", &|a| {
+        a.live
+            .as_ref()
+            .and_then(|l| l.query(1))
+            .is_some_and(|q| q.bytes.is_some())
+    });
+    let _ = h.get_by_label_contains("failed:");
+    h.get_by_label_contains("#1 ").click();
+    h.run();
+    assert_eq!(h.state().opened, Opened::Live(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
