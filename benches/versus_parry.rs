@@ -579,7 +579,10 @@ fn recorder_price(passes: usize, rows: &mut Vec<String>) {
     };
     if off_only {
         let t = race(passes, cs.len(), &mut [&mut off]);
-        rows.push(format!("recorder     f64  mixed      gjk, not recording {:>8.1} ns", t[0]));
+        rows.push(format!(
+            "recorder     f64  mixed      gjk, not recording {:>8.1} ns",
+            t[0]
+        ));
         return;
     }
     let t = race(passes, cs.len(), &mut [&mut off, &mut on]);

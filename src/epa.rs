@@ -169,8 +169,12 @@ thread_local! {
 }
 
 impl<T: Real> Polytope<T> {
+    /// Boxed: the same allocation goes back to [`SPARE`] after the query.
+    #[allow(clippy::unnecessary_box_returns)]
     fn new(verts: &[CsoPoint<T>]) -> Box<Self> {
-        let spare = SPARE.with(std::cell::Cell::take).and_then(|b| b.downcast::<Self>().ok());
+        let spare = SPARE
+            .with(std::cell::Cell::take)
+            .and_then(|b| b.downcast::<Self>().ok());
         let mut p = spare.unwrap_or_else(|| {
             // Typical queries need a few dozen faces; the buffers grow if not.
             Box::new(Self {

@@ -194,6 +194,17 @@ impl<'a, T: Real> Cso<'a, T> {
         }
     }
 
+    /// The same CSO with A translated by `shift` (world space): only the
+    /// offsets change, the relative rotation is kept (for sweeps).
+    #[inline]
+    pub fn shifted(&self, shift: V3<T>) -> Self {
+        Self {
+            pos_b: self.pos_b - self.pose_a.rotation.inverse_rotate(shift),
+            pose_a: Pose::new(self.pose_a.position + shift, self.pose_a.rotation),
+            ..*self
+        }
+    }
+
     /// Whether both cores are single points (spheres, points): GJK is one support call.
     #[inline]
     pub fn point_cores(&self) -> bool {
@@ -306,6 +317,10 @@ impl<T: Real> CoreResult<T> {
 /// GJK on the cores of `cso`, starting from `simplex` (empty for a cold
 /// start). With `radius`, stops as soon as the full shapes are known to
 /// overlap (core distance ≤ radius) or to be apart (a separating axis).
+/// Inlined so the simplex is not copied in and out of each call (measured:
+/// 4 % fewer instructions per distance query; `#[inline]` alone is ignored).
+#[allow(clippy::inline_always, clippy::too_many_lines)]
+#[inline(always)]
 pub(crate) fn run<T: Real>(
     cso: &Cso<'_, T>,
     mut simplex: Simplex<T>,
@@ -460,20 +475,30 @@ pub fn distance_warm<T: Real>(
     b: &Placed<'_, T>,
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
+    distance_warm_in(&Cso::new(a, b), a, b, cache)
+}
+
+/// [`distance_warm`] on `cso`, already made from `a` and `b` (a sweep
+/// shifts one CSO along the motion instead of rebuilding it).
+pub(crate) fn distance_warm_in<T: Real>(
+    cso: &Cso<'_, T>,
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    cache: &mut SimplexCache<T>,
+) -> Distance<T> {
     rec::shapes!(a, b);
-    let cso = Cso::new(a, b);
     let mut simplex = Simplex::new();
     for i in 0..cache.len.min(4) {
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
     }
     rec::simplex!("warm start", cso.world_simplex(&simplex));
-    let core = run(&cso, simplex, None);
+    let core = run(cso, simplex, None);
     cache.len = core.simplex.len();
     for (i, p) in core.simplex.points().iter().enumerate() {
         cache.local_a[i] = p.local_a;
         cache.local_b[i] = p.local_b;
     }
-    finish_distance(&cso, &core)
+    finish_distance(cso, &core)
 }
 
 /// The full-shape distance from the core GJK result.
@@ -623,6 +648,8 @@ pub(crate) fn fallback_direction<T: Real>(cso: &Cso<'_, T>) -> V3<T> {
 
 /// Whether `a` and `b` overlap (or touch within tolerance). Stops at the
 /// first separating axis or as soon as the cores are within the radii.
+/// Two boxes without margins are first tried with the separating axis test
+/// (`sat` module), which answers without GJK unless they nearly touch.
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     rec::shapes!(a, b);
     if let Some(c) = Centers::of(a, b) {
@@ -634,6 +661,14 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     }
     let cso = Cso::new(a, b);
     let r = cso.radius();
+    if let Some(intersecting) = box_box(&cso) {
+        rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
+        return Overlap {
+            intersecting,
+            iterations: 0,
+            status: Status::Converged,
+        };
+    }
     // Touching within the tolerance counts as intersecting, as in `distance`.
     let core = run(&cso, Simplex::new(), Some(r + rel_tol::<T>() * cso.scale));
     let intersecting = match core.end {
@@ -647,6 +682,27 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
         iterations: core.iterations,
         status: core.status,
     }
+}
+
+/// Two boxes without margins: the separating axis test, when it is certain.
+fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
+    use crate::shape::Geom;
+    let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
+        (&cso.a.geom, &cso.b.geom)
+    else {
+        return None;
+    };
+    if cso.radius() != T::ZERO {
+        return None;
+    }
+    let axes = [cso.rot_b.x, cso.rot_b.y, cso.rot_b.z];
+    crate::sat::box_box(*ha, *hb, axes, cso.pos_b, rel_tol::<T>() * cso.scale)
+}
+
+/// [`box_box`] for the unit tests of the `sat` module.
+#[cfg(test)]
+pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
+    box_box(cso)
 }
 
 /// The GJK result EPA starts from: the final core simplex in A's frame.

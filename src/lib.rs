@@ -17,6 +17,7 @@ pub mod mpr;
 pub mod query;
 pub mod real;
 pub mod replay;
+mod sat;
 pub mod shape;
 pub mod simplex;
 pub mod sweep;

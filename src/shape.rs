@@ -86,6 +86,60 @@ pub enum ShapeError {
     EmptyHull,
 }
 
+/// The first of `points` farthest along `d` (a linear scan).
+///
+/// Four interleaved running maxima keep the dependency chains short; merging
+/// them by (largest dot, then lowest index) gives exactly the sequential
+/// scan's answer, the first point with the largest dot product.
+#[inline]
+fn hull_support<T: Real>(points: &[V3<T>], d: V3<T>) -> V3<T> {
+    let mut best_dot = [-T::MAX; 4];
+    let mut best = [usize::MAX; 4];
+    let chunks = points.chunks_exact(4);
+    let rest = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        for k in 0..4 {
+            let dot = chunk[k].dot(d);
+            if dot > best_dot[k] {
+                best_dot[k] = dot;
+                best[k] = 4 * c + k;
+            }
+        }
+    }
+    let base = points.len() - rest.len();
+    for (k, p) in rest.iter().enumerate() {
+        let dot = p.dot(d);
+        if dot > best_dot[k] {
+            best_dot[k] = dot;
+            best[k] = base + k;
+        }
+    }
+    let mut i = best[0];
+    let mut i_dot = best_dot[0];
+    for k in 1..4 {
+        if best_dot[k] > i_dot || (best_dot[k] == i_dot && best[k] < i) {
+            i = best[k];
+            i_dot = best_dot[k];
+        }
+    }
+    // Only when no dot product beats −MAX (infinite or NaN input): the first point.
+    points.get(i).copied().unwrap_or(points[0])
+}
+
+/// The largest absolute coordinate of `points`.
+fn hull_extent<T: Real>(points: &[V3<T>]) -> T {
+    let mut m = [T::ZERO; 3];
+    for p in points {
+        let a = p.abs();
+        for (mk, ak) in m.iter_mut().zip([a.x(), a.y(), a.z()]) {
+            if ak > *mk {
+                *mk = ak;
+            }
+        }
+    }
+    m[0].max(m[1]).max(m[2])
+}
+
 fn check_size<T: Real>(field: &'static str, v: T) -> Result<(), ShapeError> {
     if !v.is_finite() {
         return Err(ShapeError::NotFinite {
@@ -265,18 +319,7 @@ impl<T: Real> Shape<T> {
                     V3::<T>::new(T::ZERO, -*half_height, T::ZERO)
                 }
             }
-            Geom::Hull { points } => {
-                let mut best = points[0];
-                let mut best_dot = best.dot(d);
-                for &p in &points[1..] {
-                    let dot = p.dot(d);
-                    if dot > best_dot {
-                        best = p;
-                        best_dot = dot;
-                    }
-                }
-                best
-            }
+            Geom::Hull { points } => hull_support::<T>(points, d),
         }
     }
 
@@ -310,7 +353,7 @@ impl<T: Real> Shape<T> {
                 half_height,
                 radius,
             } => half_height.max(*radius),
-            Geom::Hull { points } => points.iter().fold(T::ZERO, |m, p| m.max(p.max_abs())),
+            Geom::Hull { points } => hull_extent::<T>(points),
         };
         core + self.radius()
     }

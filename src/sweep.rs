@@ -149,9 +149,10 @@ fn advance<T: Real>(
     let mut t = t0;
     let mut iterations = iterations;
     let target = T::from_f64(4.0) * gjk_tol(a, b);
+    let start = gjk::Cso::new(a, b);
     for step in 0..MAX_ITERS {
         let at = moved(a, motion, t);
-        let d = gjk::distance_warm(&at, b, &mut cache);
+        let d = gjk::distance_warm_in(&start.shifted(motion * t), &at, b, &mut cache);
         iterations += d.iterations;
         rec::value!("t", t);
         rec::value!("distance", d.distance);

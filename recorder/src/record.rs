@@ -311,8 +311,7 @@ pub fn record_to_file<R>(
 /// Cold and out of line: the caller's hot path keeps only the `is_on()`
 /// branch, without spilling registers for a call it almost never makes.
 #[doc(hidden)]
-#[cold]
-#[inline(never)]
+#[inline]
 pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
     RECORDER.with(|r| {
         if let Ok(mut guard) = r.try_borrow_mut()

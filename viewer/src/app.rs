@@ -5,6 +5,8 @@ use crate::camera::OrbitCamera;
 use crate::live::{Live, LiveState};
 use crate::pair::{Pair, Which};
 use crate::rerun::{self, Rerun};
+use crate::sandbox::Sandbox;
+use crate::sandbox_ui::{self, Change};
 use crate::scene::{Pick, ShapeMeshes};
 use crate::session::{Session, View};
 use crate::source::{self, Recent, Watch};
@@ -30,6 +32,8 @@ pub enum Opened {
     Diff(PathBuf, PathBuf),
     /// A live query (its connection id).
     Live(u64),
+    /// The sandbox's query.
+    Sandbox,
 }
 
 /// An opened folder and its recordings.
@@ -62,6 +66,8 @@ pub struct ViewerApp {
     pub pair: Option<Pair>,
     /// The live server and its queries, while listening.
     pub live: Option<Live>,
+    /// The sandbox, while a query is being built and edited in the viewer.
+    pub sandbox: Option<Sandbox>,
     /// Where "Save…" of a live query proposes to write.
     pub save_dir: PathBuf,
     /// Where "Live → Listen" listens.
@@ -125,6 +131,7 @@ impl ViewerApp {
             rerun: None,
             pair: None,
             live: None,
+            sandbox: None,
             save_dir: PathBuf::from("."),
             listen_addr: crate::live::DEFAULT_ADDR.to_owned(),
             live_step_pending: false,
@@ -159,7 +166,70 @@ impl ViewerApp {
         self.fixture = None;
         self.rerun = None;
         self.pair = None;
+        self.sandbox = None;
         self.live_step_pending = false;
+    }
+
+    /// Shows `sandbox`: its last run at the first step, cameras framed.
+    pub fn open_sandbox(&mut self, sandbox: Sandbox) {
+        self.close_extras();
+        self.message = None;
+        self.session = sandbox.session();
+        self.opened = Opened::Sandbox;
+        self.watch = None;
+        self.sandbox = Some(sandbox);
+    }
+
+    /// Opens the sandbox on the first preset. Returns whether it opened.
+    pub fn new_sandbox(&mut self) -> bool {
+        let Some((name, _)) = crate::sandbox::presets().into_iter().next() else {
+            return false;
+        };
+        match Sandbox::preset(name) {
+            Ok(sb) => {
+                self.open_sandbox(sb);
+                true
+            }
+            Err(e) => {
+                self.message = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Opens the open fixture's query in the sandbox, to edit. Returns
+    /// whether a fixture was open and its query runs.
+    pub fn fixture_to_sandbox(&mut self) -> bool {
+        let Some(f) = &self.fixture else {
+            self.message = Some("no fixture is open".to_owned());
+            return false;
+        };
+        match Sandbox::from_fixture(f) {
+            Ok(sb) => {
+                self.open_sandbox(sb);
+                true
+            }
+            Err(e) => {
+                self.message = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Shows the sandbox's new run after `change`: at the same step (the
+    /// last when shorter), the views framed again after a preset.
+    pub fn sandbox_changed(&mut self, change: Change) {
+        let Some(sb) = &self.sandbox else {
+            return;
+        };
+        if change == Change::None {
+            return;
+        }
+        sb.show_in(&mut self.session);
+        if change == Change::Replaced {
+            self.session.frame_all(View::Config);
+            self.session.frame_all(View::Object);
+        }
     }
 
     /// Opens the built-in demo recording.
@@ -597,6 +667,31 @@ impl ViewerApp {
                     }
                 });
             });
+            ui.menu_button("Sandbox", |ui| {
+                if ui
+                    .button("New sandbox")
+                    .on_hover_text("build a query: shapes, poses, query, algorithm, precision")
+                    .clicked()
+                {
+                    self.new_sandbox();
+                    ui.close();
+                }
+                if ui
+                    .add_enabled(
+                        self.fixture.is_some(),
+                        egui::Button::new("Open fixture in sandbox"),
+                    )
+                    .on_disabled_hover_text("open a fixture first")
+                    .clicked()
+                {
+                    self.fixture_to_sandbox();
+                    ui.close();
+                }
+                if self.sandbox.is_some() && ui.button("Close sandbox").clicked() {
+                    self.sandbox = None;
+                    ui.close();
+                }
+            });
             ui.menu_button("Live", |ui| {
                 if let Some(live) = &self.live {
                     ui.label(format!("listening on {}", live.addr()));
@@ -871,6 +966,14 @@ impl ViewerApp {
         {
             run = true;
         }
+        let mut edit = false;
+        if ui
+            .button("Edit in sandbox")
+            .on_hover_text("edit this fixture's query: shapes, poses, algorithm, precision")
+            .clicked()
+        {
+            edit = true;
+        }
         if let Some(r) = &self.rerun {
             match &r.answer {
                 Ok(a) => ui.label(format!("new answer: {a}")),
@@ -895,6 +998,9 @@ impl ViewerApp {
         ui.separator();
         if run {
             self.rerun_fixture();
+        }
+        if edit {
+            self.fixture_to_sandbox();
         }
     }
 
@@ -1103,7 +1209,7 @@ impl ViewerApp {
                 );
             }
             ui.weak("(?)").on_hover_text(
-                "drag: orbit · right/middle or shift drag: pan · scroll: zoom · double-click: frame all · click: select (two for ULPs)",
+                "drag: orbit · right/middle or shift drag: pan · scroll: zoom · double-click: frame all · click: select (two for ULPs) · sandbox (object space): Ctrl+drag moves B, Alt+drag moves A, Ctrl+Shift+drag moves a sweep's motion",
             );
         });
         let avail = vec2(full.x, ui.available_height());
@@ -1169,7 +1275,32 @@ impl ViewerApp {
             }
         }
         let height = rect.height();
-        if response.dragged_by(egui::PointerButton::Primary) && !ui.input(|i| i.modifiers.shift) {
+        // In the sandbox, in object space: Ctrl+drag moves B, Alt+drag moves
+        // A, Ctrl+Shift+drag moves the tip of a sweep's motion.
+        let mods = ui.input(|i| i.modifiers);
+        let grab = match (view, mods.command, mods.shift, mods.alt) {
+            (View::Object, true, true, _) => Some(None),
+            (View::Object, true, false, _) => Some(Some(crate::sandbox::Side::B)),
+            (View::Object, false, false, true) => Some(Some(crate::sandbox::Side::A)),
+            _ => None,
+        };
+        if let (Some(target), Some(sb)) = (grab, &mut self.sandbox)
+            && response.dragged_by(egui::PointerButton::Primary)
+        {
+            let d = response.drag_delta();
+            let delta = self.session.cameras[view as usize]
+                .drag_delta(d.x, d.y, height)
+                .to_array();
+            let ran = match target {
+                Some(side) => sb.move_by(side, delta),
+                None => sb.move_motion(delta),
+            };
+            if ran {
+                sb.show_in(&mut self.session);
+            }
+        } else if response.dragged_by(egui::PointerButton::Primary)
+            && !ui.input(|i| i.modifiers.shift)
+        {
             let d = response.drag_delta();
             self.session.orbit(view, d.x, d.y);
         } else if response.dragged_by(egui::PointerButton::Secondary)
@@ -1656,6 +1787,19 @@ impl eframe::App for ViewerApp {
                 self.timeline_bar(ui);
                 self.plots(ui);
             });
+        if let Some(sb) = &mut self.sandbox {
+            let mut change = Change::None;
+            egui::Panel::left("sandbox")
+                .resizable(true)
+                .default_size(420.0)
+                .max_size(ui.available_width() * 0.45)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("sandbox scroll")
+                        .show(ui, |ui| change = sandbox_ui::panel(ui, sb));
+                });
+            self.sandbox_changed(change);
+        }
         egui::Panel::left("log")
             .resizable(true)
             .default_size(300.0)

@@ -130,9 +130,17 @@ impl OrbitCamera {
 
     /// Moves the target by a drag of `dx`, `dy` pixels in a view `height` pixels tall.
     pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
+        self.target -= self.drag_delta(dx, dy, height);
+    }
+
+    /// The world-space move, in the plane facing the camera through its
+    /// target, that follows a drag of `dx`, `dy` pixels (y down) in a view
+    /// `height` pixels tall.
+    #[must_use]
+    pub fn drag_delta(&self, dx: f32, dy: f32, height: f32) -> DVec3 {
         let (r, u) = self.right_up();
         let per_pixel = 2.0 * self.distance * (self.fov_y * 0.5).tan() / f64::from(height.max(1.0));
-        self.target += (-r * f64::from(dx) + u * f64::from(dy)) * per_pixel;
+        (r * f64::from(dx) - u * f64::from(dy)) * per_pixel
     }
 
     /// Zooms by `factor` (> 1 moves closer).
@@ -194,6 +202,25 @@ impl Bounds {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drag_delta_follows_the_mouse() {
+        let cam = OrbitCamera::default();
+        let (w, h) = (400.0, 300.0);
+        let start = cam.project(cam.target.to_array(), w, h).expect("in front");
+        let moved = cam.target + cam.drag_delta(12.0, -7.0, h);
+        let end = cam.project(moved.to_array(), w, h).expect("in front");
+        assert!(
+            (end.x - start.x - 12.0).abs() < 0.5,
+            "{} {}",
+            end.x,
+            start.x
+        );
+        assert!((end.y - start.y + 7.0).abs() < 0.5, "{} {}", end.y, start.y);
+        let mut panned = cam;
+        panned.pan(12.0, -7.0, h);
+        assert!((panned.target - (cam.target - cam.drag_delta(12.0, -7.0, h))).length() < 1e-12);
+    }
 
     #[test]
     fn target_projects_to_the_centre() {

@@ -2,7 +2,7 @@
 //! collision algorithms.
 //!
 //! The state modules ([`trace`], [`timeline`], [`scene`], [`camera`],
-//! [`hull`], [`inspect`], [`source`], [`pair`], [`rerun`], [`live`]) hold no egui types and are unit-tested;
+//! [`hull`], [`inspect`], [`source`], [`pair`], [`rerun`], [`sandbox`], [`live`]) hold no egui types and are unit-tested;
 //! [`app`] only draws that state and turns input into commands.
 
 #![warn(missing_docs)]
@@ -16,6 +16,8 @@ pub mod interval;
 pub mod live;
 pub mod pair;
 pub mod rerun;
+pub mod sandbox;
+pub mod sandbox_ui;
 pub mod scene;
 pub mod session;
 pub mod source;

@@ -1,5 +1,6 @@
 //! `cspace-viewer [PATH]` opens a recording, fixture or folder (the bundled
 //! examples without one); `--rerun` re-runs a fixture with the current code,
+//! `--sandbox` edits a fixture's query (or a preset) in the sandbox,
 //! `--diff A B` compares two recordings, `--listen [ADDR]` waits for live
 //! programs; `cspace-viewer --screenshot STEP --out FILE.png PATH` renders one
 //! step offscreen.
@@ -20,13 +21,16 @@ struct Args {
     diff: Option<(PathBuf, PathBuf)>,
     listen: Option<String>,
     rerun: bool,
+    sandbox: bool,
+    preset: Option<String>,
 }
 
-const USAGE: &str = "usage: cspace-viewer [--rerun] [PATH]\n       cspace-viewer --diff A B\n       cspace-viewer --listen [ADDR]\n       \
-cspace-viewer --screenshot STEP --out FILE.png [--size WxH] [--rerun] [--diff A B | PATH]\n\
+const USAGE: &str = "usage: cspace-viewer [--rerun | --sandbox [PRESET]] [PATH]\n       cspace-viewer --diff A B\n       cspace-viewer --listen [ADDR]\n       \
+cspace-viewer --screenshot STEP --out FILE.png [--size WxH] [--rerun | --sandbox [PRESET]] [--diff A B | PATH]\n\
 PATH is a .cspace recording, a NAME.fixture.json (its NAME.cspace beside it) or a folder of them;\n\
 without PATH the bundled examples open. --rerun re-runs the fixture PATH with the current code and\n\
-compares the recordings; --diff opens two recordings in lockstep; --listen waits for programs run\n\
+compares the recordings; --sandbox edits the fixture PATH's query (or PRESET, e.g. \"Deep overlap\") in the sandbox;\n\
+--diff opens two recordings in lockstep; --listen waits for programs run\n\
 with CSPACE_LIVE=ADDR (default 127.0.0.1:7878, loopback).";
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -50,6 +54,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
                     Some(addr.unwrap_or_else(|| cspace_viewer::live::DEFAULT_ADDR.to_owned()));
             }
             "--rerun" => a.rerun = true,
+            "--sandbox" => {
+                a.sandbox = true;
+                let names = cspace_viewer::sandbox::presets();
+                a.preset = it.next_if(|v| names.iter().any(|(n, _)| n == v));
+            }
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.into()),
             "--size" => {
                 let v = it.next().ok_or("--size needs WxH")?;
@@ -83,6 +92,18 @@ fn apply(app: &mut ViewerApp, args: &Args) {
     }
     if args.rerun && !app.rerun_fixture() && app.message.is_none() {
         app.message = Some("--rerun: the open file is not a fixture that loads".into());
+    }
+    if args.sandbox {
+        if let Some(name) = &args.preset {
+            match cspace_viewer::sandbox::Sandbox::preset(name) {
+                Ok(sb) => app.open_sandbox(sb),
+                Err(e) => app.message = Some(e),
+            }
+        } else if app.fixture.is_some() {
+            app.fixture_to_sandbox();
+        } else {
+            app.new_sandbox();
+        }
     }
     if let Some(addr) = &args.listen {
         app.listen_addr.clone_from(addr);
@@ -210,5 +231,11 @@ mod tests {
         assert!(p(&["--listen", "x.cspace"]).unwrap().path.is_some());
         assert!(p(&["--rerun", "f.fixture.json"]).unwrap().rerun);
         assert!(p(&["--rerun"]).is_err());
+        assert!(p(&["--sandbox"]).unwrap().sandbox);
+        let s = p(&["--sandbox", "Deep overlap"]).unwrap();
+        assert_eq!(s.preset.as_deref(), Some("Deep overlap"));
+        assert!(s.path.is_none());
+        let s = p(&["--sandbox", "f.fixture.json"]).unwrap();
+        assert_eq!((s.preset, s.path), (None, Some("f.fixture.json".into())));
     }
 }
