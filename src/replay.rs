@@ -256,6 +256,13 @@ pub struct ReplayArgs {
     /// Rewrite each stored recording that differs from the new one.
     #[arg(long)]
     pub update: bool,
+    /// Instead of checking, record each fixture's query in these precisions
+    /// (e.g. `f32,f64`) and show where the recordings first diverge.
+    #[arg(long, value_delimiter = ',', value_parser = ["f32", "f64"])]
+    pub precision: Vec<String>,
+    /// With `--precision`: floats within this many ULPs (of the coarser precision) count as equal.
+    #[arg(long, default_value_t = 0)]
+    pub ulps: u64,
 }
 
 /// `cspace replay`: one line per fixture, then the summary; fails when a
@@ -263,6 +270,9 @@ pub struct ReplayArgs {
 /// or a fixture cannot be loaded.
 #[must_use]
 pub fn run_replay(args: &ReplayArgs) -> ExitCode {
+    if !args.precision.is_empty() {
+        return run_precisions(&args.paths, &args.precision, args.ulps);
+    }
     let results = replay_paths(&args.paths, args.update);
     for r in &results {
         match r {
@@ -417,5 +427,105 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
+    }
+}
+
+/// Records `fixture`'s query once per precision into `dir` and returns the
+/// recordings' paths with the first divergence of the second from the first.
+///
+/// # Errors
+/// A query fails to run or a recording cannot be written.
+pub fn compare_precisions(
+    fixture: &Fixture,
+    precisions: &[crate::query::Precision],
+    dir: &Path,
+    max_ulps: u64,
+) -> Result<(Vec<PathBuf>, Option<crate::diff::Divergence>), String> {
+    let mut paths = Vec::new();
+    let mut events = Vec::new();
+    for &precision in precisions {
+        let mut query = fixture.query().clone();
+        query.precision = precision;
+        let tag = match precision {
+            crate::query::Precision::F32 => "f32",
+            crate::query::Precision::F64 => "f64",
+        };
+        let (answer, recording) = crate::query::run_recorded(&query);
+        answer.map_err(|e| format!("{} in {tag}: {e}", fixture.name()))?;
+        let path = dir.join(format!("{}.{tag}.cspace", fixture.name()));
+        recording
+            .save(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        paths.push(path);
+        events.push(cspace_recorder::decode(&recording.bytes).events);
+    }
+    let divergence = match events.as_slice() {
+        [a, b, ..] => crate::diff::first_divergence(
+            &crate::diff::Side::new(a),
+            &crate::diff::Side::new(b),
+            max_ulps,
+        ),
+        _ => None,
+    };
+    Ok((paths, divergence))
+}
+
+/// `cspace replay --precision f32,f64`: per fixture, where the precisions part.
+fn run_precisions(paths: &[PathBuf], precisions: &[String], max_ulps: u64) -> ExitCode {
+    let precisions: Vec<crate::query::Precision> = precisions
+        .iter()
+        .map(|p| {
+            if p == "f32" {
+                crate::query::Precision::F32
+            } else {
+                crate::query::Precision::F64
+            }
+        })
+        .collect();
+    let dir = crate::fixture::fixture_dir().join("precision");
+    let mut failed = false;
+    for path in paths {
+        let files = match crate::fixture::find(path) {
+            Ok(files) => files,
+            Err(e) => {
+                println!("ERROR  {}: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        };
+        for file in files {
+            let fixture = match Fixture::load(&file) {
+                Ok(f) => f,
+                Err(e) => {
+                    println!("ERROR  {e}");
+                    failed = true;
+                    continue;
+                }
+            };
+            match compare_precisions(&fixture, &precisions, &dir, max_ulps) {
+                Ok((saved, divergence)) => {
+                    match divergence {
+                        Some(d) => println!("{}: {d}", fixture.name()),
+                        None => println!("{}: identical in every precision", fixture.name()),
+                    }
+                    if let [a, b, ..] = saved.as_slice() {
+                        println!(
+                            "  open: cargo run -p cspace-viewer -- --diff {} {}",
+                            a.display(),
+                            b.display()
+                        );
+                    }
+                }
+                Err(e) => {
+                    println!("ERROR  {e}");
+                    failed = true;
+                }
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

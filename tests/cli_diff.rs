@@ -60,3 +60,35 @@ fn an_unreadable_recording_is_exit_code_2_naming_the_file() {
         "{text}"
     );
 }
+
+#[test]
+fn replay_in_two_precisions_shows_where_f32_leaves_f64() {
+    let dir = std::env::temp_dir().join(format!("cspace-precision-{}", std::process::id()));
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/examples/gjk-rotated-boxes.fixture.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .args(["replay", "--precision", "f32,f64"])
+        .arg(&fixture)
+        .env("CSPACE_FIXTURE_DIR", &dir)
+        .output()
+        .expect("run cspace replay --precision");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("gjk-rotated-boxes: first divergence at step"),
+        "{text}"
+    );
+    assert!(text.contains("ulps"), "{text}");
+    let a = dir.join("precision/gjk-rotated-boxes.f32.cspace");
+    let b = dir.join("precision/gjk-rotated-boxes.f64.cspace");
+    assert!(
+        text.contains("--diff") && text.contains(a.to_str().expect("utf8")),
+        "{text}"
+    );
+    // The saved pair diverges under `cspace diff` too, and not at all against itself.
+    let (code, _) = diff(&a, &b, &[]);
+    assert_eq!(code, Some(1));
+    let (code, _) = diff(&a, &a, &[]);
+    assert_eq!(code, Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
