@@ -41,7 +41,33 @@ const MAX_TRIANGLES: usize = 6000;
 
 /// Builds the mesh of the convex set with support function `support`.
 /// Non-finite supports yield an empty mesh.
+///
+/// Meshes around the set's own centre, so the subdivision tolerance follows
+/// the set's size, not its distance from the world origin (a shape at 1e6
+/// meshes as finely as one at the origin).
 pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
+    let axes = [
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ];
+    let origin = axes.iter().map(|&d| support(d)).sum::<DVec3>() / 6.0;
+    if !origin.is_finite() {
+        return Mesh::default();
+    }
+    let mut mesh = mesh_around_origin(|d| support(d) - origin);
+    for v in &mut mesh.vertices {
+        *v += origin;
+    }
+    mesh.centre += origin;
+    mesh
+}
+
+/// [`mesh`] of a set that contains (or is near) the origin.
+fn mesh_around_origin(support: impl Fn(DVec3) -> DVec3) -> Mesh {
     let axes = [
         DVec3::X,
         DVec3::NEG_X,
@@ -210,6 +236,24 @@ mod tests {
             margin: 0.0,
             position: [x, 0.0, 0.0],
             rotation: [0.0, 0.0, 0.0, 1.0],
+        }
+    }
+
+    #[test]
+    fn a_sphere_far_from_the_origin_is_as_round_as_one_at_the_origin() {
+        let sphere = |x| decl(ShapeGeom::Sphere { radius: 0.5 }, x);
+        let near = shape_mesh(&sphere(0.0));
+        let far = shape_mesh(&sphere(1e6));
+        assert!(near.vertices.len() > 30, "{}", near.vertices.len());
+        assert!(
+            far.vertices.len() * 10 >= near.vertices.len() * 9,
+            "{} vs {}",
+            far.vertices.len(),
+            near.vertices.len()
+        );
+        for v in &far.vertices {
+            let r = (*v - DVec3::new(1e6, 0.0, 0.0)).length();
+            assert!((r - 0.5).abs() < 1e-6, "vertex on the sphere: {r}");
         }
     }
 
