@@ -361,7 +361,7 @@ impl<T: Real> Polytope<T> {
 
     /// Records the live faces, `seed` highlighted (nothing unless recording).
     fn record(&self, cso: &Cso<'_, T>, seed: usize) {
-        if !rec::is_on() {
+        if !(rec::ENABLED && rec::is_on()) {
             return;
         }
         for (i, f) in self.faces.iter().enumerate() {

@@ -359,7 +359,7 @@ pub(crate) fn run<T: Real>(
     // One check of the recorder per query: the loop's instrumentation is
     // grouped under it, so a build with the macros compiled in costs next to
     // nothing when not recording.
-    let recording = rec::is_on();
+    let recording = rec::ENABLED && rec::is_on();
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -372,12 +372,7 @@ pub(crate) fn run<T: Real>(
         iterations += 1;
         let vw = v.dot(p.w);
         if recording {
-            rec::push!("gjk iteration");
-            rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
-            rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
-            rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
-            rec::value!("upper bound", vv.sqrt() - cso.radius());
-            rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
+            record_support(cso, &p, vv, vw);
         }
         let end = 'step: {
             // Squared forms of `v·w > r |v|` and `|v|² − v·w ≤ rel (|v| + scale) |v|`
@@ -396,27 +391,26 @@ pub(crate) fn run<T: Real>(
             if simplex.contains_w(p.w) {
                 break 'step Some(End::Repeated);
             }
-            let before = (simplex, v);
             simplex.push(p);
             if recording {
-                rec::simplex!("after add", cso.world_simplex(&simplex));
-                rec::pause!("after add");
+                record_added(cso, &simplex);
             }
-            v = simplex.closest_to_origin();
+            // Solve first and reduce once the step is kept: a step that makes
+            // no progress only has to drop `p` again (no copy of the simplex).
+            let (weights, next) = simplex.solve();
             if recording {
-                rec::simplex!("after reduce", cso.world_simplex(&simplex));
-                rec::point!(cso "closest v", cso.world_vector(v), rec::Rgba::GREEN);
-                rec::line!(cso "search direction", V3::<T>::ZERO, cso.world_vector(-v), rec::Rgba::BLUE);
-                rec::pause!("after reduce");
+                record_reduced(cso, &simplex, weights, next);
             }
-            if let Some(r) = radius
-                && v.length_squared() <= r * r
-            {
-                break 'step Some(End::WithinRadii);
-            }
-            if simplex.len() < 4 && v.length_squared() >= vv {
-                (simplex, v) = before;
+            let within = radius.is_some_and(|r| next.length_squared() <= r * r);
+            let enclosed = weights.iter().all(|&l| l > T::ZERO);
+            if !within && !enclosed && next.length_squared() >= vv {
+                simplex.pop();
                 break 'step Some(End::NoProgress);
+            }
+            simplex.reduce(weights);
+            v = next;
+            if within {
+                break 'step Some(End::WithinRadii);
             }
             None
         };
@@ -436,6 +430,39 @@ pub(crate) fn run<T: Real>(
         iterations,
         status,
     }
+}
+
+/// Records an iteration's support point and distance bounds. The recording
+/// steps of [`run`] are out of line so its loop keeps its registers.
+#[cold]
+#[inline(never)]
+fn record_support<T: Real>(cso: &Cso<'_, T>, p: &CsoPoint<T>, vv: T, vw: T) {
+    rec::push!("gjk iteration");
+    rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
+    rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
+    rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
+    rec::value!("upper bound", vv.sqrt() - cso.radius());
+    rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
+}
+
+/// Records the simplex with the new support point added.
+#[cold]
+#[inline(never)]
+fn record_added<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>) {
+    rec::simplex!("after add", cso.world_simplex(simplex));
+    rec::pause!("after add");
+}
+
+/// Records the simplex reduced by `weights`, its closest point `next` and the next search direction.
+#[cold]
+#[inline(never)]
+fn record_reduced<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, weights: [T; 4], next: V3<T>) {
+    let mut reduced = *simplex;
+    reduced.reduce(weights);
+    rec::simplex!("after reduce", cso.world_simplex(&reduced));
+    rec::point!(cso "closest v", cso.world_vector(next), rec::Rgba::GREEN);
+    rec::line!(cso "search direction", V3::<T>::ZERO, cso.world_vector(-next), rec::Rgba::BLUE);
+    rec::pause!("after reduce");
 }
 
 /// The outcome of a GJK run that ended with `end` at closest point `v`.
@@ -538,13 +565,15 @@ fn finish_distance<T: Real>(cso: &Cso<'_, T>, core: &CoreResult<T>) -> Distance<
         iterations: core.iterations,
         status: core.status,
     };
-    rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
-    rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
-    rec::text!(
-        "distance {:?}, intersecting {}",
-        out.distance,
-        out.intersecting
-    );
+    if rec::ENABLED && rec::is_on() {
+        rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
+        rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
+        rec::text!(
+            "distance {:?}, intersecting {}",
+            out.distance,
+            out.intersecting
+        );
+    }
     out
 }
 

@@ -129,6 +129,16 @@ impl<T: Real> Simplex<T> {
     /// (see [`weights`](Self::weights)). Four points containing the origin
     /// stay four points and give zero.
     pub fn closest_to_origin(&mut self) -> V3<T> {
+        let (weights, v) = self.solve();
+        self.reduce(weights);
+        v
+    }
+
+    /// [`closest_to_origin`](Self::closest_to_origin) without changing the
+    /// simplex: the closest point and the weights of all the points (zero for
+    /// those it does not need), for [`reduce`](Self::reduce).
+    #[must_use]
+    pub fn solve(&self) -> ([T; 4], V3<T>) {
         let w: [V3<T>; 4] = [
             self.points[0].w,
             self.points[1].w,
@@ -136,7 +146,7 @@ impl<T: Real> Simplex<T> {
             self.points[3].w,
         ];
         let lambda = match self.len {
-            0 => return V3::<T>::ZERO,
+            0 => return ([T::ZERO; 4], V3::<T>::ZERO),
             1 => [T::ONE, T::ZERO, T::ZERO, T::ZERO],
             2 => {
                 let l = segment(w[0], w[1]);
@@ -153,21 +163,38 @@ impl<T: Real> Simplex<T> {
         for i in 0..self.len {
             if lambda[i] > T::ZERO {
                 v += w[i] * lambda[i];
-                if kept != i {
-                    self.points[kept] = self.points[i];
-                }
-                self.weights[kept] = lambda[i];
                 kept += 1;
             }
         }
         if kept == 0 {
             // Unreachable with finite input; keep the first point rather than nothing.
-            self.weights[0] = T::ONE;
-            kept = 1;
-            v = w[0];
+            return ([T::ONE, T::ZERO, T::ZERO, T::ZERO], w[0]);
         }
-        self.len = kept;
-        if kept == 4 { V3::<T>::ZERO } else { v }
+        (lambda, if kept == 4 { V3::<T>::ZERO } else { v })
+    }
+
+    /// Keeps the points whose `weights` (from [`solve`](Self::solve)) are
+    /// positive, with those weights.
+    pub fn reduce(&mut self, weights: [T; 4]) {
+        let mut kept = 0;
+        for (i, &l) in weights.iter().enumerate().take(self.len) {
+            if l > T::ZERO {
+                if kept != i {
+                    self.points[kept] = self.points[i];
+                }
+                self.weights[kept] = l;
+                kept += 1;
+            }
+        }
+        if self.len > 0 {
+            self.len = kept;
+        }
+    }
+
+    /// Removes the last point pushed.
+    #[inline]
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
     }
 }
 

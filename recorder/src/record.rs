@@ -308,8 +308,8 @@ pub fn record_to_file<R>(
 /// Appends an event built by `make` to the current thread's recording, if any.
 /// Used by the macros; `make` receives the stream-local site id.
 ///
-/// Cold and out of line: the caller's hot path keeps only the `is_on()`
-/// branch, without spilling registers for a call it almost never makes.
+/// Inlined: marking it `#[cold] #[inline(never)]` measured slightly worse
+/// (more instructions on the not-recording path) in callgrind.
 #[doc(hidden)]
 #[inline]
 pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
