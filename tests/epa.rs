@@ -566,25 +566,8 @@ fn penetration_is_recorded() {
 
 mod properties {
     use super::*;
+    use gjk_common::arb_shape;
     use proptest::prelude::*;
-
-    fn shape() -> impl Strategy<Value = S> {
-        let size = 1e-3..10.0f64;
-        let margin = prop_oneof![Just(0.0), 0.0..1.0f64];
-        let geom = prop_oneof![
-            size.clone().prop_map(S::sphere),
-            (size.clone(), size.clone(), size.clone())
-                .prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
-            (0.0..10.0f64, size.clone()).prop_map(|(hh, r)| S::capsule(hh, r)),
-            (0.0..10.0f64, 0.0..10.0f64).prop_map(|(hh, r)| S::cylinder(hh, r)),
-            (0.0..10.0f64, 0.0..10.0f64).prop_map(|(hh, r)| S::cone(hh, r)),
-            proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12).prop_map(
-                |p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())
-            ),
-            Just(S::new(cspace::Geom::Point)),
-        ];
-        (geom, margin).prop_map(|(g, m)| g.with_margin(m))
-    }
 
     fn pose() -> impl Strategy<Value = Pose<f64>> {
         (
@@ -605,7 +588,7 @@ mod properties {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(512))]
         #[test]
-        fn never_panics_nan_or_unbounded(a in shape(), b in shape(), pa in pose(), pb in pose()) {
+        fn never_panics_nan_or_unbounded(a in arb_shape(), b in arb_shape(), pa in pose(), pb in pose()) {
             let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
             let p = epa::penetration(&a, &b);
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);

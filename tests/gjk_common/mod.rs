@@ -528,3 +528,24 @@ pub fn cross_check_distance<T: Parry>(rng: &mut Rng, n: u32) -> Stats {
     }
     st
 }
+
+/// Any valid shape for property tests: every kind, sizes from 1e-3 to 10,
+/// degenerate hulls (1 to 11 points) and optional margins.
+pub fn arb_shape() -> impl proptest::strategy::Strategy<Value = Shape<f64>> {
+    use proptest::prelude::*;
+    type S = Shape<f64>;
+    let size = 1e-3..10.0f64;
+    let margin = prop_oneof![Just(0.0), 0.0..1.0f64];
+    let geom = prop_oneof![
+        size.clone().prop_map(S::sphere),
+        (size.clone(), size.clone(), size.clone())
+            .prop_map(|(x, y, z)| S::cuboid(DVec3::new(x, y, z))),
+        (0.0..10.0f64, size.clone()).prop_map(|(h, r)| S::capsule(h, r)),
+        (0.0..10.0f64, 0.0..10.0f64).prop_map(|(h, r)| S::cylinder(h, r)),
+        (0.0..10.0f64, 0.0..10.0f64).prop_map(|(h, r)| S::cone(h, r)),
+        proptest::collection::vec((-5.0..5.0f64, -5.0..5.0f64, -5.0..5.0f64), 1..12)
+            .prop_map(|p| S::hull(p.into_iter().map(|(x, y, z)| DVec3::new(x, y, z)).collect())),
+        Just(S::new(Geom::Point)),
+    ];
+    (geom, margin).prop_map(|(g, m)| g.with_margin(m))
+}

@@ -39,6 +39,16 @@ const MAX_ROUNDS: usize = 7;
 /// Most triangles in a mesh.
 const MAX_TRIANGLES: usize = 6000;
 
+/// The octahedron's corner directions: ±x, ±y, ±z (vertex order 0 to 5).
+const AXES: [DVec3; 6] = [
+    DVec3::X,
+    DVec3::NEG_X,
+    DVec3::Y,
+    DVec3::NEG_Y,
+    DVec3::Z,
+    DVec3::NEG_Z,
+];
+
 /// Builds the mesh of the convex set with support function `support`.
 /// Non-finite supports yield an empty mesh.
 ///
@@ -46,15 +56,7 @@ const MAX_TRIANGLES: usize = 6000;
 /// the set's size, not its distance from the world origin (a shape at 1e6
 /// meshes as finely as one at the origin).
 pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
-    let axes = [
-        DVec3::X,
-        DVec3::NEG_X,
-        DVec3::Y,
-        DVec3::NEG_Y,
-        DVec3::Z,
-        DVec3::NEG_Z,
-    ];
-    let origin = axes.iter().map(|&d| support(d)).sum::<DVec3>() / 6.0;
+    let origin = AXES.iter().map(|&d| support(d)).sum::<DVec3>() / 6.0;
     if !origin.is_finite() {
         return Mesh::default();
     }
@@ -68,15 +70,7 @@ pub fn mesh(support: impl Fn(DVec3) -> DVec3) -> Mesh {
 
 /// [`mesh`] of a set that contains (or is near) the origin.
 fn mesh_around_origin(support: impl Fn(DVec3) -> DVec3) -> Mesh {
-    let axes = [
-        DVec3::X,
-        DVec3::NEG_X,
-        DVec3::Y,
-        DVec3::NEG_Y,
-        DVec3::Z,
-        DVec3::NEG_Z,
-    ];
-    let vertices: Vec<DVec3> = axes.iter().map(|&d| support(d)).collect();
+    let vertices: Vec<DVec3> = AXES.iter().map(|&d| support(d)).collect();
     if vertices.iter().any(|v| !v.is_finite()) {
         return Mesh::default();
     }
