@@ -274,6 +274,49 @@ impl<T: Real> Shape<T> {
         }
     }
 
+    /// The same shape scaled by `k` about its local origin (sizes, hull
+    /// points and margin). Distances between shapes scaled alike scale by `k`.
+    #[must_use]
+    pub fn scaled(&self, k: T) -> Self {
+        let geom = match &self.geom {
+            Geom::Point => Geom::Point,
+            Geom::Sphere { radius } => Geom::Sphere {
+                radius: *radius * k,
+            },
+            Geom::Box { half_extents } => Geom::Box {
+                half_extents: *half_extents * k,
+            },
+            Geom::Capsule {
+                half_height,
+                radius,
+            } => Geom::Capsule {
+                half_height: *half_height * k,
+                radius: *radius * k,
+            },
+            Geom::Cylinder {
+                half_height,
+                radius,
+            } => Geom::Cylinder {
+                half_height: *half_height * k,
+                radius: *radius * k,
+            },
+            Geom::Cone {
+                half_height,
+                radius,
+            } => Geom::Cone {
+                half_height: *half_height * k,
+                radius: *radius * k,
+            },
+            Geom::Hull { points } => Geom::Hull {
+                points: points.iter().map(|p| *p * k).collect(),
+            },
+        };
+        Self {
+            geom,
+            margin: self.margin * k,
+        }
+    }
+
     /// The core's support point in local direction `d` (need not be unit).
     ///
     /// Ties (a face or edge facing `d`) resolve deterministically.

@@ -427,7 +427,7 @@ fn invariances() {
             "move {base:?} {r:?}"
         );
         for k in [1e-3, 1e3] {
-            let (sa, sb) = (gjk_common::scaled(&a, k), gjk_common::scaled(&b, k));
+            let (sa, sb) = (a.scaled(k), b.scaled(k));
             let sp = |p: Pose<f64>| Pose::new(p.position * k, p.rotation);
             let r = epa::penetration(&Placed::new(&sa, sp(pa)), &Placed::new(&sb, sp(pb)));
             assert!(

@@ -815,7 +815,7 @@ fn invariant_under_swap_translation_and_scale() {
             );
             // Scaled.
             for k in [1e-3, 1e3] {
-                let (ka, kb) = (scaled(&sa, k), scaled(&sb, k));
+                let (ka, kb) = (sa.scaled(k), sb.scaled(k));
                 let sc = f(
                     &Placed::new(&ka, Pose::new(pa.position * k, pa.rotation)),
                     m * k,
@@ -829,45 +829,6 @@ fn invariant_under_swap_translation_and_scale() {
                 );
             }
         }
-    }
-}
-
-fn scaled(s: &Shape<f64>, k: f64) -> Shape<f64> {
-    use cspace::Geom;
-    let geom = match &s.geom {
-        Geom::Point => Geom::Point,
-        Geom::Sphere { radius } => Geom::Sphere { radius: radius * k },
-        Geom::Box { half_extents } => Geom::Box {
-            half_extents: *half_extents * k,
-        },
-        Geom::Capsule {
-            half_height,
-            radius,
-        } => Geom::Capsule {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Cylinder {
-            half_height,
-            radius,
-        } => Geom::Cylinder {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Cone {
-            half_height,
-            radius,
-        } => Geom::Cone {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Hull { points } => Geom::Hull {
-            points: points.iter().map(|p| *p * k).collect(),
-        },
-    };
-    Shape {
-        geom,
-        margin: s.margin * k,
     }
 }
 

@@ -201,45 +201,6 @@ pub fn to_f64(s: &Shape<f32>) -> Shape<f64> {
     }
 }
 
-/// The shape scaled by `k`.
-pub fn scaled(s: &Shape<f64>, k: f64) -> Shape<f64> {
-    let geom = match &s.geom {
-        Geom::Point => Geom::Point,
-        Geom::Sphere { radius } => Geom::Sphere { radius: radius * k },
-        Geom::Box { half_extents } => Geom::Box {
-            half_extents: *half_extents * k,
-        },
-        Geom::Capsule {
-            half_height,
-            radius,
-        } => Geom::Capsule {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Cylinder {
-            half_height,
-            radius,
-        } => Geom::Cylinder {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Cone {
-            half_height,
-            radius,
-        } => Geom::Cone {
-            half_height: half_height * k,
-            radius: radius * k,
-        },
-        Geom::Hull { points } => Geom::Hull {
-            points: points.iter().map(|p| *p * k).collect(),
-        },
-    };
-    Shape {
-        geom,
-        margin: s.margin * k,
-    }
-}
-
 /// `max over the shape of u · x` (f64).
 pub fn h(p: &Placed<'_, f64>, u: DVec3) -> f64 {
     p.support(u).dot(u)
