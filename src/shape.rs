@@ -274,47 +274,64 @@ impl<T: Real> Shape<T> {
         }
     }
 
-    /// The same shape scaled by `k` about its local origin (sizes, hull
-    /// points and margin). Distances between shapes scaled alike scale by `k`.
+    /// The same shape with every size, hull point and the margin passed
+    /// through `size` and `point`; scaling and precision casts are this walk.
     #[must_use]
-    pub fn scaled(&self, k: T) -> Self {
+    pub fn map<U: Real>(&self, size: impl Fn(T) -> U, point: impl Fn(V3<T>) -> V3<U>) -> Shape<U> {
         let geom = match &self.geom {
             Geom::Point => Geom::Point,
             Geom::Sphere { radius } => Geom::Sphere {
-                radius: *radius * k,
+                radius: size(*radius),
             },
             Geom::Box { half_extents } => Geom::Box {
-                half_extents: *half_extents * k,
+                half_extents: point(*half_extents),
             },
             Geom::Capsule {
                 half_height,
                 radius,
             } => Geom::Capsule {
-                half_height: *half_height * k,
-                radius: *radius * k,
+                half_height: size(*half_height),
+                radius: size(*radius),
             },
             Geom::Cylinder {
                 half_height,
                 radius,
             } => Geom::Cylinder {
-                half_height: *half_height * k,
-                radius: *radius * k,
+                half_height: size(*half_height),
+                radius: size(*radius),
             },
             Geom::Cone {
                 half_height,
                 radius,
             } => Geom::Cone {
-                half_height: *half_height * k,
-                radius: *radius * k,
+                half_height: size(*half_height),
+                radius: size(*radius),
             },
             Geom::Hull { points } => Geom::Hull {
-                points: points.iter().map(|p| *p * k).collect(),
+                points: points.iter().map(|p| point(*p)).collect(),
             },
         };
-        Self {
+        Shape {
             geom,
-            margin: self.margin * k,
+            margin: size(self.margin),
         }
+    }
+
+    /// The same shape scaled by `k` about its local origin (sizes, hull
+    /// points and margin). Distances between shapes scaled alike scale by `k`.
+    #[must_use]
+    pub fn scaled(&self, k: T) -> Self {
+        self.map(|x| x * k, |p| p * k)
+    }
+
+    /// The same shape in precision `U`: each value rounded once from its f64
+    /// widening (exact when widening f32 to f64).
+    #[must_use]
+    pub fn to_precision<U: Real>(&self) -> Shape<U> {
+        self.map(
+            |x| U::from_f64(x.to_f64()),
+            |p| V3::<U>::from_f64(p.to_f64()),
+        )
     }
 
     /// The core's support point in local direction `d` (need not be unit).

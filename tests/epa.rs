@@ -8,7 +8,7 @@ mod gjk_common;
 
 use cspace::epa::{self, Penetration};
 use cspace::{Placed, Pose, Shape, Status, gjk};
-use gjk_common::{Parry, Rng, h, pl, random_case, to_f32, wide};
+use gjk_common::{Parry, Rng, h, pl, random_case, wide};
 use glam::{DQuat, DVec3, Vec3};
 
 type S = Shape<f64>;
@@ -128,7 +128,7 @@ fn aligned_boxes_exact() {
         assert!((p.depth - exact).abs() <= 1e-9, "{p:?} {exact}");
         assert_eq!(p.status, Status::Converged);
         // f32.
-        let (a32, b32) = (to_f32(&a), to_f32(&b));
+        let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
         let p = epa::penetration(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
         assert!(
             (f64::from(p.depth) - exact).abs() <= 1e-4 * 2.0,
@@ -595,7 +595,7 @@ mod properties {
             prop_assert!(p.point_a.is_finite() && p.point_b.is_finite());
             prop_assert!((p.normal.length() - 1.0).abs() < 1e-9);
             prop_assert!(p.iterations <= gjk::MAX_ITERS + epa::MAX_ITERS);
-            let (a32, b32) = (to_f32(a.shape), to_f32(b.shape));
+            let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
             let f = |p: Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize());
             let p = epa::penetration(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);
@@ -612,7 +612,7 @@ mod properties {
 /// parry's normal needs more than that.
 #[test]
 fn parry_error_f32_sphere_cylinder_depth() {
-    use gjk_common::{to_f64, wide};
+    use gjk_common::wide;
     let a = Shape::<f32>::sphere(1.152_144_2);
     let pa = Pose::new(
         Vec3::new(0.434_847_7, 0.736_454_07, 0.564_734_34),
@@ -631,7 +631,7 @@ fn parry_error_f32_sphere_cylinder_depth() {
         .unwrap()
         .unwrap()
         .0;
-    let (a64, b64) = (to_f64(&a), to_f64(&b));
+    let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let (pa64, pb64) = (
         Placed::new(&a64, <f32 as Parry>::pose64(&pa)),
         Placed::new(&b64, <f32 as Parry>::pose64(&pb)),

@@ -8,7 +8,7 @@ mod gjk_common;
 
 use cspace::gjk::{self, SimplexCache};
 use cspace::{Placed, Pose, Shape, Status};
-use gjk_common::{Rng, cross_check_distance, pl, random_case, to_f32};
+use gjk_common::{Rng, cross_check_distance, pl, random_case};
 use glam::{DQuat, DVec3, Quat, Vec3};
 
 type S = Shape<f64>;
@@ -148,7 +148,7 @@ fn aligned_boxes_exact() {
         let r = gjk::distance(&pl(&a, DVec3::ZERO), &pl(&b, c));
         assert!((r.distance - gap).abs() <= 1e-12 * 4.0, "{r:?} {gap}");
         // f32.
-        let (a32, b32) = (to_f32(&a), to_f32(&b));
+        let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
         let r = gjk::distance(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
         assert!(
             (f64::from(r.distance) - gap).abs() <= 1e-4 * 4.0,
@@ -516,8 +516,8 @@ fn bullet_2579_small_sphere_single_precision() {
         let d = gjk::distance(&pl(&s, c), &pl(&bx, p));
         assert!((d.distance - exact.max(0.0)).abs() < 1e-14, "{d:?} {exact}");
         let d32 = gjk::distance(
-            &pl(&to_f32(&s), c.as_vec3()),
-            &pl(&to_f32(&bx), p.as_vec3()),
+            &pl(&s.to_precision::<f32>(), c.as_vec3()),
+            &pl(&bx.to_precision::<f32>(), p.as_vec3()),
         );
         assert!(
             (f64::from(d32.distance) - exact.max(0.0)).abs() < 1e-6,
@@ -526,8 +526,8 @@ fn bullet_2579_small_sphere_single_precision() {
         assert_eq!(d32.intersecting, exact <= 0.0);
         assert_eq!(
             gjk::intersect(
-                &pl(&to_f32(&s), c.as_vec3()),
-                &pl(&to_f32(&bx), p.as_vec3())
+                &pl(&s.to_precision::<f32>(), c.as_vec3()),
+                &pl(&bx.to_precision::<f32>(), p.as_vec3())
             )
             .intersecting,
             exact <= 0.0
@@ -763,7 +763,7 @@ mod properties {
             prop_assert!(d.iterations <= gjk::MAX_ITERS);
             let o = gjk::intersect(&a, &b);
             prop_assert!(o.iterations <= gjk::MAX_ITERS);
-            let (a32, b32) = (to_f32(a.shape), to_f32(b.shape));
+            let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
             let f = |p: Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize());
             let d = gjk::distance(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));
             prop_assert!(d.distance.is_finite() && d.distance >= 0.0);
@@ -783,7 +783,7 @@ mod properties {
 /// 5e-3 (0.7 %) too far: its GJK stopped early on the curved capsule.
 #[test]
 fn parry_error_f32_hull_capsule_distance() {
-    use gjk_common::{Parry, distance_lower_bound, outside_by, to_f64, wide};
+    use gjk_common::{Parry, distance_lower_bound, outside_by, wide};
     let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
     let a = S32::hull(vec![
         v(-0.239_425_58, -0.347_921_76, -0.020_323_737),
@@ -811,7 +811,7 @@ fn parry_error_f32_hull_capsule_distance() {
     let ours = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
     let theirs = <f32 as Parry>::parry_distance(&a, &pa, &b, &pb).unwrap();
     // The certificate, in f64 on the same shapes.
-    let (a64, b64) = (to_f64(&a), to_f64(&b));
+    let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let (pa64, pb64) = (<f32 as Parry>::pose64(&pa), <f32 as Parry>::pose64(&pb));
     let (a64, b64) = (Placed::new(&a64, pa64), Placed::new(&b64, pb64));
     let lower = distance_lower_bound(&a64, &b64, wide::<f32>(ours.normal));

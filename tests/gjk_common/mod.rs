@@ -121,86 +121,6 @@ pub fn at(s: &Shape<f64>, p: DVec3, q: DQuat) -> Placed<'_, f64> {
     Placed::new(s, Pose::new(p, q))
 }
 
-/// The shape rounded to f32.
-pub fn to_f32(s: &Shape<f64>) -> Shape<f32> {
-    let f = |x: f64| x as f32;
-    let geom = match &s.geom {
-        Geom::Point => Geom::Point,
-        Geom::Sphere { radius } => Geom::Sphere { radius: f(*radius) },
-        Geom::Box { half_extents } => Geom::Box {
-            half_extents: half_extents.as_vec3(),
-        },
-        Geom::Capsule {
-            half_height,
-            radius,
-        } => Geom::Capsule {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Cylinder {
-            half_height,
-            radius,
-        } => Geom::Cylinder {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Cone {
-            half_height,
-            radius,
-        } => Geom::Cone {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Hull { points } => Geom::Hull {
-            points: points.iter().map(|p| p.as_vec3()).collect(),
-        },
-    };
-    Shape {
-        geom,
-        margin: f(s.margin),
-    }
-}
-
-/// The f32 shape widened (exactly) to f64.
-pub fn to_f64(s: &Shape<f32>) -> Shape<f64> {
-    let f = f64::from;
-    let geom = match &s.geom {
-        Geom::Point => Geom::Point,
-        Geom::Sphere { radius } => Geom::Sphere { radius: f(*radius) },
-        Geom::Box { half_extents } => Geom::Box {
-            half_extents: half_extents.as_dvec3(),
-        },
-        Geom::Capsule {
-            half_height,
-            radius,
-        } => Geom::Capsule {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Cylinder {
-            half_height,
-            radius,
-        } => Geom::Cylinder {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Cone {
-            half_height,
-            radius,
-        } => Geom::Cone {
-            half_height: f(*half_height),
-            radius: f(*radius),
-        },
-        Geom::Hull { points } => Geom::Hull {
-            points: points.iter().map(|p| p.as_dvec3()).collect(),
-        },
-    };
-    Shape {
-        geom,
-        margin: f(s.margin),
-    }
-}
-
 /// `max over the shape of u · x` (f64).
 pub fn h(p: &Placed<'_, f64>, u: DVec3) -> f64 {
     p.support(u).dot(u)
@@ -413,8 +333,8 @@ parry_impl!(
     parry3d,
     glam::Vec3,
     Quat,
-    to_f32,
-    to_f64,
+    |s: &Shape<f64>| s.to_precision::<f32>(),
+    |s: &Shape<f32>| s.to_precision::<f64>(),
     |p: &Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize()),
     |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat().normalize()),
     2e-3

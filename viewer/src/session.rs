@@ -201,12 +201,8 @@ mod tests {
     use cspace_recorder as rec;
 
     fn sphere(r: f64, x: f64) -> rec::ShapeDecl {
-        rec::ShapeDecl {
-            geom: rec::ShapeGeom::Sphere { radius: r },
-            margin: 0.0,
-            position: [x, 0.0, 0.0],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-        }
+        rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: r })
+            .at([x, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
     }
 
     fn bytes(n: u32) -> Vec<u8> {
