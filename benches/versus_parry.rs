@@ -476,8 +476,18 @@ fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
             }
         };
         let t = race(passes, n, &mut [&mut cold, &mut warm]);
+        // Mean support evaluations per query, outside the timed passes.
+        let (mut it_cold, mut it_warm) = (0u64, 0u64);
+        for (a, pa, b, poses) in &pairs {
+            let mut cache = gjk::SimplexCache::default();
+            for pb in poses {
+                let (pa, pb) = (cspace::Placed::new(a, *pa), cspace::Placed::new(b, *pb));
+                it_cold += u64::from(gjk::distance(&pa, &pb).iterations);
+                it_warm += u64::from(gjk::distance_warm(&pa, &pb, &mut cache).iterations);
+            }
+        }
         rows.push(format!(
-            "{:<12} {:<4} {:<10} cold {:>8.1} ns  warm {:>8.1} ns  speed-up {:>5.2}x",
+            "{:<12} {:<4} {:<10} cold {:>8.1} ns  warm {:>8.1} ns  speed-up {:>5.2}x  iterations {:.2} / {:.2}",
             "coherent",
             if T::PRECISION == cspace_recorder::Precision::F32 {
                 "f32"
@@ -487,7 +497,9 @@ fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
             family,
             t[0],
             t[1],
-            t[0] / t[1]
+            t[0] / t[1],
+            it_cold as f64 / n as f64,
+            it_warm as f64 / n as f64
         ));
     }
 }

@@ -23,7 +23,7 @@ pub mod simplex;
 pub mod sweep;
 
 pub use real::{Q, Real, Rotation, V3, Vector};
-pub use shape::{Geom, Placed, Pose, Shape, ShapeError};
+pub use shape::{Geom, Hull, Placed, Pose, Shape, ShapeError};
 
 /// How an iterative query ended. Every result carries one, so hitting an
 /// iteration bound is never silent.

@@ -91,11 +91,7 @@ pub(crate) fn cso_support<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, d: V3<T
 /// its centre, or the mean of a hull's points.
 pub(crate) fn centre_offset<T: Real>(p: &Placed<'_, T>) -> V3<T> {
     match &p.shape.geom {
-        Geom::Hull { points } => {
-            let n = T::from_f64(points.len() as f64);
-            let sum = points.iter().fold(V3::<T>::ZERO, |s, &q| s + q);
-            p.pose.transform_vector(sum / n)
-        }
+        Geom::Hull(hull) => p.pose.transform_vector(hull.centroid()),
         _ => V3::<T>::ZERO,
     }
 }

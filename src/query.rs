@@ -281,9 +281,9 @@ impl ShapeSpec {
                 margin,
             ),
             Self::Hull { points, margin } => (
-                Geom::Hull {
-                    points: points.iter().map(|p| v(*p)).collect(),
-                },
+                Geom::Hull(crate::shape::Hull::new(
+                    points.iter().map(|p| v(*p)).collect(),
+                )),
                 margin,
             ),
             Self::Point { margin } => (Geom::Point, margin),

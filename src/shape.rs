@@ -47,10 +47,52 @@ pub enum Geom<T: Real> {
         radius: T,
     },
     /// The convex hull of a non-empty point set; degenerate sets are fine.
-    Hull {
-        /// The points.
-        points: Vec<V3<T>>,
-    },
+    Hull(Hull<T>),
+}
+
+/// A hull's points with what queries need of them every call (extent,
+/// centroid), computed once here instead of per query (both are O(n)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hull<T: Real> {
+    points: Vec<V3<T>>,
+    extent: T,
+    centroid: V3<T>,
+}
+
+impl<T: Real> Hull<T> {
+    /// The hull of `points` (an empty set is rejected by [`Shape::validate`]).
+    #[must_use]
+    pub fn new(points: Vec<V3<T>>) -> Self {
+        let extent = hull_extent::<T>(&points);
+        let centroid = if points.is_empty() {
+            V3::<T>::ZERO
+        } else {
+            points.iter().fold(V3::<T>::ZERO, |s, &q| s + q) / T::from_f64(points.len() as f64)
+        };
+        Self {
+            points,
+            extent,
+            centroid,
+        }
+    }
+
+    /// The points.
+    #[must_use]
+    pub fn points(&self) -> &[V3<T>] {
+        &self.points
+    }
+
+    /// The largest absolute coordinate of the points.
+    #[must_use]
+    pub fn extent(&self) -> T {
+        self.extent
+    }
+
+    /// The mean of the points: a point inside the hull.
+    #[must_use]
+    pub fn centroid(&self) -> V3<T> {
+        self.centroid
+    }
 }
 
 /// A convex shape: core geometry and a margin (a sphere it is Minkowski-summed with).
@@ -215,7 +257,7 @@ impl<T: Real> Shape<T> {
     /// The convex hull of `points`.
     #[must_use]
     pub fn hull(points: Vec<V3<T>>) -> Self {
-        Self::new(Geom::Hull { points })
+        Self::new(Geom::Hull(Hull::new(points)))
     }
 
     /// Checks sizes are finite and non-negative and hulls non-empty.
@@ -247,7 +289,8 @@ impl<T: Real> Shape<T> {
                 check_size("half_height", *half_height)?;
                 check_size("radius", *radius)
             }
-            Geom::Hull { points } => {
+            Geom::Hull(hull) => {
+                let points = hull.points();
                 if points.is_empty() {
                     return Err(ShapeError::EmptyHull);
                 }
@@ -307,9 +350,9 @@ impl<T: Real> Shape<T> {
                 half_height: size(*half_height),
                 radius: size(*radius),
             },
-            Geom::Hull { points } => Geom::Hull {
-                points: points.iter().map(|p| point(*p)).collect(),
-            },
+            Geom::Hull(hull) => {
+                Geom::Hull(Hull::new(hull.points().iter().map(|p| point(*p)).collect()))
+            }
         };
         Shape {
             geom,
@@ -379,7 +422,7 @@ impl<T: Real> Shape<T> {
                     V3::<T>::new(T::ZERO, -*half_height, T::ZERO)
                 }
             }
-            Geom::Hull { points } => hull_support::<T>(points, d),
+            Geom::Hull(hull) => hull_support::<T>(hull.points(), d),
         }
     }
 
@@ -413,7 +456,7 @@ impl<T: Real> Shape<T> {
                 half_height,
                 radius,
             } => half_height.max(*radius),
-            Geom::Hull { points } => hull_extent::<T>(points),
+            Geom::Hull(hull) => hull.extent(),
         };
         core + self.radius()
     }
@@ -450,8 +493,8 @@ impl<T: Real> Shape<T> {
                 half_height: half_height.to_f64(),
                 radius: radius.to_f64(),
             },
-            Geom::Hull { points } => ShapeGeom::Hull {
-                points: points.iter().map(|p| p.to_f64()).collect(),
+            Geom::Hull(hull) => ShapeGeom::Hull {
+                points: hull.points().iter().map(|p| p.to_f64()).collect(),
             },
         };
         ShapeDecl {
@@ -502,7 +545,7 @@ impl<T: Real> Shape<T> {
                 if points.is_empty() {
                     Geom::Point
                 } else {
-                    Geom::Hull { points }
+                    Geom::Hull(Hull::new(points))
                 }
             }
         };

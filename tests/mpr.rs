@@ -302,7 +302,9 @@ fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
             half_height,
             radius,
         } => Box::new(ps::Cone::new(*half_height, *radius)),
-        Geom::Hull { points } => Box::new(ps::ConvexPolyhedron::from_convex_hull(points).unwrap()),
+        Geom::Hull(hull) => {
+            Box::new(ps::ConvexPolyhedron::from_convex_hull(hull.points()).unwrap())
+        }
         Geom::Point => Box::new(ps::Ball::new(0.0)),
     }
 }

@@ -634,8 +634,8 @@ fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
             half_height,
             radius,
         } => Box::new(ps::Cone::new(*half_height, *radius)),
-        cspace::Geom::Hull { points } => {
-            Box::new(ps::ConvexPolyhedron::from_convex_hull(points).unwrap())
+        cspace::Geom::Hull(hull) => {
+            Box::new(ps::ConvexPolyhedron::from_convex_hull(hull.points()).unwrap())
         }
         cspace::Geom::Point => Box::new(ps::Ball::new(s.margin)),
     }

@@ -289,9 +289,12 @@ pub mod parry_shape_of {
                                 Box::new(c)
                             }
                         }
-                        Geom::Hull { points } => {
-                            let pts: Vec<$v> =
-                                points.iter().map(|p| <$v>::new(p.x, p.y, p.z)).collect();
+                        Geom::Hull(hull) => {
+                            let pts: Vec<$v> = hull
+                                .points()
+                                .iter()
+                                .map(|p| <$v>::new(p.x, p.y, p.z))
+                                .collect();
                             let c = ps::ConvexPolyhedron::from_convex_hull(&pts)?;
                             if round {
                                 Box::new(ps::RoundShape {
