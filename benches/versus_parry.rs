@@ -318,16 +318,30 @@ macro_rules! versus {
                         }
                     }),
                 };
+                // A looser tolerance, still tighter than parry's accuracy
+                // (see the accuracy line): speed at comparable accuracy.
+                let loose = real(if $prec == "f64" { 1e-7 } else { 1e-3 });
                 let mut methods: Vec<Method<'_>> = match *query {
-                    "distance" => vec![(
-                        "gjk",
-                        Box::new(|| {
-                            for c in &cs {
-                                let (a, b, _) = placed(c);
-                                black_box(gjk::distance(&a, &b));
-                            }
-                        }),
-                    )],
+                    "distance" => vec![
+                        (
+                            "gjk",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(gjk::distance(&a, &b));
+                                }
+                            }),
+                        ),
+                        (
+                            "gjk-loose",
+                            Box::new(|| {
+                                for c in &cs {
+                                    let (a, b, _) = placed(c);
+                                    black_box(gjk::distance_with_tolerance(&a, &b, loose));
+                                }
+                            }),
+                        ),
+                    ],
                     "intersect" => vec![
                         (
                             "gjk",
@@ -403,6 +417,37 @@ macro_rules! versus {
                     fs.push(&mut *m.1);
                 }
                 let t = race($passes, n, &mut fs);
+                drop(fs);
+                drop(methods);
+                if *query == "distance" {
+                    // Both engines return an upper bound of the distance (GJK's
+                    // |v|), so the lower of the two is nearer the truth: print by
+                    // how much each exceeds the other at worst, relative to the
+                    // shapes' size.
+                    let (mut parry_over, mut ours_over, mut loose_over) = (0.0_f64, 0.0_f64, 0.0_f64);
+                    for (c, (p, s)) in cs.iter().zip(ps.iter().zip(&sc)) {
+                        let (a, b, _) = placed(c);
+                        let ours = gjk::distance(&a, &b).distance.to_f64();
+                        let ours_loose = gjk::distance_with_tolerance(&a, &b, loose).distance.to_f64();
+                        let theirs = pq::distance(&p.1, &*p.0, &p.3, &*p.2)
+                            .map_or(f64::NAN, |d| f64::from(d.distance));
+                        let size = s.a.size() + s.b.size();
+                        parry_over = parry_over.max((theirs - ours) / size);
+                        ours_over = ours_over.max((ours - theirs) / size);
+                        loose_over = loose_over.max((ours_loose - ours) / size);
+                    }
+                    $rows.push(format!(
+                        "{:<12} {:<4} {:<10} accuracy (of the sizes): parry above gjk by up to {:.1e}, gjk above parry {:.1e}, gjk-loose above gjk {:.1e}",
+                        query, $prec, family, parry_over, ours_over, loose_over
+                    ));
+                }
+                let methods = ["gjk", "mpr", "epa", "ca", "raycast", "swept-mpr"];
+                let methods: Vec<(&str,)> = match *query {
+                    "distance" => vec![(methods[0],), ("gjk-loose",)],
+                    "intersect" => vec![(methods[0],), (methods[1],)],
+                    "penetration" => vec![(methods[2],), (methods[1],)],
+                    _ => vec![(methods[3],), (methods[4],), (methods[5],)],
+                };
                 for (i, m) in methods.iter().enumerate() {
                     $rows.push(format!(
                         "{:<12} {:<4} {:<10} {:<10} {:>10.1} {:>10.1} {:>7.2}",

@@ -852,3 +852,44 @@ fn libccd_cylcyl() {
         assert_eq!(o.intersecting, (42..=58).contains(&i), "{i}");
     }
 }
+
+/// A looser tolerance trades accuracy for iterations on curved shapes: the
+/// distance stays within `√2 · rel · (distance + size)` of the default answer (an
+/// upper bound, never below it by more than rounding), iterations drop, and a
+/// tolerance tighter than the default is clamped to it (same answer).
+#[test]
+fn distance_with_tolerance_bounds_the_error() {
+    let mut rng = Rng::new(77);
+    let a = S::cylinder(1.0, 0.5);
+    let b = S::cylinder(0.8, 0.6);
+    let (mut default_iters, mut loose_iters) = (0, 0);
+    for _ in 0..500 {
+        let pa = Pose::new(DVec3::ZERO, DQuat::from_scaled_axis(rng.unit() * 3.0));
+        let pb = Pose::new(
+            rng.unit() * rng.range(2.0, 3.5),
+            DQuat::from_scaled_axis(rng.unit() * 3.0),
+        );
+        let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
+        let exact = gjk::distance(&pa, &pb);
+        for rel in [1e-9, 1e-7, 1e-4] {
+            let loose = gjk::distance_with_tolerance(&pa, &pb, rel);
+            let bound = std::f64::consts::SQRT_2 * rel * (exact.distance + 1.0) + 1e-12;
+            assert!(
+                loose.distance - exact.distance <= bound
+                    && exact.distance - loose.distance <= 1e-12,
+                "rel {rel}: {loose:?} vs {exact:?}"
+            );
+            assert!(loose.iterations <= exact.iterations, "{loose:?} {exact:?}");
+            if rel == 1e-7 {
+                loose_iters += loose.iterations;
+            }
+        }
+        default_iters += exact.iterations;
+        assert_eq!(gjk::distance_with_tolerance(&pa, &pb, 0.0), exact);
+    }
+    eprintln!("iterations: default {default_iters}, rel 1e-7 {loose_iters}");
+    assert!(
+        loose_iters * 4 < default_iters * 3,
+        "{loose_iters} vs {default_iters}"
+    );
+}
