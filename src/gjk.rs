@@ -15,6 +15,9 @@
 //! is `Converged` if the bounds are within the square root of that tolerance
 //! and `Degenerate` otherwise. On curved cores near that limit the distance
 //! is still accurate (it converges quadratically) while the normal may lag.
+//! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
+//! stops earlier for callers who need less (each factor of ~4 saves about two
+//! iterations there; polytopes converge exactly either way).
 //!
 //! Pairs whose cores are both points (spheres, points) are answered in
 //! closed form. Rotations are normalised before use: a quaternion that is
