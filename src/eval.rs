@@ -2,7 +2,7 @@
 //!
 //! Each non-blank input line is one [`Query`](crate::query::Query); each
 //! produces one output line with the same `id`: `{"id":…,"ok":true,…}` with
-//! the [`Answer`](crate::query::Answer) fields, or `{"id":…,"ok":false,
+//! the [`Answer`] fields, or `{"id":…,"ok":false,
 //! "error":"…"}` naming the offending field (prefixed by the line number
 //! when the query has no id). Bad lines never stop the stream.
 
