@@ -109,14 +109,15 @@ impl<T: Real> SimplexCache<T> {
 /// The quaternion scaled to unit length (unchanged if zero or not finite).
 #[inline]
 fn normalized<T: Real>(q: T::Q) -> T::Q {
-    let [x, y, z, w] = q.to_xyzw();
-    let n2 = x * x + y * y + z * z + w * w;
+    let n2 = q.length_squared();
     // Unit to within rounding already (the usual case): rescaling would move
     // each component by less than its own rounding, for a square root and a
-    // division per query.
-    if n2 > T::ZERO && n2.is_finite() && (n2 - T::ONE).abs() > T::EPSILON * T::from_f64(4.0) {
-        let k = T::ONE / n2.sqrt();
-        <T::Q as Rotation<T>>::from_xyzw([x * k, y * k, z * k, w * k])
+    // division per query. One comparison, also false for NaN.
+    if (n2 - T::ONE).abs() <= T::EPSILON * T::from_f64(4.0) {
+        return q;
+    }
+    if n2 > T::ZERO && n2.is_finite() {
+        q.scaled(T::ONE / n2.sqrt())
     } else {
         q
     }

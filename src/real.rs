@@ -147,6 +147,11 @@ pub trait Rotation<T: Real>: Copy + Debug + PartialEq + Send + Sync + 'static {
     /// `self * other`: apply `other` first.
     #[must_use]
     fn then(self, other: Self) -> Self;
+    /// The squared norm `x² + y² + z² + w²` (1 for a unit quaternion).
+    fn length_squared(self) -> T;
+    /// `self` scaled by `k`.
+    #[must_use]
+    fn scaled(self, k: T) -> Self;
 }
 
 macro_rules! impl_real {
@@ -297,6 +302,14 @@ macro_rules! impl_real {
             #[inline]
             fn then(self, other: Self) -> Self {
                 self * other
+            }
+            #[inline]
+            fn length_squared(self) -> $t {
+                <$q>::length_squared(self)
+            }
+            #[inline]
+            fn scaled(self, k: $t) -> Self {
+                self * k
             }
         }
     };
