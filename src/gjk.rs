@@ -160,6 +160,22 @@ impl<T: Real> Basis<T> {
     }
 }
 
+/// B's rotation relative to A as a matrix, B's origin in A's frame, and A's
+/// normalised rotation.
+#[inline]
+fn relative<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> (Basis<T>, V3<T>, T::Q) {
+    let qa = normalized::<T>(a.pose.rotation);
+    // conj(qa) · qb
+    let [x, y, z, w] = qa.to_xyzw();
+    let qa_inv = <T::Q as Rotation<T>>::from_xyzw([-x, -y, -z, w]);
+    let rot_b = Basis::from_quat(qa_inv.then(normalized::<T>(b.pose.rotation)));
+    (
+        rot_b,
+        qa.inverse_rotate(b.pose.position - a.pose.position),
+        qa,
+    )
+}
+
 /// The configuration-space object `A − B` of two placed shapes' cores, in
 /// A's local frame.
 #[derive(Clone, Copy, Debug)]
@@ -185,16 +201,12 @@ impl<'a, T: Real> Cso<'a, T> {
     /// The rotations are normalised: queries see the nearest true rotation
     /// even when a quaternion is unit only to a lower precision.
     pub fn new(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
-        let qa = normalized::<T>(a.pose.rotation);
-        // B's rotation relative to A: conj(qa) · qb, as a matrix.
-        let [x, y, z, w] = qa.to_xyzw();
-        let qa_inv = <T::Q as Rotation<T>>::from_xyzw([-x, -y, -z, w]);
-        let rot_b = Basis::from_quat(qa_inv.then(normalized::<T>(b.pose.rotation)));
+        let (rot_b, pos_b, qa) = relative(a, b);
         Self {
             a: a.shape,
             b: b.shape,
             rot_b,
-            pos_b: qa.inverse_rotate(b.pose.position - a.pose.position),
+            pos_b,
             pose_a: Pose::new(a.pose.position, qa),
             radius_a: a.shape.radius(),
             radius_b: b.shape.radius(),
@@ -734,9 +746,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
             status: Status::Converged,
         };
     }
-    let cso = Cso::new(a, b);
-    let r = cso.radius();
-    if let Some(intersecting) = box_box(&cso) {
+    if let Some(intersecting) = box_box(a, b) {
         rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
         return Overlap {
             intersecting,
@@ -744,6 +754,8 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
             status: Status::Converged,
         };
     }
+    let cso = Cso::new(a, b);
+    let r = cso.radius();
     // Touching within the tolerance counts as intersecting, as in `distance`.
     let core = run(&cso, Simplex::new(), Some(r + rel_tol::<T>() * cso.scale));
     let intersecting = match core.end {
@@ -759,25 +771,38 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     }
 }
 
-/// Two boxes without margins: the separating axis test, when it is certain.
-fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
+/// Two boxes without margins: the separating axis test, when it is
+/// certain. Only the relative pose is needed, not a whole [`Cso`].
+fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
     use crate::shape::Geom;
     let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
-        (&cso.a.geom, &cso.b.geom)
+        (&a.shape.geom, &b.shape.geom)
+    else {
+        return None;
+    };
+    if a.shape.margin != T::ZERO || b.shape.margin != T::ZERO {
+        return None;
+    }
+    let (rot_b, pos_b, _) = relative(a, b);
+    let tol = rel_tol::<T>() * ha.max_abs().max(hb.max_abs());
+    crate::sat::box_box(*ha, *hb, [rot_b.x, rot_b.y, rot_b.z], pos_b, tol)
+}
+
+/// The box–box test on the shapes of `cso`, for the unit tests of the `sat` module.
+#[cfg(test)]
+pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
+    let axes = [cso.rot_b.x, cso.rot_b.y, cso.rot_b.z];
+    let (
+        crate::shape::Geom::Box { half_extents: ha },
+        crate::shape::Geom::Box { half_extents: hb },
+    ) = (&cso.a.geom, &cso.b.geom)
     else {
         return None;
     };
     if cso.radius() != T::ZERO {
         return None;
     }
-    let axes = [cso.rot_b.x, cso.rot_b.y, cso.rot_b.z];
     crate::sat::box_box(*ha, *hb, axes, cso.pos_b, rel_tol::<T>() * cso.scale)
-}
-
-/// [`box_box`] for the unit tests of the `sat` module.
-#[cfg(test)]
-pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
-    box_box(cso)
 }
 
 /// The GJK result EPA starts from: the final core simplex in A's frame.
