@@ -24,6 +24,7 @@
 use crate::Status;
 use crate::gjk::{self, Cso};
 use crate::real::{Real, V3, Vector};
+use crate::sat;
 use crate::shape::Placed;
 use crate::simplex::{CsoPoint, Simplex};
 use cspace_recorder as rec;
@@ -78,6 +79,54 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
         };
     }
     let cso = Cso::new(a, b);
+    if let Some(p) = box_box(&cso) {
+        return p;
+    }
+    gjk_epa(&cso)
+}
+
+/// Two boxes (with or without margins): the separating axis test's exact
+/// answer when it is certain (see [`sat::box_box_contact`]); `None` leaves
+/// the pair to GJK and EPA. Near the full shapes' touching tolerance GJK
+/// decides too, so `intersecting` always agrees with [`gjk::distance`].
+fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
+    let (ha, hb, axes) = cso.boxes()?;
+    let tol = gjk::rel_tol::<T>() * cso.scale;
+    let c = sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
+    let r = cso.radius();
+    if (c.sep - r - tol).abs() <= tol {
+        return None;
+    }
+    let apart = c.sep - r > tol;
+    let depth = if apart {
+        T::ZERO
+    } else {
+        (r - c.sep).max(T::ZERO)
+    };
+    rec::text!(
+        "box–box: separating axis test, core separation {:?}, depth {depth:?}",
+        c.sep
+    );
+    Some(Penetration {
+        depth,
+        normal: cso.world_vector(c.normal),
+        point_a: cso.world_point(c.point_a + c.normal * cso.radius_a),
+        point_b: cso.world_point(c.point_b - c.normal * cso.radius_b),
+        intersecting: !apart,
+        iterations: 0,
+        status: Status::Converged,
+    })
+}
+
+/// [`penetration`] without the box–box shortcut, for the unit tests of the
+/// `sat` module.
+#[cfg(test)]
+pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    gjk_epa(&Cso::new(a, b))
+}
+
+/// GJK on the cores, then EPA when they overlap.
+fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
     let core = gjk::core_simplex(&cso);
     let r = cso.radius();
     let tol = gjk::rel_tol::<T>() * cso.scale;

@@ -213,6 +213,18 @@ impl<'a, T: Real> Cso<'a, T> {
             && matches!(self.b.geom, Geom::Point | Geom::Sphere { .. })
     }
 
+    /// When both cores are boxes: their half extents and B's axes in A's
+    /// frame, for the separating axis tests of the `sat` module.
+    pub fn boxes(&self) -> Option<(V3<T>, V3<T>, [V3<T>; 3])> {
+        use crate::shape::Geom;
+        let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
+            (&self.a.geom, &self.b.geom)
+        else {
+            return None;
+        };
+        Some((*ha, *hb, [self.rot_b.x, self.rot_b.y, self.rot_b.z]))
+    }
+
     /// The sum of the radii.
     #[inline]
     pub fn radius(&self) -> T {
