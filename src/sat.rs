@@ -87,6 +87,18 @@ pub(crate) struct BoxContact<T: Real> {
     pub point_b: V3<T>,
 }
 
+/// What the separating axis test learnt about two boxes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BoxSat<T: Real> {
+    /// The exact contact.
+    Contact(BoxContact<T>),
+    /// Apart along this unit axis (A's frame, from A towards B), but the
+    /// distance is not that axis's separation: a good first direction for GJK.
+    Apart(V3<T>),
+    /// Near touching or parallel edges: nothing certain.
+    Undecided,
+}
+
 /// Which of the 15 axes: a face normal of A or of B, or the cross product of
 /// A's edge direction `i` and B's edge direction `j`.
 #[derive(Clone, Copy, Debug)]
@@ -115,16 +127,17 @@ fn min_contact_cross<T: Real>() -> T {
 /// among the axes); for boxes apart it is a lower bound on the distance, exact
 /// when the features it touches realise it (face–vertex, vertex–face, or
 /// edge–edge with the closest points inside both edges), which is checked.
-/// `None` when the answer is not certain: near touching (within `tol` plus
-/// rounding), parallel edges, or witnesses off their features; GJK and EPA
-/// decide those.
+/// Otherwise GJK and EPA decide: [`BoxSat::Apart`] when the witnesses are
+/// off their features (vertex–edge and vertex–vertex closest features),
+/// [`BoxSat::Undecided`] near touching (within `tol` plus rounding) or with
+/// parallel edges.
 pub(crate) fn box_box_contact<T: Real>(
     ha: V3<T>,
     hb: V3<T>,
     axes_b: [V3<T>; 3],
     t: V3<T>,
     tol: T,
-) -> Option<BoxContact<T>> {
+) -> BoxSat<T> {
     let (ha, hb) = (ha.abs(), hb.abs());
     let hs = [hb.x(), hb.y(), hb.z()];
     let round = T::EPSILON
@@ -159,7 +172,7 @@ pub(crate) fn box_box_contact<T: Real>(
             let l = axes_a[i].cross(axes_b[j]);
             let len = l.length();
             if len < min_cross {
-                return None;
+                return BoxSat::Undecided;
             }
             let (s, n) = along(l, len);
             if s > best.0 {
@@ -169,7 +182,7 @@ pub(crate) fn box_box_contact<T: Real>(
     }
     let (sep, n, axis) = best;
     if sep.abs() <= tol + round {
-        return None;
+        return BoxSat::Undecided;
     }
     let corner_a = |d: V3<T>| {
         let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
@@ -193,19 +206,19 @@ pub(crate) fn box_box_contact<T: Real>(
             h,
         )
     };
-    let (point_a, point_b) = match axis {
+    let witnesses = match axis {
         Axis::FaceA(k) => {
             let (pb, _) = corner_b(-n);
             let pa = pb - n * sep;
             let inside = (0..3).all(|j| j == k || pa.get(j).abs() <= ha.get(j));
-            inside.then_some((pa, pb))?
+            inside.then_some((pa, pb))
         }
         Axis::FaceB(k) => {
             let pa = corner_a(n);
             let pb = pa + n * sep;
             let r = pb - t;
             let inside = (0..3).all(|j| j == k || axes_b[j].dot(r).abs() <= hs[j]);
-            inside.then_some((pa, pb))?
+            inside.then_some((pa, pb))
         }
         Axis::Edge(i, j) => {
             // The supporting edges: through the corners, along e_i and b_j.
@@ -220,15 +233,19 @@ pub(crate) fn box_box_contact<T: Real>(
             let u = (b * f - c) / (T::ONE - b * b);
             let v = f + u * b;
             let inside = u.abs() <= ha.get(i) && v.abs() <= hs[j];
-            inside.then_some((ca + axes_a[i] * u, cb + axes_b[j] * v))?
+            inside.then_some((ca + axes_a[i] * u, cb + axes_b[j] * v))
         }
     };
-    Some(BoxContact {
-        sep,
-        normal: n,
-        point_a,
-        point_b,
-    })
+    match witnesses {
+        Some((point_a, point_b)) => BoxSat::Contact(BoxContact {
+            sep,
+            normal: n,
+            point_a,
+            point_b,
+        }),
+        None if sep > T::ZERO => BoxSat::Apart(n),
+        None => BoxSat::Undecided,
+    }
 }
 
 #[cfg(test)]
