@@ -79,37 +79,23 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
         };
     }
     let cso = Cso::new(a, b);
-    let mut start = Simplex::new();
-    match box_box(&cso) {
-        Ok(p) => return p,
-        Err(Some(n)) => {
-            rec::text!("box–box: apart, GJK starts from the best separating axis");
-            start.push(cso.support(n));
-        }
-        Err(None) => {}
+    if let Some(p) = box_box(&cso) {
+        return p;
     }
-    gjk_epa(&cso, start)
+    gjk_epa(&cso)
 }
 
 /// Two boxes (with or without margins): the separating axis test's exact
-/// answer when it is certain (see [`sat::box_box_contact`]). Otherwise the
-/// pair is left to GJK and EPA, with the best separating axis when the boxes
-/// are apart (GJK's first direction). Near the full shapes' touching
-/// tolerance GJK decides too, so `intersecting` always agrees with
-/// [`gjk::distance`].
-fn box_box<T: Real>(cso: &Cso<'_, T>) -> Result<Penetration<T>, Option<V3<T>>> {
-    let Some((ha, hb, axes)) = cso.boxes() else {
-        return Err(None);
-    };
+/// answer when it is certain (see [`sat::box_box_contact`]); `None` leaves
+/// the pair to GJK and EPA. Near the full shapes' touching tolerance GJK
+/// decides too, so `intersecting` always agrees with [`gjk::distance`].
+fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
+    let (ha, hb, axes) = cso.boxes()?;
     let tol = gjk::rel_tol::<T>() * cso.scale;
-    let c = match sat::box_box_contact(ha, hb, axes, cso.offset(), tol) {
-        sat::BoxSat::Contact(c) => c,
-        sat::BoxSat::Apart(n) => return Err(Some(n)),
-        sat::BoxSat::Undecided => return Err(None),
-    };
+    let c = sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
     let r = cso.radius();
     if (c.sep - r - tol).abs() <= tol {
-        return Err(Some(c.normal));
+        return None;
     }
     let apart = c.sep - r > tol;
     let depth = if apart {
@@ -121,7 +107,7 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Result<Penetration<T>, Option<V3<T>>> {
         "box–box: separating axis test, core separation {:?}, depth {depth:?}",
         c.sep
     );
-    Ok(Penetration {
+    Some(Penetration {
         depth,
         normal: cso.world_vector(c.normal),
         point_a: cso.world_point(c.point_a + c.normal * cso.radius_a),
@@ -136,17 +122,12 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Result<Penetration<T>, Option<V3<T>>> {
 /// `sat` module.
 #[cfg(test)]
 pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
-    gjk_epa(&Cso::new(a, b), Simplex::new())
+    gjk_epa(&Cso::new(a, b))
 }
 
-/// GJK on the cores from `start` (empty: a cold start), then EPA when they
-/// overlap.
-fn gjk_epa<T: Real>(cso: &Cso<'_, T>, start: Simplex<T>) -> Penetration<T> {
-    let core = if start.is_empty() {
-        gjk::core_simplex(cso)
-    } else {
-        gjk::run(cso, start, None)
-    };
+/// GJK on the cores, then EPA when they overlap.
+fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
+    let core = gjk::core_simplex(cso);
     let r = cso.radius();
     let tol = gjk::rel_tol::<T>() * cso.scale;
     let (ca, cb) = core.simplex.closest_points();
@@ -172,7 +153,7 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>, start: Simplex<T>) -> Penetration<T> {
             status: core.status,
         };
     }
-    let e = expand(&cso, &core.simplex, (ca, cb));
+    let e = expand(cso, &core.simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
     Penetration {
         depth: e.depth + r,

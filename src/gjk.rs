@@ -152,6 +152,10 @@ impl<T: Real> Basis<T> {
     }
 }
 
+/// Two box cores for the `sat` module: A's half extents, B's half extents
+/// and B's axes in A's frame.
+pub(crate) type BoxCores<T> = (V3<T>, V3<T>, [V3<T>; 3]);
+
 /// The configuration-space object `A − B` of two placed shapes' cores, in
 /// A's local frame.
 #[derive(Clone, Copy, Debug)]
@@ -215,7 +219,7 @@ impl<'a, T: Real> Cso<'a, T> {
 
     /// When both cores are boxes: their half extents and B's axes in A's
     /// frame, for the separating axis tests of the `sat` module.
-    pub fn boxes(&self) -> Option<(V3<T>, V3<T>, [V3<T>; 3])> {
+    pub fn boxes(&self) -> Option<BoxCores<T>> {
         use crate::shape::Geom;
         let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
             (&self.a.geom, &self.b.geom)

@@ -87,18 +87,6 @@ pub(crate) struct BoxContact<T: Real> {
     pub point_b: V3<T>,
 }
 
-/// What the separating axis test learnt about two boxes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum BoxSat<T: Real> {
-    /// The exact contact.
-    Contact(BoxContact<T>),
-    /// Apart along this unit axis (A's frame, from A towards B), but the
-    /// distance is not that axis's separation: a good first direction for GJK.
-    Apart(V3<T>),
-    /// Near touching or parallel edges: nothing certain.
-    Undecided,
-}
-
 /// Which of the 15 axes: a face normal of A or of B, or the cross product of
 /// A's edge direction `i` and B's edge direction `j`.
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +106,126 @@ fn min_contact_cross<T: Real>() -> T {
     }
 }
 
+/// The axis of largest signed separation of box A (half extents `ha`, at
+/// the origin, axis-aligned) and box B (half extents `hs`, unit axes
+/// `axes_b`, centre `t`, in A's frame): the separation, the axis (`None` with
+/// parallel edges) and whether it points from B towards A. With B's axes as
+/// the columns of a matrix `r`, every projection is a few products of its
+/// entries (Gottschalk's OBB test): no vector arithmetic per axis.
+fn best_axis<T: Real>(
+    ha: V3<T>,
+    hs: [T; 3],
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+) -> (T, Option<Axis>, bool) {
+    let r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| axes_b[j].get(i)));
+    let ar = r.map(|row| row.map(Real::abs));
+    let (tv, has) = ([t.x(), t.y(), t.z()], [ha.x(), ha.y(), ha.z()]);
+    let mut best = (-T::MAX, Axis::FaceA(0), false);
+    let mut keep = |s: T, axis: Axis, tl: T| {
+        if s > best.0 {
+            best = (s, axis, tl < T::ZERO);
+        }
+    };
+    for i in 0..3 {
+        let rb = hs[0] * ar[i][0] + hs[1] * ar[i][1] + hs[2] * ar[i][2];
+        keep(tv[i].abs() - has[i] - rb, Axis::FaceA(i), tv[i]);
+    }
+    for j in 0..3 {
+        let tl = tv[0] * r[0][j] + tv[1] * r[1][j] + tv[2] * r[2][j];
+        let ra = has[0] * ar[0][j] + has[1] * ar[1][j] + has[2] * ar[2][j];
+        keep(tl.abs() - ra - hs[j], Axis::FaceB(j), tl);
+    }
+    let min_cross = min_contact_cross::<T>();
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // e_i × b_j has components −r[i2][j] (at i1) and r[i1][j] (at i2).
+            let len = (r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]).sqrt();
+            if len < min_cross {
+                return (best.0, None, best.2);
+            }
+            let tl = tv[i2] * r[i1][j] - tv[i1] * r[i2][j];
+            let ra = has[i1] * ar[i2][j] + has[i2] * ar[i1][j];
+            let rb = hs[j1] * ar[i][j2] + hs[j2] * ar[i][j1];
+            keep((tl.abs() - ra - rb) / len, Axis::Edge(i, j), tl);
+        }
+    }
+    (best.0, Some(best.1), best.2)
+}
+
+/// The separation of the boxes along unit axis `n` (from A towards B).
+fn separation<T: Real>(ha: V3<T>, hs: [T; 3], axes_b: [V3<T>; 3], t: V3<T>, n: V3<T>) -> T {
+    n.dot(t)
+        - ha.dot(n.abs())
+        - hs[0] * axes_b[0].dot(n).abs()
+        - hs[1] * axes_b[1].dot(n).abs()
+        - hs[2] * axes_b[2].dot(n).abs()
+}
+
+/// Boxes apart whose best axis does not realise their distance (vertex–edge
+/// and vertex–vertex closest features): the nearer of B's corner facing A
+/// and its closest point on A, or A's corner facing B and its closest point
+/// on B (clamping is exact for a point and a box). Their distance is an
+/// upper bound; it is the distance when the axis through them separates the
+/// boxes by as much, which is checked. Otherwise the axis through them,
+/// which faces nearer corners than `n` (worth one more try).
+fn corner_to_box<T: Real>(
+    ha: V3<T>,
+    hs: [T; 3],
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+    n: V3<T>,
+    round: T,
+) -> Result<BoxContact<T>, V3<T>> {
+    let clamp = |p: V3<T>, h: [T; 3]| [0, 1, 2].map(|k| p.get(k).max(-h[k]).min(h[k]));
+    let has = [ha.x(), ha.y(), ha.z()];
+    // B's corner facing A (along −n), and its closest point on A.
+    let sb = [0, 1, 2].map(|k| {
+        if axes_b[k].dot(n) > T::ZERO {
+            -hs[k]
+        } else {
+            hs[k]
+        }
+    });
+    let pb = t + axes_b[0] * sb[0] + axes_b[1] * sb[1] + axes_b[2] * sb[2];
+    let qa = clamp(pb, has);
+    let qa = V3::<T>::new(qa[0], qa[1], qa[2]);
+    // A's corner facing B, and its closest point on B (in B's frame, then back).
+    let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
+    let pa = V3::<T>::new(
+        sign(n.x(), ha.x()),
+        sign(n.y(), ha.y()),
+        sign(n.z(), ha.z()),
+    );
+    let local = pa - t;
+    let lb = V3::<T>::new(
+        axes_b[0].dot(local),
+        axes_b[1].dot(local),
+        axes_b[2].dot(local),
+    );
+    let qb = clamp(lb, hs);
+    let qb = t + axes_b[0] * qb[0] + axes_b[1] * qb[1] + axes_b[2] * qb[2];
+    let (point_a, point_b) = if (pb - qa).length_squared() <= (qb - pa).length_squared() {
+        (qa, pb)
+    } else {
+        (pa, qb)
+    };
+    let gap = point_b - point_a;
+    let sep = gap.length();
+    let normal = gap.try_normalize().ok_or(n)?;
+    if separation(ha, hs, axes_b, t, normal) < sep - round {
+        return Err(normal);
+    }
+    Ok(BoxContact {
+        sep,
+        normal,
+        point_a,
+        point_b,
+    })
+}
+
 /// The exact distance or penetration of box A (half extents `ha`, at the
 /// origin, axis-aligned) and box B (half extents `hb`, unit axes `axes_b`,
 /// centre `t`, in A's frame), with witness points.
@@ -127,63 +235,36 @@ fn min_contact_cross<T: Real>() -> T {
 /// among the axes); for boxes apart it is a lower bound on the distance, exact
 /// when the features it touches realise it (face–vertex, vertex–face, or
 /// edge–edge with the closest points inside both edges), which is checked.
-/// Otherwise GJK and EPA decide: [`BoxSat::Apart`] when the witnesses are
-/// off their features (vertex–edge and vertex–vertex closest features),
-/// [`BoxSat::Undecided`] near touching (within `tol` plus rounding) or with
-/// parallel edges.
+/// Boxes apart whose closest features are not of those kinds (vertex–edge,
+/// vertex–vertex) are tried with their facing corners ([`corner_to_box`]).
+/// Otherwise `None`, for GJK and EPA to decide: near touching
+/// (within `tol` plus rounding), parallel edges, or no exact witnesses.
 pub(crate) fn box_box_contact<T: Real>(
     ha: V3<T>,
     hb: V3<T>,
     axes_b: [V3<T>; 3],
     t: V3<T>,
     tol: T,
-) -> BoxSat<T> {
+) -> Option<BoxContact<T>> {
     let (ha, hb) = (ha.abs(), hb.abs());
     let hs = [hb.x(), hb.y(), hb.z()];
-    let round = T::EPSILON
-        * T::from_f64(64.0)
-        * (t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2]);
-    // Signed separation along axis `l` of length `len`, and `l` as a unit
-    // vector from A towards B.
-    let along = |l: V3<T>, len: T| -> (T, V3<T>) {
-        let ra = ha.dot(l.abs());
-        let rb = hs[0] * axes_b[0].dot(l).abs()
-            + hs[1] * axes_b[1].dot(l).abs()
-            + hs[2] * axes_b[2].dot(l).abs();
-        let tl = t.dot(l);
-        let n = if tl < T::ZERO { -l / len } else { l / len };
-        ((tl.abs() - ra - rb) / len, n)
-    };
+    let size = t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2];
+    let round = T::EPSILON * T::from_f64(64.0) * size;
     let axes_a = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
-    let mut best = (-T::MAX, V3::<T>::X, Axis::FaceA(0));
-    for k in 0..3 {
-        let (s, n) = along(axes_a[k], T::ONE);
-        if s > best.0 {
-            best = (s, n, Axis::FaceA(k));
-        }
-        let (s, n) = along(axes_b[k], T::ONE);
-        if s > best.0 {
-            best = (s, n, Axis::FaceB(k));
-        }
-    }
-    let min_cross = min_contact_cross::<T>();
-    for i in 0..3 {
-        for j in 0..3 {
-            let l = axes_a[i].cross(axes_b[j]);
-            let len = l.length();
-            if len < min_cross {
-                return BoxSat::Undecided;
-            }
-            let (s, n) = along(l, len);
-            if s > best.0 {
-                best = (s, n, Axis::Edge(i, j));
-            }
-        }
-    }
-    let (sep, n, axis) = best;
+    let (sep, axis, flip) = best_axis(ha, hs, axes_b, t);
+    let axis = axis?;
     if sep.abs() <= tol + round {
-        return BoxSat::Undecided;
+        return None;
     }
+    let l = match axis {
+        Axis::FaceA(i) => axes_a[i],
+        Axis::FaceB(j) => axes_b[j],
+        Axis::Edge(i, j) => axes_a[i]
+            .cross(axes_b[j])
+            .try_normalize()
+            .unwrap_or(axes_a[i]),
+    };
+    let n = if flip { -l } else { l };
     let corner_a = |d: V3<T>| {
         let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
         V3::<T>::new(
@@ -237,14 +318,20 @@ pub(crate) fn box_box_contact<T: Real>(
         }
     };
     match witnesses {
-        Some((point_a, point_b)) => BoxSat::Contact(BoxContact {
+        Some((point_a, point_b)) => Some(BoxContact {
             sep,
             normal: n,
             point_a,
             point_b,
         }),
-        None if sep > T::ZERO => BoxSat::Apart(n),
-        None => BoxSat::Undecided,
+        // A normal through two corners is only as good as the gap is wide.
+        None if sep > T::EPSILON.sqrt() * T::from_f64(100.0) * size => {
+            match corner_to_box(ha, hs, axes_b, t, n, round) {
+                Ok(c) => Some(c),
+                Err(m) => corner_to_box(ha, hs, axes_b, t, m, round).ok(),
+            }
+        }
+        None => None,
     }
 }
 
