@@ -198,43 +198,8 @@ struct Polytope<T: Real> {
     /// Scratch: faces to visit and horizon edges.
     stack: Vec<(usize, usize)>,
     horizon: Vec<(usize, usize)>,
-    /// Every face made, nearest the origin first (dead ones are skipped when
-    /// popped): [`closest`](Self::closest) without a scan of all faces.
-    queue: std::collections::BinaryHeap<Near<T>>,
     /// The largest vertex distance from the origin.
     reach: T,
-}
-
-/// A face in the queue of [`Polytope`], ordered so the max-heap pops the
-/// nearest plane first and, among equals, the oldest face (as a scan would).
-#[derive(Clone, Copy, Debug)]
-struct Near<T: Real> {
-    d: T,
-    face: usize,
-}
-
-impl<T: Real> PartialEq for Near<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-
-impl<T: Real> Eq for Near<T> {}
-
-impl<T: Real> PartialOrd for Near<T> {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<T: Real> Ord for Near<T> {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other
-            .d
-            .partial_cmp(&self.d)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then_with(|| other.face.cmp(&self.face))
-    }
 }
 
 /// What blowing up the GJK simplex gave.
@@ -266,13 +231,11 @@ impl<T: Real> Polytope<T> {
                 faces: Vec::with_capacity(64),
                 stack: Vec::with_capacity(16),
                 horizon: Vec::with_capacity(16),
-                queue: std::collections::BinaryHeap::with_capacity(64),
                 reach: T::ZERO,
             })
         });
         p.verts.clear();
         p.faces.clear();
-        p.queue.clear();
         p.reach = T::ZERO;
         for v in verts {
             p.reach = p.reach.max(v.w.length());
@@ -313,7 +276,7 @@ impl<T: Real> Polytope<T> {
                 };
                 f = g;
             }
-            self.push(f);
+            self.faces.push(f);
         }
         for i in 0..self.faces.len() {
             for e in 0..3 {
@@ -339,24 +302,17 @@ impl<T: Real> Polytope<T> {
         })
     }
 
-    /// Adds face `f` to the polytope and to the queue.
-    fn push(&mut self, f: Face<T>) {
-        self.queue.push(Near {
-            d: f.d,
-            face: self.faces.len(),
-        });
-        self.faces.push(f);
-    }
-
-    /// Takes the live face nearest the origin (the lowest index among equals)
-    /// off the queue: the caller expands it or stops.
-    fn closest(&mut self) -> Option<usize> {
-        while let Some(n) = self.queue.pop() {
-            if !self.faces[n.face].dead {
-                return Some(n.face);
+    /// The live face nearest the origin.
+    fn closest(&self) -> Option<usize> {
+        let mut best = None;
+        let mut best_d = T::MAX;
+        for (i, f) in self.faces.iter().enumerate() {
+            if !f.dead && f.d < best_d {
+                best_d = f.d;
+                best = Some(i);
             }
         }
-        None
+        best
     }
 
     /// Adds vertex `p` seen from face `seed`: removes the faces it sees and
@@ -396,7 +352,7 @@ impl<T: Real> Polytope<T> {
             };
             f.adj[0] = (g, j);
             self.faces[g].adj[j] = (first + k, 0);
-            self.push(f);
+            self.faces.push(f);
         }
         // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s) of the next.
         for k in first..self.faces.len() {
