@@ -191,6 +191,11 @@ struct Face<T: Real> {
     dead: bool,
 }
 
+/// No new face starts at this vertex (in [`Polytope::by_vertex`]).
+const NO_FACE: usize = usize::MAX;
+/// Two new faces start at this vertex: the horizon is not a simple loop.
+const TWO_FACES: usize = usize::MAX - 1;
+
 /// The polytope: vertices and triangles, in buffers reused across iterations.
 struct Polytope<T: Real> {
     verts: Vec<CsoPoint<T>>,
@@ -198,6 +203,8 @@ struct Polytope<T: Real> {
     /// Scratch: faces to visit and horizon edges.
     stack: Vec<(usize, usize)>,
     horizon: Vec<(usize, usize)>,
+    /// Scratch: per vertex, the new face starting at it ([`NO_FACE`] if none).
+    by_vertex: Vec<usize>,
     /// The largest vertex distance from the origin.
     reach: T,
 }
@@ -231,11 +238,13 @@ impl<T: Real> Polytope<T> {
                 faces: Vec::with_capacity(64),
                 stack: Vec::with_capacity(16),
                 horizon: Vec::with_capacity(16),
+                by_vertex: Vec::with_capacity(32),
                 reach: T::ZERO,
             })
         });
         p.verts.clear();
         p.faces.clear();
+        p.by_vertex.clear();
         p.reach = T::ZERO;
         for v in verts {
             p.reach = p.reach.max(v.w.length());
@@ -329,16 +338,17 @@ impl<T: Real> Polytope<T> {
         self.horizon.clear();
         self.stack.extend(self.faces[seed].adj);
         while let Some((g, j)) = self.stack.pop() {
-            let Some(&f) = self.faces.get(g) else {
+            let Some(f) = self.faces.get(g) else {
                 return false;
             };
             if f.dead {
                 continue;
             }
-            if self.removes(&f, w, slack) {
+            if self.removes(f, w, slack) {
+                let adj = f.adj;
                 self.faces[g].dead = true;
-                self.stack.push(f.adj[(j + 1) % 3]);
-                self.stack.push(f.adj[(j + 2) % 3]);
+                self.stack.push(adj[(j + 1) % 3]);
+                self.stack.push(adj[(j + 2) % 3]);
             } else {
                 self.horizon.push((g, j));
             }
@@ -354,25 +364,32 @@ impl<T: Real> Polytope<T> {
             self.faces[g].adj[j] = (first + k, 0);
             self.faces.push(f);
         }
-        // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s) of the next.
-        for k in first..self.faces.len() {
-            let s = self.faces[k].v[1];
-            let mut found = None;
-            for m in first..self.faces.len() {
-                if self.faces[m].v[0] == s {
-                    if found.is_some() {
-                        return false;
-                    }
-                    found = Some(m);
-                }
-            }
-            let Some(m) = found else {
-                return false;
+        // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s)
+        // of the one starting at s, found through `by_vertex` (a vertex
+        // starting two new faces means a broken horizon).
+        self.by_vertex.resize(self.verts.len(), NO_FACE);
+        for m in first..self.faces.len() {
+            let t = self.faces[m].v[0];
+            self.by_vertex[t] = if self.by_vertex[t] == NO_FACE {
+                m
+            } else {
+                TWO_FACES
             };
+        }
+        let mut linked = true;
+        for k in first..self.faces.len() {
+            let m = self.by_vertex[self.faces[k].v[1]];
+            if m == NO_FACE || m == TWO_FACES {
+                linked = false;
+                break;
+            }
             self.faces[k].adj[1] = (m, 2);
             self.faces[m].adj[2] = (k, 1);
         }
-        self.horizon.len() >= 3
+        for m in first..self.faces.len() {
+            self.by_vertex[self.faces[m].v[0]] = NO_FACE;
+        }
+        linked && self.horizon.len() >= 3
     }
 
     /// Whether adding `w` removes face `f`: `w` sees it (or lies in its plane
