@@ -470,6 +470,8 @@ fn expand<T: Real>(
     let mut iterations = 0;
     let mut status = Status::MaxIterations;
     let mut lower = T::ZERO;
+    // One check of the recorder per query, as in GJK's loop.
+    let recording = rec::ENABLED && rec::is_on();
     while iterations < MAX_ITERS {
         let Some(f) = poly.closest() else {
             status = Status::Degenerate;
@@ -484,14 +486,16 @@ fn expand<T: Real>(
             best = Some((upper, face.n, f));
         }
         let best_upper = best.map_or(upper, |b| b.0);
-        rec::push!("epa iteration");
-        poly.record(cso, f);
-        rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
-        rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
-        rec::value!("epa lower bound", lower);
-        rec::value!("epa upper bound", best_upper);
-        rec::pause!("epa expand");
-        rec::pop!();
+        if recording {
+            rec::push!("epa iteration");
+            poly.record(cso, f);
+            rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
+            rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
+            rec::value!("epa lower bound", lower);
+            rec::value!("epa upper bound", best_upper);
+            rec::pause!("epa expand");
+            rec::pop!();
+        }
         if best_upper - lower <= tol || upper - face.d <= tol {
             status = Status::Converged;
             break;
