@@ -455,4 +455,45 @@ mod tests {
             "{decided} {overlapping}"
         );
     }
+
+    /// The same agreement in f32: `intersecting` as GJK + EPA, the depth
+    /// within EPA's f32 tolerance, and a normal that needs that depth.
+    #[test]
+    fn box_box_contact_agrees_with_epa_f32() {
+        use crate::epa;
+        use glam::{Quat, Vec3};
+        let mut s = 0x2545_f491_4f6c_dd1d_u64;
+        let mut f = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u32 << 24) as f32
+        };
+        let mut decided = 0;
+        for i in 0..4000 {
+            let mut v = || Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5);
+            let (ha, hb) = (v().abs() * 2.0 + 0.05, v().abs() * 2.0 + 0.05);
+            let r = if i % 3 == 0 { v().x.abs() * 0.3 } else { 0.0 };
+            let a = Shape::<f32>::cuboid(ha).with_margin(r);
+            let b = Shape::<f32>::cuboid(hb);
+            let pa = Pose::new(v() * 2.0, Quat::from_scaled_axis(v() * 6.0));
+            let pb = Pose::new(v() * 5.0, Quat::from_scaled_axis(v() * 6.0));
+            let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let p = epa::penetration(&a, &b);
+            let e = epa::gjk_epa_for_tests(&a, &b);
+            let scale = a.shape.scale().max(b.shape.scale());
+            assert_eq!(p.intersecting, e.intersecting, "{p:?} {e:?}");
+            assert!((p.depth - e.depth).abs() <= 1e-4 * scale, "{p:?} {e:?}");
+            if p.iterations == 0 && p.intersecting {
+                decided += 1;
+                let n = p.normal;
+                let needed = n.dot(a.support(n)) - n.dot(b.support(-n));
+                assert!(
+                    (needed - p.depth).abs() <= 1e-4 * scale,
+                    "{p:?} needs {needed}"
+                );
+            }
+        }
+        assert!(decided > 500, "{decided}");
+    }
 }
