@@ -16,6 +16,10 @@
 //! rounding). The polytope keeps its faces convex: a face whose plane holds
 //! the new point, or whose edge would make a sliver with it, is replaced too.
 //!
+//! Two boxes are first tried with the separating axis test
+//! (`sat::box_box_contact`), exact and without GJK or EPA unless near
+//! touching or with parallel edges.
+//!
 //! Polytope cores converge exactly. Curved cores converge linearly, slowly
 //! when the optimum lies on a cylinder's side (its support points are all on
 //! the rims): a few in 10 000 random pairs end with

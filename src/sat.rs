@@ -9,6 +9,11 @@
 //! means apart; every axis overlapping by more than its rounding bound (and
 //! no degenerate cross axis) means intersecting. Anything closer to touching
 //! is left to GJK, so the answer always agrees with [`gjk::distance`](crate::gjk::distance).
+//!
+//! [`box_box_contact`] is the same test for [`epa::penetration`](crate::epa::penetration):
+//! the axis of largest separation gives the exact depth of overlapping boxes,
+//! and the exact distance of boxes apart when its witnesses (or the facing
+//! corners') check out; anything uncertain goes to GJK and EPA.
 
 use crate::real::{Real, V3, Vector};
 
