@@ -16,6 +16,10 @@
 //! rounding). The polytope keeps its faces convex: a face whose plane holds
 //! the new point, or whose edge would make a sliver with it, is replaced too.
 //!
+//! Two boxes are first tried with the separating axis test
+//! (`sat::box_box_contact`), exact and without GJK or EPA unless near
+//! touching or with parallel edges.
+//!
 //! Polytope cores converge exactly. Curved cores converge linearly, slowly
 //! when the optimum lies on a cylinder's side (its support points are all on
 //! the rims): a few in 10 000 random pairs end with
@@ -24,6 +28,7 @@
 use crate::Status;
 use crate::gjk::{self, Cso};
 use crate::real::{Real, V3, Vector};
+use crate::sat;
 use crate::shape::Placed;
 use crate::simplex::{CsoPoint, Simplex};
 use cspace_recorder as rec;
@@ -78,7 +83,55 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
         };
     }
     let cso = Cso::new(a, b);
-    let core = gjk::core_simplex(&cso);
+    if let Some(p) = box_box(&cso) {
+        return p;
+    }
+    gjk_epa(&cso)
+}
+
+/// Two boxes (with or without margins): the separating axis test's exact
+/// answer when it is certain (see [`sat::box_box_contact`]); `None` leaves
+/// the pair to GJK and EPA. Near the full shapes' touching tolerance GJK
+/// decides too, so `intersecting` always agrees with [`gjk::distance`].
+fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
+    let (ha, hb, axes) = cso.boxes()?;
+    let tol = gjk::rel_tol::<T>() * cso.scale;
+    let c = sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
+    let r = cso.radius();
+    if (c.sep - r - tol).abs() <= tol {
+        return None;
+    }
+    let apart = c.sep - r > tol;
+    let depth = if apart {
+        T::ZERO
+    } else {
+        (r - c.sep).max(T::ZERO)
+    };
+    rec::text!(
+        "box–box: separating axis test, core separation {:?}, depth {depth:?}",
+        c.sep
+    );
+    Some(Penetration {
+        depth,
+        normal: cso.world_vector(c.normal),
+        point_a: cso.world_point(c.point_a + c.normal * cso.radius_a),
+        point_b: cso.world_point(c.point_b - c.normal * cso.radius_b),
+        intersecting: !apart,
+        iterations: 0,
+        status: Status::Converged,
+    })
+}
+
+/// [`penetration`] without the box–box shortcut, for the unit tests of the
+/// `sat` module.
+#[cfg(test)]
+pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    gjk_epa(&Cso::new(a, b))
+}
+
+/// GJK on the cores, then EPA when they overlap.
+fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
+    let core = gjk::core_simplex(cso);
     let r = cso.radius();
     let tol = gjk::rel_tol::<T>() * cso.scale;
     let (ca, cb) = core.simplex.closest_points();
@@ -104,7 +157,7 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
             status: core.status,
         };
     }
-    let e = expand(&cso, &core.simplex, (ca, cb));
+    let e = expand(cso, &core.simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
     Penetration {
         depth: e.depth + r,
@@ -142,6 +195,11 @@ struct Face<T: Real> {
     dead: bool,
 }
 
+/// No new face starts at this vertex (in [`Polytope::by_vertex`]).
+const NO_FACE: usize = usize::MAX;
+/// Two new faces start at this vertex: the horizon is not a simple loop.
+const TWO_FACES: usize = usize::MAX - 1;
+
 /// The polytope: vertices and triangles, in buffers reused across iterations.
 struct Polytope<T: Real> {
     verts: Vec<CsoPoint<T>>,
@@ -149,6 +207,8 @@ struct Polytope<T: Real> {
     /// Scratch: faces to visit and horizon edges.
     stack: Vec<(usize, usize)>,
     horizon: Vec<(usize, usize)>,
+    /// Scratch: per vertex, the new face starting at it ([`NO_FACE`] if none).
+    by_vertex: Vec<usize>,
     /// The largest vertex distance from the origin.
     reach: T,
 }
@@ -182,11 +242,13 @@ impl<T: Real> Polytope<T> {
                 faces: Vec::with_capacity(64),
                 stack: Vec::with_capacity(16),
                 horizon: Vec::with_capacity(16),
+                by_vertex: Vec::with_capacity(32),
                 reach: T::ZERO,
             })
         });
         p.verts.clear();
         p.faces.clear();
+        p.by_vertex.clear();
         p.reach = T::ZERO;
         for v in verts {
             p.reach = p.reach.max(v.w.length());
@@ -280,16 +342,17 @@ impl<T: Real> Polytope<T> {
         self.horizon.clear();
         self.stack.extend(self.faces[seed].adj);
         while let Some((g, j)) = self.stack.pop() {
-            let Some(&f) = self.faces.get(g) else {
+            let Some(f) = self.faces.get(g) else {
                 return false;
             };
             if f.dead {
                 continue;
             }
-            if self.removes(&f, w, slack) {
+            if self.removes(f, w, slack) {
+                let adj = f.adj;
                 self.faces[g].dead = true;
-                self.stack.push(f.adj[(j + 1) % 3]);
-                self.stack.push(f.adj[(j + 2) % 3]);
+                self.stack.push(adj[(j + 1) % 3]);
+                self.stack.push(adj[(j + 2) % 3]);
             } else {
                 self.horizon.push((g, j));
             }
@@ -305,25 +368,32 @@ impl<T: Real> Polytope<T> {
             self.faces[g].adj[j] = (first + k, 0);
             self.faces.push(f);
         }
-        // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s) of the next.
-        for k in first..self.faces.len() {
-            let s = self.faces[k].v[1];
-            let mut found = None;
-            for m in first..self.faces.len() {
-                if self.faces[m].v[0] == s {
-                    if found.is_some() {
-                        return false;
-                    }
-                    found = Some(m);
-                }
-            }
-            let Some(m) = found else {
-                return false;
+        // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s)
+        // of the one starting at s, found through `by_vertex` (a vertex
+        // starting two new faces means a broken horizon).
+        self.by_vertex.resize(self.verts.len(), NO_FACE);
+        for m in first..self.faces.len() {
+            let t = self.faces[m].v[0];
+            self.by_vertex[t] = if self.by_vertex[t] == NO_FACE {
+                m
+            } else {
+                TWO_FACES
             };
+        }
+        let mut linked = true;
+        for k in first..self.faces.len() {
+            let m = self.by_vertex[self.faces[k].v[1]];
+            if m == NO_FACE || m == TWO_FACES {
+                linked = false;
+                break;
+            }
             self.faces[k].adj[1] = (m, 2);
             self.faces[m].adj[2] = (k, 1);
         }
-        self.horizon.len() >= 3
+        for m in first..self.faces.len() {
+            self.by_vertex[self.faces[m].v[0]] = NO_FACE;
+        }
+        linked && self.horizon.len() >= 3
     }
 
     /// Whether adding `w` removes face `f`: `w` sees it (or lies in its plane
@@ -404,6 +474,8 @@ fn expand<T: Real>(
     let mut iterations = 0;
     let mut status = Status::MaxIterations;
     let mut lower = T::ZERO;
+    // One check of the recorder per query, as in GJK's loop.
+    let recording = rec::ENABLED && rec::is_on();
     while iterations < MAX_ITERS {
         let Some(f) = poly.closest() else {
             status = Status::Degenerate;
@@ -418,14 +490,16 @@ fn expand<T: Real>(
             best = Some((upper, face.n, f));
         }
         let best_upper = best.map_or(upper, |b| b.0);
-        rec::push!("epa iteration");
-        poly.record(cso, f);
-        rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
-        rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
-        rec::value!("epa lower bound", lower);
-        rec::value!("epa upper bound", best_upper);
-        rec::pause!("epa expand");
-        rec::pop!();
+        if recording {
+            rec::push!("epa iteration");
+            poly.record(cso, f);
+            rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
+            rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
+            rec::value!("epa lower bound", lower);
+            rec::value!("epa upper bound", best_upper);
+            rec::pause!("epa expand");
+            rec::pop!();
+        }
         if best_upper - lower <= tol || upper - face.d <= tol {
             status = Status::Converged;
             break;

@@ -176,6 +176,10 @@ fn relative<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> (Basis<T>, V3<T>, 
     )
 }
 
+/// Two box cores for the `sat` module: A's half extents, B's half extents
+/// and B's axes in A's frame.
+pub(crate) type BoxCores<T> = (V3<T>, V3<T>, [V3<T>; 3]);
+
 /// The configuration-space object `A − B` of two placed shapes' cores, in
 /// A's local frame.
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +235,18 @@ impl<'a, T: Real> Cso<'a, T> {
         use crate::shape::Geom;
         matches!(self.a.geom, Geom::Point | Geom::Sphere { .. })
             && matches!(self.b.geom, Geom::Point | Geom::Sphere { .. })
+    }
+
+    /// When both cores are boxes: their half extents and B's axes in A's
+    /// frame, for the separating axis tests of the `sat` module.
+    pub fn boxes(&self) -> Option<BoxCores<T>> {
+        use crate::shape::Geom;
+        let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
+            (&self.a.geom, &self.b.geom)
+        else {
+            return None;
+        };
+        Some((*ha, *hb, [self.rot_b.x, self.rot_b.y, self.rot_b.z]))
     }
 
     /// The sum of the radii.

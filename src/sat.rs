@@ -9,6 +9,11 @@
 //! means apart; every axis overlapping by more than its rounding bound (and
 //! no degenerate cross axis) means intersecting. Anything closer to touching
 //! is left to GJK, so the answer always agrees with [`gjk::distance`](crate::gjk::distance).
+//!
+//! [`box_box_contact`] is the same test for [`epa::penetration`](crate::epa::penetration):
+//! the axis of largest separation gives the exact depth of overlapping boxes,
+//! and the exact distance of boxes apart when its witnesses (or the facing
+//! corners') check out; anything uncertain goes to GJK and EPA.
 
 use crate::real::{Real, V3, Vector};
 
@@ -73,6 +78,268 @@ pub(crate) fn box_box<T: Real>(
     (certain_overlap && !parallel).then_some(true)
 }
 
+/// The contact of two boxes found by the separating axis test, in A's frame.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BoxContact<T: Real> {
+    /// Signed separation along `normal`: the gap when apart, minus the depth
+    /// when overlapping.
+    pub sep: T,
+    /// Unit axis from A towards B.
+    pub normal: V3<T>,
+    /// On A: its closest point when apart, its deepest along `normal` when overlapping.
+    pub point_a: V3<T>,
+    /// On B: `point_b − point_a = sep · normal`.
+    pub point_b: V3<T>,
+}
+
+/// Which of the 15 axes: a face normal of A or of B, or the cross product of
+/// A's edge direction `i` and B's edge direction `j`.
+#[derive(Clone, Copy, Debug)]
+enum Axis {
+    FaceA(usize),
+    FaceB(usize),
+    Edge(usize, usize),
+}
+
+/// The sine below which two edge directions count as parallel for
+/// [`box_box_contact`]: a cross axis that short has a normal too rounded to
+/// trust (f32 needs a wider margin than f64 for EPA's tolerance).
+fn min_contact_cross<T: Real>() -> T {
+    match T::PRECISION {
+        cspace_recorder::Precision::F32 => T::from_f64(1e-2),
+        cspace_recorder::Precision::F64 => T::from_f64(MIN_CROSS),
+    }
+}
+
+/// The axis of largest signed separation of box A (half extents `ha`, at
+/// the origin, axis-aligned) and box B (half extents `hs`, unit axes
+/// `axes_b`, centre `t`, in A's frame): the separation, the axis (`None` with
+/// parallel edges) and whether it points from B towards A. With B's axes as
+/// the columns of a matrix `r`, every projection is a few products of its
+/// entries (Gottschalk's OBB test): no vector arithmetic per axis.
+fn best_axis<T: Real>(
+    ha: V3<T>,
+    hs: [T; 3],
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+) -> (T, Option<Axis>, bool) {
+    let r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| axes_b[j].get(i)));
+    let ar = r.map(|row| row.map(Real::abs));
+    let (tv, has) = ([t.x(), t.y(), t.z()], [ha.x(), ha.y(), ha.z()]);
+    let mut best = (-T::MAX, Axis::FaceA(0), false);
+    let mut keep = |s: T, axis: Axis, tl: T| {
+        if s > best.0 {
+            best = (s, axis, tl < T::ZERO);
+        }
+    };
+    for i in 0..3 {
+        let rb = hs[0] * ar[i][0] + hs[1] * ar[i][1] + hs[2] * ar[i][2];
+        keep(tv[i].abs() - has[i] - rb, Axis::FaceA(i), tv[i]);
+    }
+    for j in 0..3 {
+        let tl = tv[0] * r[0][j] + tv[1] * r[1][j] + tv[2] * r[2][j];
+        let ra = has[0] * ar[0][j] + has[1] * ar[1][j] + has[2] * ar[2][j];
+        keep(tl.abs() - ra - hs[j], Axis::FaceB(j), tl);
+    }
+    let min_cross = min_contact_cross::<T>();
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // e_i × b_j has components −r[i2][j] (at i1) and r[i1][j] (at i2).
+            let len = (r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]).sqrt();
+            if len < min_cross {
+                return (best.0, None, best.2);
+            }
+            let tl = tv[i2] * r[i1][j] - tv[i1] * r[i2][j];
+            let ra = has[i1] * ar[i2][j] + has[i2] * ar[i1][j];
+            let rb = hs[j1] * ar[i][j2] + hs[j2] * ar[i][j1];
+            keep((tl.abs() - ra - rb) / len, Axis::Edge(i, j), tl);
+        }
+    }
+    (best.0, Some(best.1), best.2)
+}
+
+/// The separation of the boxes along unit axis `n` (from A towards B).
+fn separation<T: Real>(ha: V3<T>, hs: [T; 3], axes_b: [V3<T>; 3], t: V3<T>, n: V3<T>) -> T {
+    n.dot(t)
+        - ha.dot(n.abs())
+        - hs[0] * axes_b[0].dot(n).abs()
+        - hs[1] * axes_b[1].dot(n).abs()
+        - hs[2] * axes_b[2].dot(n).abs()
+}
+
+/// Boxes apart whose best axis does not realise their distance (vertex–edge
+/// and vertex–vertex closest features): the nearer of B's corner facing A
+/// and its closest point on A, or A's corner facing B and its closest point
+/// on B (clamping is exact for a point and a box). Their distance is an
+/// upper bound; it is the distance when the axis through them separates the
+/// boxes by as much, which is checked. Otherwise the axis through them,
+/// which faces nearer corners than `n` (worth one more try).
+fn corner_to_box<T: Real>(
+    ha: V3<T>,
+    hs: [T; 3],
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+    n: V3<T>,
+    round: T,
+) -> Result<BoxContact<T>, V3<T>> {
+    let clamp = |p: V3<T>, h: [T; 3]| [0, 1, 2].map(|k| p.get(k).max(-h[k]).min(h[k]));
+    let has = [ha.x(), ha.y(), ha.z()];
+    // B's corner facing A (along −n), and its closest point on A.
+    let sb = [0, 1, 2].map(|k| {
+        if axes_b[k].dot(n) > T::ZERO {
+            -hs[k]
+        } else {
+            hs[k]
+        }
+    });
+    let pb = t + axes_b[0] * sb[0] + axes_b[1] * sb[1] + axes_b[2] * sb[2];
+    let qa = clamp(pb, has);
+    let qa = V3::<T>::new(qa[0], qa[1], qa[2]);
+    // A's corner facing B, and its closest point on B (in B's frame, then back).
+    let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
+    let pa = V3::<T>::new(
+        sign(n.x(), ha.x()),
+        sign(n.y(), ha.y()),
+        sign(n.z(), ha.z()),
+    );
+    let local = pa - t;
+    let lb = V3::<T>::new(
+        axes_b[0].dot(local),
+        axes_b[1].dot(local),
+        axes_b[2].dot(local),
+    );
+    let qb = clamp(lb, hs);
+    let qb = t + axes_b[0] * qb[0] + axes_b[1] * qb[1] + axes_b[2] * qb[2];
+    let (point_a, point_b) = if (pb - qa).length_squared() <= (qb - pa).length_squared() {
+        (qa, pb)
+    } else {
+        (pa, qb)
+    };
+    let gap = point_b - point_a;
+    let sep = gap.length();
+    let normal = gap.try_normalize().ok_or(n)?;
+    if separation(ha, hs, axes_b, t, normal) < sep - round {
+        return Err(normal);
+    }
+    Ok(BoxContact {
+        sep,
+        normal,
+        point_a,
+        point_b,
+    })
+}
+
+/// The exact distance or penetration of box A (half extents `ha`, at the
+/// origin, axis-aligned) and box B (half extents `hb`, unit axes `axes_b`,
+/// centre `t`, in A's frame), with witness points.
+///
+/// The axis of largest signed separation among the 15 gives both answers: for
+/// overlapping boxes its overlap is the depth (every face normal of the CSO is
+/// among the axes); for boxes apart it is a lower bound on the distance, exact
+/// when the features it touches realise it (face–vertex, vertex–face, or
+/// edge–edge with the closest points inside both edges), which is checked.
+/// Boxes apart whose closest features are not of those kinds (vertex–edge,
+/// vertex–vertex) are tried with their facing corners ([`corner_to_box`]).
+/// Otherwise `None`, for GJK and EPA to decide: near touching
+/// (within `tol` plus rounding), parallel edges, or no exact witnesses.
+pub(crate) fn box_box_contact<T: Real>(
+    ha: V3<T>,
+    hb: V3<T>,
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+    tol: T,
+) -> Option<BoxContact<T>> {
+    let (ha, hb) = (ha.abs(), hb.abs());
+    let hs = [hb.x(), hb.y(), hb.z()];
+    let size = t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2];
+    let round = T::EPSILON * T::from_f64(64.0) * size;
+    let axes_a = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
+    let (sep, axis, flip) = best_axis(ha, hs, axes_b, t);
+    let axis = axis?;
+    if sep.abs() <= tol + round {
+        return None;
+    }
+    let l = match axis {
+        Axis::FaceA(i) => axes_a[i],
+        Axis::FaceB(j) => axes_b[j],
+        Axis::Edge(i, j) => axes_a[i]
+            .cross(axes_b[j])
+            .try_normalize()
+            .unwrap_or(axes_a[i]),
+    };
+    let n = if flip { -l } else { l };
+    let corner_a = |d: V3<T>| {
+        let sign = |v: T, h: T| if v < T::ZERO { -h } else { h };
+        V3::<T>::new(
+            sign(d.x(), ha.x()),
+            sign(d.y(), ha.y()),
+            sign(d.z(), ha.z()),
+        )
+    };
+    // B's corner along `d`, and the signed half extent taken on each axis.
+    let corner_b = |d: V3<T>| {
+        let h = [0, 1, 2].map(|k| {
+            if axes_b[k].dot(d) < T::ZERO {
+                -hs[k]
+            } else {
+                hs[k]
+            }
+        });
+        (
+            t + axes_b[0] * h[0] + axes_b[1] * h[1] + axes_b[2] * h[2],
+            h,
+        )
+    };
+    let witnesses = match axis {
+        Axis::FaceA(k) => {
+            let (pb, _) = corner_b(-n);
+            let pa = pb - n * sep;
+            let inside = (0..3).all(|j| j == k || pa.get(j).abs() <= ha.get(j));
+            inside.then_some((pa, pb))
+        }
+        Axis::FaceB(k) => {
+            let pa = corner_a(n);
+            let pb = pa + n * sep;
+            let r = pb - t;
+            let inside = (0..3).all(|j| j == k || axes_b[j].dot(r).abs() <= hs[j]);
+            inside.then_some((pa, pb))
+        }
+        Axis::Edge(i, j) => {
+            // The supporting edges: through the corners, along e_i and b_j.
+            let mut ca = corner_a(n);
+            ca = ca - axes_a[i] * ca.get(i);
+            let (cb, h) = corner_b(-n);
+            let cb = cb - axes_b[j] * h[j];
+            // Closest points of the lines ca + u e_i and cb + v b_j.
+            let r = ca - cb;
+            let b = axes_b[j].get(i);
+            let (c, f) = (r.get(i), axes_b[j].dot(r));
+            let u = (b * f - c) / (T::ONE - b * b);
+            let v = f + u * b;
+            let inside = u.abs() <= ha.get(i) && v.abs() <= hs[j];
+            inside.then_some((ca + axes_a[i] * u, cb + axes_b[j] * v))
+        }
+    };
+    match witnesses {
+        Some((point_a, point_b)) => Some(BoxContact {
+            sep,
+            normal: n,
+            point_a,
+            point_b,
+        }),
+        // A normal through two corners is only as good as the gap is wide.
+        None if sep > T::EPSILON.sqrt() * T::from_f64(100.0) * size => {
+            match corner_to_box(ha, hs, axes_b, t, n, round) {
+                Ok(c) => Some(c),
+                Err(m) => corner_to_box(ha, hs, axes_b, t, m, round).ok(),
+            }
+        }
+        None => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::gjk;
@@ -114,5 +381,124 @@ mod tests {
             decided += usize::from(gjk::box_box_for_tests(&cso).is_some());
         }
         assert!(decided > 2500, "{decided}");
+    }
+
+    /// Random box pairs, some with margins, overlapping, apart and nearly
+    /// touching: where the separating axis test answers a penetration query
+    /// it agrees with GJK + EPA (depth, normal, `intersecting`), its normal
+    /// needs exactly its depth, and its witnesses lie on the shapes' surfaces
+    /// `depth · normal` apart. It decides most pairs by itself.
+    #[test]
+    fn box_box_contact_agrees_with_epa() {
+        use crate::epa;
+        let mut s = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut f = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64
+        };
+        // Distance from local point `p` to box `h`'s core, minus the margin.
+        let outside = |p: DVec3, h: DVec3, r: f64| (p.abs() - h).max(DVec3::ZERO).length() - r;
+        let (mut decided, mut overlapping) = (0, 0);
+        for i in 0..6000 {
+            let mut v = || DVec3::new(f() - 0.5, f() - 0.5, f() - 0.5);
+            let (ha, hb) = (v().abs() * 2.0 + 0.05, v().abs() * 2.0 + 0.05);
+            let (ra, rb) = if i % 3 == 0 {
+                (v().x.abs() * 0.4, v().y.abs() * 0.2)
+            } else {
+                (0.0, 0.0)
+            };
+            let a = Shape::<f64>::cuboid(ha).with_margin(ra);
+            let b = Shape::<f64>::cuboid(hb).with_margin(rb);
+            let pa = Pose::new(v() * 2.0, DQuat::from_scaled_axis(v() * 6.0));
+            let mut pb = Pose::new(v() * 5.0, DQuat::from_scaled_axis(v() * 6.0));
+            if i % 5 == 0 {
+                // Nearly touching, from either side.
+                let d = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+                pb.position -= d.normal * (d.distance + (f() - 0.5) * 1e-9);
+            }
+            let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let p = epa::penetration(&a, &b);
+            let e = epa::gjk_epa_for_tests(&a, &b);
+            let scale = a.shape.scale().max(b.shape.scale());
+            assert_eq!(p.intersecting, e.intersecting, "{p:?} {e:?}");
+            assert!((p.depth - e.depth).abs() <= 2e-8 * scale, "{p:?} {e:?}");
+            if p.iterations != 0 {
+                continue;
+            }
+            decided += 1;
+            let n = p.normal;
+            let needed = n.dot(a.support(n)) - n.dot(b.support(-n));
+            let (la, lb) = (
+                pa.rotation.inverse() * (p.point_a - pa.position),
+                pb.rotation.inverse() * (p.point_b - pb.position),
+            );
+            assert!(outside(la, ha, ra).abs() <= 1e-9 * scale, "{p:?}");
+            assert!(outside(lb, hb, rb).abs() <= 1e-9 * scale, "{p:?}");
+            if p.intersecting {
+                overlapping += 1;
+                assert!(
+                    (needed - p.depth).abs() <= 1e-9 * scale,
+                    "{p:?} needs {needed}"
+                );
+                assert!(
+                    (p.point_a - p.point_b - n * p.depth).length() <= 1e-9 * scale,
+                    "{p:?}"
+                );
+                assert!((n.dot(p.point_a) - n.dot(a.support(n))).abs() <= 1e-9 * scale);
+            } else {
+                let d = gjk::distance(&a, &b);
+                assert!((p.normal - d.normal).length() < 1e-9, "{p:?} {d:?}");
+                let gap = (p.point_b - p.point_a).length();
+                assert!((gap - d.distance).abs() <= 1e-9 * scale, "{p:?} {d:?}");
+            }
+        }
+        eprintln!("decided {decided} overlapping {overlapping}");
+        assert!(
+            decided > 3000 && overlapping > 500,
+            "{decided} {overlapping}"
+        );
+    }
+
+    /// The same agreement in f32: `intersecting` as GJK + EPA, the depth
+    /// within EPA's f32 tolerance, and a normal that needs that depth.
+    #[test]
+    fn box_box_contact_agrees_with_epa_f32() {
+        use crate::epa;
+        use glam::{Quat, Vec3};
+        let mut s = 0x2545_f491_4f6c_dd1d_u64;
+        let mut f = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u32 << 24) as f32
+        };
+        let mut decided = 0;
+        for i in 0..4000 {
+            let mut v = || Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5);
+            let (ha, hb) = (v().abs() * 2.0 + 0.05, v().abs() * 2.0 + 0.05);
+            let r = if i % 3 == 0 { v().x.abs() * 0.3 } else { 0.0 };
+            let a = Shape::<f32>::cuboid(ha).with_margin(r);
+            let b = Shape::<f32>::cuboid(hb);
+            let pa = Pose::new(v() * 2.0, Quat::from_scaled_axis(v() * 6.0));
+            let pb = Pose::new(v() * 5.0, Quat::from_scaled_axis(v() * 6.0));
+            let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let p = epa::penetration(&a, &b);
+            let e = epa::gjk_epa_for_tests(&a, &b);
+            let scale = a.shape.scale().max(b.shape.scale());
+            assert_eq!(p.intersecting, e.intersecting, "{p:?} {e:?}");
+            assert!((p.depth - e.depth).abs() <= 1e-4 * scale, "{p:?} {e:?}");
+            if p.iterations == 0 && p.intersecting {
+                decided += 1;
+                let n = p.normal;
+                let needed = n.dot(a.support(n)) - n.dot(b.support(-n));
+                assert!(
+                    (needed - p.depth).abs() <= 1e-4 * scale,
+                    "{p:?} needs {needed}"
+                );
+            }
+        }
+        assert!(decided > 500, "{decided}");
     }
 }
