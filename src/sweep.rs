@@ -75,13 +75,11 @@ pub enum SweepError {
 /// A world normal and contact point.
 type Contact<T> = (V3<T>, V3<T>);
 
-/// The distance below which GJK reports contact (its relative tolerance times the scale).
-fn gjk_tol<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
-    let rel = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(2.4e-5),
-        rec::Precision::F64 => T::from_f64(3.7e-11),
-    };
-    rel * a.shape.scale().max(b.shape.scale())
+/// The distance below which GJK reports contact (its relative tolerance
+/// times the scale). From the CSO, which has the scale already: a hull's
+/// scale is a scan of its points.
+fn gjk_tol<T: Real>(cso: &Cso<'_, T>) -> T {
+    gjk::rel_tol::<T>() * cso.scale
 }
 
 /// The toi tolerance: a step below it ends the advancement (ε^¾).
@@ -127,7 +125,13 @@ pub fn conservative_advancement<T: Real>(
 ) -> Sweep<T> {
     rec::shapes!(a, b, motion);
     rec::push!("conservative advancement");
-    let out = advance(a, motion, b, (T::ZERO, 0), (&Simplex::new(), None));
+    let start = Cso::new(a, b);
+    let out = advance(
+        (a, b, &start),
+        motion,
+        (T::ZERO, 0),
+        (&Simplex::new(), None),
+    );
     rec::pop!();
     out
 }
@@ -136,22 +140,20 @@ pub fn conservative_advancement<T: Real>(
 /// already spent `iterations`. `warm` is a simplex of CSO points to start
 /// GJK from (only their local support points are used: they are re-placed
 /// at `t0`), empty for a cold start; `last` is the world normal and contact
-/// point known so far, if any.
+/// point known so far, if any. `start` is the CSO of `a` and `b` at t = 0.
 ///
 /// Each step runs GJK on the cores directly, in A's frame, and converts
 /// to world space only at the end: a sweep needs the distance and normal
 /// of each step, not its world closest points.
 fn advance<T: Real>(
-    a: &Placed<'_, T>,
+    (a, b, start): (&Placed<'_, T>, &Placed<'_, T>, &Cso<'_, T>),
     motion: V3<T>,
-    b: &Placed<'_, T>,
     (t0, iterations): (T, u32),
     (warm, mut last): (&Simplex<T>, Option<Contact<T>>),
 ) -> Sweep<T> {
-    let start = Cso::new(a, b);
     let d_local = start.pose_a.rotation.inverse_rotate(motion);
     let r = start.radius();
-    let tol = gjk_tol(a, b);
+    let tol = gjk_tol(start);
     let target = T::from_f64(4.0) * tol;
     let recording = rec::ENABLED && rec::is_on();
     let mut simplex = *warm;
@@ -294,7 +296,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
     let r = cso.radius();
     let d_local = cso.pose_a.rotation.inverse_rotate(motion);
     let dir = -d_local;
-    let tol = T::from_f64(4.0) * gjk_tol(a, b);
+    let tol = T::from_f64(4.0) * gjk_tol(&cso);
     let reach2 = (r + tol) * (r + tol);
     // `|v|` must shrink by 0.1 % (here squared) to count as progress.
     let shrink = T::from_f64((1.0 - 1e-3) * (1.0 - 1e-3));
@@ -304,13 +306,16 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
     // −v at the last advance: the normal (not normalised) of its support plane.
     let mut normal: Option<V3<T>> = None;
     let mut simplex = Simplex::new();
-    let mut v = cso.support(dir).w;
-    let mut iterations = 1;
+    // The first direction is the ray's own: its support plane is where the
+    // ray enters the CSO's slab along the motion. `v` is a CSO point (x − w)
+    // only once the simplex has one.
+    let mut v = dir;
+    let mut iterations = 0;
     let mut stalled = 0;
     let mut best = T::MAX;
     loop {
         let vv = v.length_squared();
-        if vv <= reach2 {
+        if vv <= reach2 && !simplex.is_empty() {
             break;
         }
         // GJK's lower bound converges slowly where a curved edge meets a
@@ -423,7 +428,7 @@ fn ray_hit<T: Real>(
     iterations: u32,
 ) -> Sweep<T> {
     let vlen = v.length();
-    let tol = T::from_f64(4.0) * gjk::rel_tol::<T>() * cso.scale;
+    let tol = T::from_f64(4.0) * gjk_tol(cso);
     let n_local = match (v / vlen).try_normalize() {
         Some(u) if vlen > tol => -u,
         _ => last.try_normalize().unwrap_or(V3::<T>::Y),
@@ -459,7 +464,7 @@ fn finish_by_advancement<T: Real>(
     let known = normal
         .and_then(Vector::try_normalize)
         .map(|n| (cso.world_vector(n), cso.world_point(closest)));
-    advance(a, motion, b, at, (simplex, known))
+    advance((a, b, cso), motion, at, (simplex, known))
 }
 
 /// Records one ray-cast step: the support point, the ray so far and the simplex.
@@ -589,7 +594,13 @@ fn degenerate<T: Real>(
     iterations: u32,
 ) -> Sweep<T> {
     rec::text!("degenerate portal: falling back to conservative advancement");
-    let mut s = advance(a, motion, b, (T::ZERO, iterations), (&Simplex::new(), None));
+    let start = Cso::new(a, b);
+    let mut s = advance(
+        (a, b, &start),
+        motion,
+        (T::ZERO, iterations),
+        (&Simplex::new(), None),
+    );
     s.status = Status::Degenerate;
     s
 }
