@@ -323,7 +323,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
         // conservative advancement from λ, which is a lower bound of the toi.
         stalled = if vv < best * shrink { 0 } else { stalled + 1 };
         best = best.min(vv);
-        if stalled >= 4 || iterations >= MAX_ITERS {
+        if stalled >= 2 || iterations >= MAX_ITERS {
             rec::text!(
                 "ray cast stalled at |v|² = {vv:?}: finishing with conservative advancement"
             );
@@ -338,7 +338,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 x + v,
             );
         }
-        let p = cso.support(-v);
+        let mut p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w - x);
         let rv = if r > T::ZERO { r * vv.sqrt() } else { T::ZERO };
@@ -361,9 +361,9 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
             best = T::MAX;
             stalled = 0;
         }
-        let mut q = p;
-        q.w = p.w - x;
-        if !advanced && (simplex.contains_w(q.w) || simplex.len() == 4) {
+        // The support point relative to x, as the simplex keeps its points.
+        p.w -= x;
+        if !advanced && (simplex.contains_w(p.w) || simplex.len() == 4) {
             rec::text!("support repeated: finishing with conservative advancement");
             return finish_by_advancement(
                 a,
@@ -376,7 +376,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 x + v,
             );
         }
-        simplex.push(q);
+        simplex.push(p);
         v = simplex.closest_to_origin();
         if simplex.len() == 4 && lambda > T::ZERO {
             // x inside a tetrahedron of CSO points: a contact, or rounding on
@@ -402,7 +402,7 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 a,
                 motion,
                 (lambda, x, advanced),
-                &p,
+                p.w + x,
                 &simplex,
                 v.length() - r,
             );
@@ -467,7 +467,8 @@ fn finish_by_advancement<T: Real>(
     advance((a, b, cso), motion, at, (simplex, known))
 }
 
-/// Records one ray-cast step: the support point, the ray so far and the simplex.
+/// Records one ray-cast step: the support point (of the CSO at t = 0), the
+/// ray so far and the simplex.
 /// Out of line so the loop keeps its registers.
 #[cold]
 #[inline(never)]
@@ -476,11 +477,11 @@ fn record_ray_step<T: Real>(
     a: &Placed<'_, T>,
     motion: V3<T>,
     (lambda, x, advanced): (T, V3<T>, bool),
-    p: &CsoPoint<T>,
+    support: V3<T>,
     simplex: &Simplex<T>,
     distance: T,
 ) {
-    rec::point!(cso "support", cso.world_vector(p.w), rec::Rgba::RED);
+    rec::point!(cso "support", cso.world_vector(support), rec::Rgba::RED);
     if advanced {
         let at = a.pose.position + motion * lambda;
         rec::value!("t", lambda);
