@@ -315,28 +315,31 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
     let mut best = T::MAX;
     loop {
         let vv = v.length_squared();
-        if vv <= reach2 && !simplex.is_empty() {
-            break;
-        }
-        // GJK's lower bound converges slowly where a curved edge meets a
-        // vertex: when |v| stops shrinking, or at the bound, finish with
-        // conservative advancement from λ, which is a lower bound of the toi.
-        stalled = if vv < best * shrink { 0 } else { stalled + 1 };
-        best = best.min(vv);
-        if stalled >= 2 || iterations >= MAX_ITERS {
-            rec::text!(
-                "ray cast stalled at |v|² = {vv:?}: finishing with conservative advancement"
-            );
-            return finish_by_advancement(
-                a,
-                motion,
-                b,
-                (lambda, iterations),
-                &simplex,
-                normal,
-                &cso,
-                x + v,
-            );
+        // Before the first point `v` is only a direction.
+        if !simplex.is_empty() {
+            if vv <= reach2 {
+                break;
+            }
+            // GJK's lower bound converges slowly where a curved edge meets a
+            // vertex: when |v| stops shrinking, or at the bound, finish with
+            // conservative advancement from λ, which is a lower bound of the toi.
+            stalled = if vv < best * shrink { 0 } else { stalled + 1 };
+            best = best.min(vv);
+            if stalled >= 2 || iterations >= MAX_ITERS {
+                rec::text!(
+                    "ray cast stalled at |v|² = {vv:?}: finishing with conservative advancement"
+                );
+                return finish_by_advancement(
+                    a,
+                    motion,
+                    b,
+                    (lambda, iterations),
+                    &simplex,
+                    normal,
+                    &cso,
+                    x + v,
+                );
+            }
         }
         let mut p = cso.support(-v);
         iterations += 1;
