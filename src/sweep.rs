@@ -366,7 +366,15 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
         }
         // The support point relative to x, as the simplex keeps its points.
         p.w -= x;
-        if !advanced && (simplex.contains_w(p.w) || simplex.len() == 4) {
+        // After an advance the support point is often a vertex the simplex
+        // already has (its `w` moved with x, so compare the shapes' points):
+        // a second copy would make a degenerate tetrahedron.
+        let repeated = if advanced {
+            has_vertex(&simplex, &p)
+        } else {
+            simplex.contains_w(p.w)
+        };
+        if !advanced && (repeated || simplex.len() == 4) {
             rec::text!("support repeated: finishing with conservative advancement");
             return finish_by_advancement(
                 a,
@@ -379,7 +387,9 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 x + v,
             );
         }
-        simplex.push(p);
+        if !repeated {
+            simplex.push(p);
+        }
         v = simplex.closest_to_origin();
         if simplex.len() == 4 && lambda > T::ZERO {
             // x inside a tetrahedron of CSO points: a contact, or rounding on
@@ -447,6 +457,14 @@ fn ray_hit<T: Real>(
         iterations,
         Status::Converged,
     )
+}
+
+/// Whether the simplex has a point made of the same support points as `p`.
+fn has_vertex<T: Real>(simplex: &Simplex<T>, p: &CsoPoint<T>) -> bool {
+    simplex
+        .points()
+        .iter()
+        .any(|q| q.local_a == p.local_a && q.local_b == p.local_b)
 }
 
 /// Hands a ray cast that stopped converging over to conservative advancement
