@@ -123,13 +123,14 @@ impl fmt::Display for Algorithm {
 
 impl Algorithm {
     /// The default algorithm of a query kind: distance `gjk`, intersect
-    /// `gjk`, penetration `epa`, sweep `ca`.
+    /// `gjk`, penetration `epa`, sweep `raycast` (one GJK-like loop, where
+    /// conservative advancement runs a GJK per step).
     #[must_use]
     pub fn default_for(kind: QueryKind) -> Self {
         match kind {
             QueryKind::Distance | QueryKind::Intersect => Self::Gjk,
             QueryKind::Penetration => Self::Epa,
-            QueryKind::Sweep => Self::Ca,
+            QueryKind::Sweep => Self::Raycast,
         }
     }
 
@@ -738,12 +739,12 @@ impl<T: Real> Prepared<T> {
             }
             (QueryKind::Sweep, alg) => {
                 let s = match alg {
-                    Algorithm::Raycast => sweep::ray_cast(&a, self.motion, &b),
+                    Algorithm::Ca => sweep::conservative_advancement(&a, self.motion, &b),
                     Algorithm::SweptMpr => sweep::swept_mpr(&a, self.motion, &b),
                     // Validation checked the shapes: a miss is the only other answer.
                     Algorithm::Analytic => sweep::analytic(&a, self.motion, &b)
                         .unwrap_or_else(|_| sweep::Sweep::miss(0, Status::Degenerate)),
-                    _ => sweep::conservative_advancement(&a, self.motion, &b),
+                    _ => sweep::ray_cast(&a, self.motion, &b),
                 };
                 let o = Outcome::Sweep {
                     hit: s.hit,

@@ -196,6 +196,15 @@ impl<T: Real> Simplex<T> {
     pub fn pop(&mut self) {
         self.len = self.len.saturating_sub(1);
     }
+
+    /// Moves every point's configuration-space position by `-delta`, in
+    /// place: the GJK ray cast moves its origin by `delta` along the ray.
+    #[inline]
+    pub(crate) fn translate(&mut self, delta: V3<T>) {
+        for p in &mut self.points[..self.len] {
+            p.w -= delta;
+        }
+    }
 }
 
 /// Whether `a` and `b` are both strictly positive or both strictly negative.

@@ -5,7 +5,9 @@
 //!   distance over the closing speed (a Newton step on the convex distance
 //!   function, so it never passes the contact), warm-started.
 //! - [`ray_cast`]: van den Bergen's GJK ray cast (2004) of the ray `−t·motion`
-//!   against the CSO of the cores, inflated by the radii.
+//!   against the CSO of the cores, inflated by the radii. The default (the
+//!   `cspace eval` sweep without an `algorithm`): one GJK-like loop, where
+//!   conservative advancement runs a GJK per step.
 //! - [`swept_mpr`]: MPR on the swept CSO `(A − B) + [0, 1]·motion`: decide a
 //!   hit, then cast from the origin along the motion to the swept CSO's far
 //!   side and subtract from 1 ("Thoughts on shape casting").
@@ -14,10 +16,10 @@
 //! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
 
 use crate::Status;
-use crate::gjk::{self, Cso, SimplexCache};
+use crate::gjk::{self, Cso};
 use crate::mpr::{self, Mode, Outcome};
 use crate::real::{Real, Rotation, V3, Vector};
-use crate::shape::{Geom, Placed, Pose};
+use crate::shape::{Geom, Placed};
 use crate::simplex::{CsoPoint, Simplex};
 use cspace_recorder as rec;
 
@@ -70,21 +72,14 @@ pub enum SweepError {
     },
 }
 
-/// A with its position advanced by `motion · t`.
-fn moved<'a, T: Real>(a: &Placed<'a, T>, motion: V3<T>, t: T) -> Placed<'a, T> {
-    Placed::new(
-        a.shape,
-        Pose::new(a.pose.position + motion * t, a.pose.rotation),
-    )
-}
+/// A world normal and contact point.
+type Contact<T> = (V3<T>, V3<T>);
 
-/// The distance below which GJK reports contact (its relative tolerance times the scale).
-fn gjk_tol<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
-    let rel = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(2.4e-5),
-        rec::Precision::F64 => T::from_f64(3.7e-11),
-    };
-    rel * a.shape.scale().max(b.shape.scale())
+/// The distance below which GJK reports contact (its relative tolerance
+/// times the scale). From the CSO, which has the scale already: a hull's
+/// scale is a scan of its points.
+fn gjk_tol<T: Real>(cso: &Cso<'_, T>) -> T {
+    gjk::rel_tol::<T>() * cso.scale
 }
 
 /// The toi tolerance: a step below it ends the advancement (ε^¾).
@@ -130,69 +125,90 @@ pub fn conservative_advancement<T: Real>(
 ) -> Sweep<T> {
     rec::shapes!(a, b, motion);
     rec::push!("conservative advancement");
-    let out = advance(a, motion, b, (T::ZERO, 0), None);
+    let start = Cso::new(a, b);
+    let out = advance(
+        (a, b, &start),
+        motion,
+        (T::ZERO, 0),
+        (&Simplex::new(), None),
+    );
     rec::pop!();
     out
 }
 
 /// Conservative advancement from `t0` (a lower bound of the toi), having
-/// already spent `iterations`.
-/// `last` is the normal and contact point known so far, if any.
+/// already spent `iterations`. `warm` is a simplex of CSO points to start
+/// GJK from (only their local support points are used: they are re-placed
+/// at `t0`), empty for a cold start; `last` is the world normal and contact
+/// point known so far, if any. `start` is the CSO of `a` and `b` at t = 0.
+///
+/// Each step runs GJK on the cores directly, in A's frame, and converts
+/// to world space only at the end: a sweep needs the distance and normal
+/// of each step, not its world closest points.
 fn advance<T: Real>(
-    a: &Placed<'_, T>,
+    (a, b, start): (&Placed<'_, T>, &Placed<'_, T>, &Cso<'_, T>),
     motion: V3<T>,
-    b: &Placed<'_, T>,
     (t0, iterations): (T, u32),
-    mut last: Option<(V3<T>, V3<T>)>,
+    (warm, mut last): (&Simplex<T>, Option<Contact<T>>),
 ) -> Sweep<T> {
-    let mut cache = SimplexCache::default();
+    let d_local = start.pose_a.rotation.inverse_rotate(motion);
+    let r = start.radius();
+    let tol = gjk_tol(start);
+    let target = T::from_f64(4.0) * tol;
+    let recording = rec::ENABLED && rec::is_on();
+    let mut simplex = *warm;
     let mut t = t0;
     let mut iterations = iterations;
-    let target = T::from_f64(4.0) * gjk_tol(a, b);
-    let start = gjk::Cso::new(a, b);
     for step in 0..MAX_ITERS {
-        let at = moved(a, motion, t);
-        let d = gjk::distance_warm_in(&start.shifted(motion * t), &at, b, &mut cache);
-        iterations += d.iterations;
-        rec::value!("t", t);
-        rec::value!("distance", d.distance);
-        rec::line!(
-            "advancement",
-            a.pose.position,
-            at.pose.position,
-            rec::Rgba::BLUE
-        );
-        rec::point!("A at t", at.pose.position, rec::Rgba::RED);
-        rec::pause!("advance");
-        if d.intersecting {
+        let cso = start.shifted(motion * t);
+        let mut placed = Simplex::new();
+        for p in simplex.points() {
+            placed.push(cso.point(p.local_a, p.local_b));
+        }
+        let core = gjk::run(&cso, placed, None);
+        iterations += core.iterations;
+        simplex = core.simplex;
+        let dc = core.v.length();
+        let apart = !core.overlap() && dc > T::ZERO && dc - r > tol;
+        if recording {
+            record_advance(a, motion, t, if apart { dc - r } else { T::ZERO });
+        }
+        if !apart {
             if step == 0 && t == T::ZERO {
                 return initial(a, b, iterations);
             }
-            let (normal, point) = last.unwrap_or((d.normal, (d.point_a + d.point_b) * T::HALF));
-            return hit(t, normal, point, iterations, d.status);
+            let (normal, point) = last.unwrap_or_else(|| touching(&cso, &core));
+            return hit(t, normal, point, iterations, core.status);
         }
-        let closing = motion.dot(d.normal);
+        let distance = dc - r;
+        // Unit normal from A to B in A's frame: the core distance vector is a − b.
+        let n = gjk::face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        let closing = d_local.dot(n);
         if closing <= T::ZERO {
             rec::text!("miss: moving apart (closing speed {closing:?})");
-            return Sweep::miss(iterations, d.status);
+            return Sweep::miss(iterations, core.status);
         }
-        let to_contact = d.distance / closing;
+        let to_contact = distance / closing;
         if t + to_contact > T::ONE {
             rec::text!("miss: contact after t = 1");
-            return Sweep::miss(iterations, d.status);
+            return Sweep::miss(iterations, core.status);
         }
         // Advance to `target` short of contact, so the last GJK still sees a
         // gap and its normal is the contact normal; the final step is then
         // the tiny linear extrapolation `to_contact`.
-        let dt = (d.distance - target) / closing;
-        let point = (d.point_a + motion * to_contact + d.point_b) * T::HALF;
+        let dt = (distance - target) / closing;
+        let (ca, cb) = core.simplex.closest_points();
+        let on_a = ca + n * start.radius_a + d_local * to_contact;
+        let on_b = cb - n * start.radius_b;
+        let point = cso.world_point((on_a + on_b) * T::HALF);
+        let normal = cso.world_vector(n);
         // A GJK that stalled (not converged) has a poor normal: keep the last good one.
-        if d.status == Status::Converged || last.is_none() {
-            last = Some((d.normal, point));
+        if core.status == Status::Converged || last.is_none() {
+            last = Some((normal, point));
         }
         if dt <= toi_tol::<T>() {
-            let normal = last.map_or(d.normal, |(n, _)| n);
-            return hit(t + to_contact, normal, point, iterations, d.status);
+            let normal = last.map_or(normal, |(n, _)| n);
+            return hit(t + to_contact, normal, point, iterations, core.status);
         }
         t += dt;
     }
@@ -208,6 +224,38 @@ fn advance<T: Real>(
     }
 }
 
+/// The world normal and contact point of cores found touching (within the
+/// radii) or overlapping: as [`gjk::distance`] reports them.
+fn touching<T: Real>(cso: &Cso<'_, T>, core: &gjk::CoreResult<T>) -> (V3<T>, V3<T>) {
+    let (ca, cb) = core.simplex.closest_points();
+    let dc = core.v.length();
+    if !core.overlap() && dc > T::ZERO {
+        let n = gjk::face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        // A common point on the core axis.
+        let s = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
+            .max(T::ZERO)
+            .min(dc);
+        (cso.world_vector(n), cso.world_point(ca + n * s))
+    } else {
+        let n = gjk::fallback_direction(cso);
+        (cso.world_vector(n), cso.world_point((ca + cb) * T::HALF))
+    }
+}
+
+/// Records one advancement step: A's position at `t` and the distance there.
+/// Out of line so the loop keeps its registers.
+#[cold]
+#[inline(never)]
+fn record_advance<T: Real>(a: &Placed<'_, T>, motion: V3<T>, t: T, distance: T) {
+    let at = a.pose.position + motion * t;
+    rec::value!("t", t);
+    rec::value!("distance", distance);
+    rec::line!("advancement", a.pose.position, at, rec::Rgba::BLUE);
+    rec::point!("A at t", at, rec::Rgba::RED);
+    rec::pause!("advance");
+}
+
+/// A hit at `toi`, recorded.
 fn hit<T: Real>(toi: T, normal: V3<T>, point: V3<T>, iterations: u32, status: Status) -> Sweep<T> {
     rec::value!("toi", toi);
     rec::point!("contact", point, rec::Rgba::GREEN);
@@ -227,7 +275,9 @@ fn hit<T: Real>(toi: T, normal: V3<T>, point: V3<T>, iterations: u32, status: St
 /// the ray `x(λ) = −λ·motion` against the CSO of the cores (in A's frame),
 /// inflated by the sum of the radii. Each step either advances `x` to the
 /// support plane of the current direction or adds the support point to the
-/// simplex; `x` never passes the surface.
+/// simplex; `x` never passes the surface. Where it stops converging (curved
+/// edges, repeated supports, a flat tetrahedron) it finishes with
+/// conservative advancement from `x`, warm-started with its simplex.
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     rec::shapes!(a, b, motion);
     rec::push!("gjk ray cast");
@@ -236,115 +286,233 @@ pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) ->
     out
 }
 
+/// The ray cast's loop. The tests are written on `|v|²` and `v·w` so that
+/// shapes without radii take no square root or division per iteration:
+/// `gap > 0` is `v·(w − x) > r·|v|` and the step `gap / (u·dir)` is
+/// `(v·(w − x) − r·|v|) / (v·dir)`.
 #[allow(clippy::too_many_lines)]
 fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     let cso = Cso::new(a, b);
     let r = cso.radius();
-    let d_local = a.pose.rotation.inverse_rotate(motion);
+    let d_local = cso.pose_a.rotation.inverse_rotate(motion);
     let dir = -d_local;
-    let tol = T::from_f64(4.0) * gjk_tol(a, b);
+    let tol = T::from_f64(4.0) * gjk_tol(&cso);
+    let reach2 = (r + tol) * (r + tol);
+    // `|v|` must shrink by 0.1 % (here squared) to count as progress.
+    let shrink = T::from_f64((1.0 - 1e-3) * (1.0 - 1e-3));
+    let recording = rec::ENABLED && rec::is_on();
     let mut lambda = T::ZERO;
     let mut x = V3::<T>::ZERO;
+    // −v at the last advance: the normal (not normalised) of its support plane.
     let mut normal: Option<V3<T>> = None;
     let mut simplex = Simplex::new();
-    let mut v = cso.support(dir).w;
-    let mut iterations = 1;
-    let status = Status::Converged;
+    // The first direction is the ray's own: its support plane is where the
+    // ray enters the CSO's slab along the motion. `v` is a CSO point (x − w)
+    // only once the simplex has one.
+    let mut v = dir;
+    let mut iterations = 0;
     let mut stalled = 0;
     let mut best = T::MAX;
     loop {
-        let vlen = v.length();
-        if vlen <= r + tol {
-            break;
+        let vv = v.length_squared();
+        // Before the first point `v` is only a direction.
+        if !simplex.is_empty() {
+            if vv <= reach2 {
+                break;
+            }
+            // GJK's lower bound converges slowly where a curved edge meets a
+            // vertex: when |v| stops shrinking, or at the bound, finish with
+            // conservative advancement from λ, which is a lower bound of the toi.
+            stalled = if vv < best * shrink { 0 } else { stalled + 1 };
+            best = best.min(vv);
+            if stalled >= 2 || iterations >= MAX_ITERS {
+                rec::text!(
+                    "ray cast stalled at |v|² = {vv:?}: finishing with conservative advancement"
+                );
+                return finish_by_advancement(
+                    a,
+                    motion,
+                    b,
+                    (lambda, iterations),
+                    &simplex,
+                    normal,
+                    &cso,
+                    x + v,
+                );
+            }
         }
-        // GJK's lower bound converges slowly where a curved edge meets a
-        // vertex: when |v| stops shrinking, or at the bound, finish with
-        // conservative advancement from λ, which is a lower bound of the toi.
-        stalled = if vlen < best * (T::ONE - T::from_f64(1e-3)) {
-            0
-        } else {
-            stalled + 1
-        };
-        best = best.min(vlen);
-        if stalled >= 4 || iterations >= MAX_ITERS {
-            rec::text!(
-                "ray cast stalled at |v| = {vlen:?}: finishing with conservative advancement"
-            );
-            let known = normal.map(|n| (cso.world_vector(n), cso.world_point(x + v)));
-            return advance(a, motion, b, (lambda, iterations), known);
-        }
-        let u = v / vlen;
-        let p = cso.support(-u);
+        let mut p = cso.support(-v);
         iterations += 1;
-        rec::point!(cso "support", cso.world_vector(p.w), rec::Rgba::RED);
-        let gap = u.dot(p.w - x) - r;
-        let mut advanced = false;
-        if gap > T::ZERO {
-            let speed = u.dot(dir);
+        let vw = v.dot(p.w - x);
+        let rv = if r > T::ZERO { r * vv.sqrt() } else { T::ZERO };
+        let advanced = vw > rv;
+        if advanced {
+            let speed = v.dot(dir);
             if speed <= T::ZERO {
                 rec::text!("miss: the ray moves away from the support plane");
                 return Sweep::miss(iterations, Status::Converged);
             }
-            let step = gap / speed;
+            let step = (vw - rv) / speed;
             lambda += step;
             if lambda > T::ONE {
                 rec::text!("miss: contact after t = 1");
                 return Sweep::miss(iterations, Status::Converged);
             }
             x = dir * lambda;
-            shift(&mut simplex, dir * step);
-            normal = Some(-u);
-            advanced = true;
-            rec::value!("t", lambda);
-            rec::line!(cso "ray", V3::<T>::ZERO, cso.world_vector(x), rec::Rgba::BLUE);
-            rec::line!(
-                "advancement",
-                a.pose.position,
-                a.pose.position + motion * lambda,
-                rec::Rgba::BLUE
-            );
-            rec::point!("A at t", a.pose.position + motion * lambda, rec::Rgba::RED);
-        }
-        let mut q = p;
-        q.w = p.w - x;
-        if advanced {
+            simplex.translate(dir * step);
+            normal = Some(-v);
             best = T::MAX;
             stalled = 0;
-        } else if simplex.contains_w(q.w) || simplex.len() == 4 {
-            rec::text!("support repeated: finishing with conservative advancement");
-            let known = normal.map(|n| (cso.world_vector(n), cso.world_point(x + v)));
-            return advance(a, motion, b, (lambda, iterations), known);
         }
-        simplex.push(q);
+        // The support point relative to x, as the simplex keeps its points.
+        p.w -= x;
+        // After an advance the support point is often a vertex the simplex
+        // already has (its `w` moved with x, so compare the shapes' points):
+        // a second copy would make a degenerate tetrahedron.
+        let repeated = if advanced {
+            has_vertex(&simplex, &p)
+        } else {
+            simplex.contains_w(p.w)
+        };
+        if !advanced && (repeated || simplex.len() == 4) {
+            rec::text!("support repeated: finishing with conservative advancement");
+            return finish_by_advancement(
+                a,
+                motion,
+                b,
+                (lambda, iterations),
+                &simplex,
+                normal,
+                &cso,
+                x + v,
+            );
+        }
+        if !repeated {
+            simplex.push(p);
+        }
         v = simplex.closest_to_origin();
-        rec::simplex!("simplex", cso.world_simplex(&simplex));
-        rec::value!("distance", v.length() - r);
-        rec::pause!("ray step");
+        if simplex.len() == 4 && lambda > T::ZERO {
+            // x inside a tetrahedron of CSO points: a contact, or rounding on
+            // a flat tetrahedron (near convergence the simplex lies in the
+            // support plane that x was just advanced to). Let advancement
+            // decide, from the simplex before this point (kept in order).
+            rec::text!("ray point enclosed: finishing with conservative advancement");
+            simplex.pop();
+            return finish_by_advancement(
+                a,
+                motion,
+                b,
+                (lambda, iterations),
+                &simplex,
+                normal,
+                &cso,
+                x,
+            );
+        }
+        if recording {
+            record_ray_step(
+                &cso,
+                a,
+                motion,
+                (lambda, x, advanced),
+                p.w + x,
+                &simplex,
+                v.length() - r,
+            );
+        }
     }
-    if lambda <= T::ZERO || normal.is_none() {
+    if lambda <= T::ZERO {
         return initial(a, b, iterations);
     }
+    let Some(last) = normal else {
+        return initial(a, b, iterations);
+    };
+    ray_hit(&cso, (lambda, d_local), &simplex, (v, last), iterations)
+}
+
+/// The hit of a converged ray cast at `λ`: the normal is `−v` unless `v` is
+/// within the tolerance of zero, then the last support plane's `last` (both
+/// in A's frame); the point is the middle of the closest points.
+fn ray_hit<T: Real>(
+    cso: &Cso<'_, T>,
+    (lambda, d_local): (T, V3<T>),
+    simplex: &Simplex<T>,
+    (v, last): (V3<T>, V3<T>),
+    iterations: u32,
+) -> Sweep<T> {
     let vlen = v.length();
+    let tol = T::from_f64(4.0) * gjk_tol(cso);
     let n_local = match (v / vlen).try_normalize() {
         Some(u) if vlen > tol => -u,
-        _ => normal.unwrap_or(V3::<T>::Y),
+        _ => last.try_normalize().unwrap_or(V3::<T>::Y),
     };
     let (ca, cb) = simplex.closest_points();
     let on_a = ca + d_local * lambda + n_local * cso.radius_a;
     let on_b = cb - n_local * cso.radius_b;
     let point = cso.world_point((on_a + on_b) * T::HALF);
-    hit(lambda, cso.world_vector(n_local), point, iterations, status)
+    hit(
+        lambda,
+        cso.world_vector(n_local),
+        point,
+        iterations,
+        Status::Converged,
+    )
 }
 
-/// Moves every simplex point by `-delta` (the ray point moved by `delta`).
-fn shift<T: Real>(simplex: &mut Simplex<T>, delta: V3<T>) {
-    let mut moved = Simplex::new();
-    for p in simplex.points() {
-        let mut q: CsoPoint<T> = *p;
-        q.w -= delta;
-        moved.push(q);
+/// Whether the simplex has a point made of the same support points as `p`.
+fn has_vertex<T: Real>(simplex: &Simplex<T>, p: &CsoPoint<T>) -> bool {
+    simplex
+        .points()
+        .iter()
+        .any(|q| q.local_a == p.local_a && q.local_b == p.local_b)
+}
+
+/// Hands a ray cast that stopped converging over to conservative advancement
+/// from `λ` (a lower bound of the toi), warm-started with the ray's simplex,
+/// which is a simplex of the CSO at `λ`. `normal` (A's frame, not normalised)
+/// and the closest point `closest` of the simplex are the contact known so far.
+#[allow(clippy::too_many_arguments)]
+fn finish_by_advancement<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+    at: (T, u32),
+    simplex: &Simplex<T>,
+    normal: Option<V3<T>>,
+    cso: &Cso<'_, T>,
+    closest: V3<T>,
+) -> Sweep<T> {
+    let known = normal
+        .and_then(Vector::try_normalize)
+        .map(|n| (cso.world_vector(n), cso.world_point(closest)));
+    advance((a, b, cso), motion, at, (simplex, known))
+}
+
+/// Records one ray-cast step: the support point (of the CSO at t = 0), the
+/// ray so far and the simplex.
+/// Out of line so the loop keeps its registers.
+#[cold]
+#[inline(never)]
+fn record_ray_step<T: Real>(
+    cso: &Cso<'_, T>,
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    (lambda, x, advanced): (T, V3<T>, bool),
+    support: V3<T>,
+    simplex: &Simplex<T>,
+    distance: T,
+) {
+    rec::point!(cso "support", cso.world_vector(support), rec::Rgba::RED);
+    if advanced {
+        let at = a.pose.position + motion * lambda;
+        rec::value!("t", lambda);
+        rec::line!(cso "ray", V3::<T>::ZERO, cso.world_vector(x), rec::Rgba::BLUE);
+        rec::line!("advancement", a.pose.position, at, rec::Rgba::BLUE);
+        rec::point!("A at t", at, rec::Rgba::RED);
     }
-    *simplex = moved;
+    rec::simplex!("simplex", cso.world_simplex(simplex));
+    rec::value!("distance", distance);
+    rec::pause!("ray step");
 }
 
 /// MPR on the swept CSO ("Thoughts on shape casting", 2010). The swept CSO
@@ -448,7 +616,13 @@ fn degenerate<T: Real>(
     iterations: u32,
 ) -> Sweep<T> {
     rec::text!("degenerate portal: falling back to conservative advancement");
-    let mut s = advance(a, motion, b, (T::ZERO, iterations), None);
+    let start = Cso::new(a, b);
+    let mut s = advance(
+        (a, b, &start),
+        motion,
+        (T::ZERO, iterations),
+        (&Simplex::new(), None),
+    );
     s.status = Status::Degenerate;
     s
 }

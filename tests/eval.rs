@@ -150,7 +150,7 @@ fn defaults_and_the_example_from_the_issue() {
     assert_eq!(out[1]["algorithm"], "epa");
     assert!((out[1]["depth"].as_f64().unwrap() - 0.5).abs() < 1e-9);
     assert_eq!(out[1]["normal"], json!([1.0, 0.0, 0.0]));
-    assert_eq!(out[2]["algorithm"], "ca");
+    assert_eq!(out[2]["algorithm"], "raycast");
     assert!((out[2]["toi"].as_f64().unwrap() - 0.3).abs() < 1e-12);
     assert_eq!(out[3]["toi"], 0.4);
     assert_eq!(out[4]["hit"], false);
