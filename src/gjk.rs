@@ -789,7 +789,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
 
 /// Two boxes without margins: the separating axis test, when it is
 /// certain. Only the relative pose is needed, not a whole [`Cso`].
-fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
+pub(crate) fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
     use crate::shape::Geom;
     let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
         (&a.shape.geom, &b.shape.geom)

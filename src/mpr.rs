@@ -36,6 +36,9 @@ pub(crate) enum Outcome<T: Real> {
     Separated {
         /// Separating direction, unit.
         axis: V3<T>,
+        /// A lower bound of the origin's distance from the CSO along `axis`
+        /// (≤ 0 when only the direction is known).
+        separation: T,
     },
     /// The origin is inside: `portal` is the final portal (on the boundary
     /// where the ray leaves the CSO, when refined to the surface) and
@@ -151,7 +154,7 @@ pub(crate) fn portal<T: Real>(
     let mut v1 = sup(n);
     rec::point!(cso "v1", v1.w, rec::Rgba::RED);
     if v1.w.dot(n) <= T::ZERO {
-        return separated(n, iterations);
+        return separated(n, v1.w, iterations);
     }
     n = v1.w.cross(v0.w);
     if negligible(n, len) {
@@ -172,7 +175,7 @@ pub(crate) fn portal<T: Real>(
     let v2 = sup(n);
     rec::point!(cso "v2", v2.w, rec::Rgba::RED);
     if v2.w.dot(n) <= T::ZERO {
-        return separated(n, iterations);
+        return separated(n, v2.w, iterations);
     }
     let mut v2 = v2;
     n = (v1.w - v0.w).cross(v2.w - v0.w);
@@ -188,7 +191,7 @@ pub(crate) fn portal<T: Real>(
         let v3 = sup(n);
         rec::triangle!(cso "candidate portal", v1.w, v2.w, v3.w, rec::Rgba::GREY);
         if v3.w.dot(n) <= T::ZERO {
-            return separated(n, iterations);
+            return separated(n, v3.w, iterations);
         }
         if v1.w.cross(v3.w).dot(v0.w) < T::ZERO {
             v2 = v3;
@@ -228,7 +231,7 @@ pub(crate) fn portal<T: Real>(
             let d4 = v4.w.dot(normal);
             if !hit && d4 < T::ZERO {
                 rec::text!("support plane separates the origin");
-                return separated(normal, iterations);
+                return separated(normal, v4.w, iterations);
             }
             let gap = (d4 - p1.w.dot(normal))
                 .min(d4 - p2.w.dot(normal))
@@ -244,7 +247,7 @@ pub(crate) fn portal<T: Real>(
                     );
                 }
                 rec::text!("portal on the surface, origin outside");
-                return separated(normal, iterations);
+                return separated(normal, v4.w, iterations);
             }
             let t = v4.w.cross(v0.w);
             portal = if p1.w.dot(t) > T::ZERO {
@@ -269,7 +272,10 @@ pub(crate) fn portal<T: Real>(
                 Status::MaxIterations,
             ),
             Some(normal) => Run {
-                outcome: Outcome::Separated { axis: normal },
+                outcome: Outcome::Separated {
+                    axis: normal,
+                    separation: T::ZERO,
+                },
                 iterations,
                 status: Status::MaxIterations,
             },
@@ -288,10 +294,18 @@ fn run<T: Real>(outcome: Outcome<T>, iterations: u32, status: Status) -> Run<T> 
     }
 }
 
-fn separated<T: Real>(n: V3<T>, iterations: u32) -> Run<T> {
+/// The origin is outside: `support` is the CSO's support point along `n`.
+fn separated<T: Real>(n: V3<T>, support: V3<T>, iterations: u32) -> Run<T> {
     rec::text!("miss: separating axis found");
-    let axis = n.try_normalize().unwrap_or(V3::<T>::X);
-    run(Outcome::Separated { axis }, iterations, Status::Converged)
+    let (axis, separation) = match n.try_normalize() {
+        Some(axis) => (axis, -support.dot(axis)),
+        None => (V3::<T>::X, T::ZERO),
+    };
+    run(
+        Outcome::Separated { axis, separation },
+        iterations,
+        Status::Converged,
+    )
 }
 
 /// Barycentric weights of `p` (in the triangle's plane) with respect to `a, b, c`,
@@ -316,38 +330,61 @@ pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoin
     )
 }
 
-/// Whether `a` and `b` intersect (touching counts only when MPR finds the
-/// origin on the portal). Falls back to [`gjk::intersect`] with
-/// [`Status::Degenerate`] when a portal collapses numerically.
+/// Whether `a` and `b` intersect, with the same answer as [`gjk::intersect`]
+/// (touching within the GJK tolerance counts): the portal answers when it is
+/// certain — the origin behind the portal, or a separating plane in front of
+/// it, by more than GJK's touching tolerance plus rounding — and GJK decides
+/// the rest (near touching, or a portal collapsing numerically, then marked
+/// [`Status::Degenerate`]). Two boxes without margins are decided by the
+/// separating axis test first, as in [`gjk::intersect`].
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     rec::shapes!(a, b);
+    if let Some(intersecting) = gjk::box_box(a, b) {
+        rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
+        return Overlap {
+            intersecting,
+            iterations: 0,
+            status: Status::Converged,
+        };
+    }
     rec::push!("mpr intersect");
-    let tol = tolerance(a, b);
+    let (tol, size) = tolerance(a, b);
     let r = portal(
         &|d| cso_support(a, b, d),
         interior(a, b),
-        tol,
+        (tol, size),
         Mode::Boolean,
     );
-    let overlap = match r.outcome {
-        Outcome::Separated { .. } => Overlap {
-            intersecting: false,
+    // GJK's touching tolerance, and what rounding can do to a support point's
+    // projection (a few ulps of the CSO's size).
+    let touching = gjk::rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+    let rounding = T::EPSILON * T::from_f64(64.0) * size;
+    let certain = match r.outcome {
+        Outcome::Separated { separation, .. } if separation > touching + rounding => Some(false),
+        Outcome::Inside { portal, normal } if normal.dot(portal[0].w) > touching + rounding => {
+            Some(true)
+        }
+        _ => None,
+    };
+    let overlap = if let Some(intersecting) = certain {
+        rec::text!("intersecting: {intersecting}");
+        Overlap {
+            intersecting,
             iterations: r.iterations,
             status: r.status,
-        },
-        Outcome::Inside { .. } => Overlap {
-            intersecting: true,
-            iterations: r.iterations,
-            status: r.status,
-        },
-        Outcome::Degenerate => {
-            rec::text!("degenerate: falling back to GJK");
-            let g = gjk::intersect(a, b);
-            Overlap {
-                intersecting: g.intersecting,
-                iterations: r.iterations + g.iterations,
-                status: Status::Degenerate,
-            }
+        }
+    } else {
+        let degenerate = matches!(r.outcome, Outcome::Degenerate);
+        rec::text!("near touching or degenerate: GJK decides");
+        let g = gjk::intersect(a, b);
+        Overlap {
+            intersecting: g.intersecting,
+            iterations: r.iterations + g.iterations,
+            status: if degenerate {
+                Status::Degenerate
+            } else {
+                g.status
+            },
         }
     };
     rec::pop!();
@@ -386,7 +423,7 @@ pub(crate) fn penetration_unrecorded<T: Real>(
         Mode::Surface,
     );
     match r.outcome {
-        Outcome::Separated { axis } => Penetration {
+        Outcome::Separated { axis, .. } => Penetration {
             depth: T::ZERO,
             normal: axis,
             point_a: a.support(axis),

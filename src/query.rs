@@ -123,12 +123,15 @@ impl fmt::Display for Algorithm {
 
 impl Algorithm {
     /// The default algorithm of a query kind: distance `gjk`, intersect
-    /// `gjk`, penetration `epa`, sweep `raycast` (one GJK-like loop, where
-    /// conservative advancement runs a GJK per step).
+    /// `mpr` (fewer support calls than GJK on overlapping pairs; GJK decides
+    /// near touching, so the answer is GJK's), penetration `epa`, sweep
+    /// `raycast` (one GJK-like loop, where conservative advancement runs a
+    /// GJK per step).
     #[must_use]
     pub fn default_for(kind: QueryKind) -> Self {
         match kind {
-            QueryKind::Distance | QueryKind::Intersect => Self::Gjk,
+            QueryKind::Distance => Self::Gjk,
+            QueryKind::Intersect => Self::Mpr,
             QueryKind::Penetration => Self::Epa,
             QueryKind::Sweep => Self::Raycast,
         }

@@ -139,6 +139,7 @@ fn defaults_and_the_example_from_the_issue() {
 {"id":"s","query":"sweep","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[5,0,0]},"translation":[10,0,0]}
 {"id":"an","query":"sweep","algorithm":"analytic","a":{"shape":{"type":"sphere","radius":1},"position":[-10,0,0]},"b":{"shape":{"type":"sphere","radius":1}},"translation":[20,0,0]}
 {"id":"miss","query":"sweep","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[5,0,0]},"translation":[-10,0,0]}
+{"id":"i","query":"intersect","a":{"shape":{"type":"box","half_extents":[1,1,1]}},"b":{"shape":{"type":"cylinder","half_height":1,"radius":0.5},"position":[1.4,0,0]}}
 "#;
     let (out, _, _) = eval(&["-"], input);
     assert!(
@@ -155,6 +156,8 @@ fn defaults_and_the_example_from_the_issue() {
     assert_eq!(out[3]["toi"], 0.4);
     assert_eq!(out[4]["hit"], false);
     assert_eq!(out[4]["toi"], Value::Null);
+    assert_eq!(out[5]["algorithm"], "mpr");
+    assert_eq!(out[5]["intersecting"], true);
 }
 
 #[test]
