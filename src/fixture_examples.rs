@@ -19,7 +19,7 @@ pub const NAMES: &[&str] = &[
     "gjk-thin-box-capsule",
     "gjk-cylinder-cone",
     "gjk-grazing",
-    "epa-deep-boxes",
+    "epa-deep-hulls",
     "epa-face-to-face",
     "mpr-penetration",
     "sweep-ca",
@@ -74,10 +74,16 @@ pub fn line(name: &str) -> Option<Value> {
             "a": body(&unit_box, [0.0, 0.0, 0.0], IDENTITY),
             "b": body(&json!({"type": "box", "half_extents": [0.5, 0.5, 0.5]}), [1.0 + 0.5 * std::f64::consts::SQRT_2, 0.3, 0.1], rot([0.0, 0.0, 1.0], 45.0)),
         }),
-        "epa-deep-boxes" => json!({
+        // Hulls, not boxes: two boxes are answered by the separating axis test.
+        "epa-deep-hulls" => json!({
             "id": name, "query": "penetration", "precision": "f64", "algorithm": "epa",
-            "a": body(&unit_box, [0.0, 0.0, 0.0], rot([0.0, 1.0, 0.0], 15.0)),
-            "b": body(&json!({"type": "box", "half_extents": [0.8, 0.8, 0.8]}), [0.6, 0.35, 0.2], rot([1.0, 1.0, 1.0], 40.0)),
+            "a": body(&json!({"type": "hull", "points": [
+                [-1.0, -1.0, -1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [1.0, 1.0, -1.0],
+                [-1.0, -1.0, 1.0], [1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0],
+                [0.0, 1.8, 0.0]]}), [0.0, 0.0, 0.0], rot([0.0, 1.0, 0.0], 15.0)),
+            "b": body(&json!({"type": "hull", "points": [
+                [-0.8, -0.8, -0.8], [0.8, -0.8, -0.8], [0.0, 0.8, -0.8],
+                [-0.8, -0.8, 0.8], [0.8, -0.8, 0.8], [0.0, 0.8, 0.8]]}), [0.6, 0.35, 0.2], rot([1.0, 1.0, 1.0], 40.0)),
         }),
         "epa-face-to-face" => json!({
             "id": name, "query": "penetration", "precision": "f64", "algorithm": "epa",
