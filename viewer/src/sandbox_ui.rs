@@ -132,7 +132,7 @@ fn shape_params(ui: &mut egui::Ui, shape: &mut ShapeSpec) -> bool {
                 ui.horizontal(|ui| {
                     changed |= numbers(ui, &format!("point {i}"), &["x", "y", "z"], p);
                     if ui
-                        .small_button("✖")
+                        .small_button("×")
                         .on_hover_text("remove this point")
                         .clicked()
                     {
