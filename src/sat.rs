@@ -466,7 +466,7 @@ mod tests {
     #[test]
     fn box_box_contact_agrees_with_epa_f32() {
         use crate::epa;
-        use glam::{Quat, Vec3};
+        use glam::{Quat, Vec3A};
         let mut s = 0x2545_f491_4f6c_dd1d_u64;
         let mut f = move || {
             s ^= s << 13;
@@ -476,13 +476,13 @@ mod tests {
         };
         let mut decided = 0;
         for i in 0..4000 {
-            let mut v = || Vec3::new(f() - 0.5, f() - 0.5, f() - 0.5);
+            let mut v = || Vec3A::new(f() - 0.5, f() - 0.5, f() - 0.5);
             let (ha, hb) = (v().abs() * 2.0 + 0.05, v().abs() * 2.0 + 0.05);
             let r = if i % 3 == 0 { v().x.abs() * 0.3 } else { 0.0 };
             let a = Shape::<f32>::cuboid(ha).with_margin(r);
             let b = Shape::<f32>::cuboid(hb);
-            let pa = Pose::new(v() * 2.0, Quat::from_scaled_axis(v() * 6.0));
-            let pb = Pose::new(v() * 5.0, Quat::from_scaled_axis(v() * 6.0));
+            let pa = Pose::new(v() * 2.0, Quat::from_scaled_axis((v() * 6.0).into()));
+            let pb = Pose::new(v() * 5.0, Quat::from_scaled_axis((v() * 6.0).into()));
             let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
             let p = epa::penetration(&a, &b);
             let e = epa::gjk_epa_for_tests(&a, &b);

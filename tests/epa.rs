@@ -9,7 +9,7 @@ mod gjk_common;
 use cspace::epa::{self, Penetration};
 use cspace::{Placed, Pose, Shape, Status, gjk};
 use gjk_common::{Parry, Rng, h, pl, random_case, wide};
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DQuat, DVec3};
 
 type S = Shape<f64>;
 
@@ -129,7 +129,7 @@ fn aligned_boxes_exact() {
         assert_eq!(p.status, Status::Converged);
         // f32.
         let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
-        let p = epa::penetration(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
+        let p = epa::penetration(&pl(&a32, glam::Vec3A::ZERO), &pl(&b32, c.as_vec3a()));
         assert!(
             (f64::from(p.depth) - exact).abs() <= 1e-4 * 2.0,
             "{p:?} {exact}"
@@ -596,7 +596,7 @@ mod properties {
             prop_assert!((p.normal.length() - 1.0).abs() < 1e-9);
             prop_assert!(p.iterations <= gjk::MAX_ITERS + epa::MAX_ITERS);
             let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
-            let f = |p: Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize());
+            let f = |p: Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat().normalize());
             let p = epa::penetration(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);
             prop_assert!(p.point_a.is_finite() && p.point_b.is_finite());
@@ -615,12 +615,12 @@ fn parry_error_f32_sphere_cylinder_depth() {
     use gjk_common::wide;
     let a = Shape::<f32>::sphere(1.152_144_2);
     let pa = Pose::new(
-        Vec3::new(0.434_847_7, 0.736_454_07, 0.564_734_34),
+        glam::Vec3A::new(0.434_847_7, 0.736_454_07, 0.564_734_34),
         glam::Quat::from_xyzw(0.247_038_54, -0.170_148_58, -0.417_475_46, 0.857_750_36),
     );
     let b = Shape::<f32>::cylinder(0.392_236_86, 0.327_254_92).with_margin(0.131_952_72);
     let pb = Pose::new(
-        Vec3::new(0.248_882_65, 0.053_673_87, 0.876_053_45),
+        glam::Vec3A::new(0.248_882_65, 0.053_673_87, 0.876_053_45),
         glam::Quat::from_xyzw(0.275_149_08, -0.487_932_4, -0.759_457_2, -0.330_816_78),
     );
     let ours = epa::penetration(&Placed::new(&a, pa), &Placed::new(&b, pb));

@@ -9,7 +9,7 @@ mod gjk_common;
 use cspace::gjk::{self, SimplexCache};
 use cspace::{Placed, Pose, Shape, Status};
 use gjk_common::{Rng, cross_check_distance, pl, random_case};
-use glam::{DQuat, DVec3, Quat, Vec3};
+use glam::{DQuat, DVec3, Quat, Vec3A};
 
 type S = Shape<f64>;
 type S32 = Shape<f32>;
@@ -35,7 +35,7 @@ fn sphere_sphere_exact() {
     // f32.
     let a = S32::sphere(0.5);
     let b = S32::sphere(1.25);
-    let r = gjk::distance(&pl(&a, Vec3::ZERO), &pl(&b, Vec3::new(1.0, -2.0, 3.0)));
+    let r = gjk::distance(&pl(&a, Vec3A::ZERO), &pl(&b, Vec3A::new(1.0, -2.0, 3.0)));
     assert!((r.distance - (14f32.sqrt() - 1.75)).abs() <= 1e-5);
     // Overlapping.
     let b = S::sphere(1.25);
@@ -149,7 +149,7 @@ fn aligned_boxes_exact() {
         assert!((r.distance - gap).abs() <= 1e-12 * 4.0, "{r:?} {gap}");
         // f32.
         let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
-        let r = gjk::distance(&pl(&a32, Vec3::ZERO), &pl(&b32, c.as_vec3()));
+        let r = gjk::distance(&pl(&a32, Vec3A::ZERO), &pl(&b32, c.as_vec3a()));
         assert!(
             (f64::from(r.distance) - gap).abs() <= 1e-4 * 4.0,
             "{r:?} {gap}"
@@ -516,8 +516,8 @@ fn bullet_2579_small_sphere_single_precision() {
         let d = gjk::distance(&pl(&s, c), &pl(&bx, p));
         assert!((d.distance - exact.max(0.0)).abs() < 1e-14, "{d:?} {exact}");
         let d32 = gjk::distance(
-            &pl(&s.to_precision::<f32>(), c.as_vec3()),
-            &pl(&bx.to_precision::<f32>(), p.as_vec3()),
+            &pl(&s.to_precision::<f32>(), c.as_vec3a()),
+            &pl(&bx.to_precision::<f32>(), p.as_vec3a()),
         );
         assert!(
             (f64::from(d32.distance) - exact.max(0.0)).abs() < 1e-6,
@@ -526,8 +526,8 @@ fn bullet_2579_small_sphere_single_precision() {
         assert_eq!(d32.intersecting, exact <= 0.0);
         assert_eq!(
             gjk::intersect(
-                &pl(&s.to_precision::<f32>(), c.as_vec3()),
-                &pl(&bx.to_precision::<f32>(), p.as_vec3())
+                &pl(&s.to_precision::<f32>(), c.as_vec3a()),
+                &pl(&bx.to_precision::<f32>(), p.as_vec3a())
             )
             .intersecting,
             exact <= 0.0
@@ -764,7 +764,7 @@ mod properties {
             let o = gjk::intersect(&a, &b);
             prop_assert!(o.iterations <= gjk::MAX_ITERS);
             let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
-            let f = |p: Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize());
+            let f = |p: Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat().normalize());
             let d = gjk::distance(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));
             prop_assert!(d.distance.is_finite() && d.distance >= 0.0);
             prop_assert!(d.point_a.is_finite() && d.point_b.is_finite());
@@ -784,7 +784,7 @@ mod properties {
 #[test]
 fn parry_error_f32_hull_capsule_distance() {
     use gjk_common::{Parry, distance_lower_bound, outside_by, wide};
-    let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+    let v = |x: f32, y: f32, z: f32| Vec3A::new(x, y, z);
     let a = S32::hull(vec![
         v(-0.239_425_58, -0.347_921_76, -0.020_323_737),
         v(-0.252_147_4, -0.056_953_13, 0.063_737_89),

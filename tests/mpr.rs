@@ -395,15 +395,15 @@ fn random_mpr_f32_agrees_with_parry_f32() {
     for _ in 0..2000 {
         let h = (rng.vec(1.0).abs() + DVec3::splat(0.1)).as_vec3();
         let r = rng.range(0.1, 1.5) as f32;
-        let (sa, sb) = (Shape::<f32>::cuboid(h), Shape::<f32>::sphere(r));
+        let (sa, sb) = (Shape::<f32>::cuboid(h.into()), Shape::<f32>::sphere(r));
         let (pa, qa, pb) = (
             rng.vec(2.0).as_vec3(),
             rng.quat().as_quat(),
             rng.vec(2.0).as_vec3(),
         );
         let ours = mpr::intersect(
-            &Placed::new(&sa, Pose::new(pa, qa)),
-            &Placed::new(&sb, Pose::from_position(pb)),
+            &Placed::new(&sa, Pose::new(pa.into(), qa)),
+            &Placed::new(&sb, Pose::from_position(pb.into())),
         );
         let theirs = parry3d::query::intersection_test(
             &PPose::from_parts(pa, qa),
@@ -545,8 +545,8 @@ fn intersect_agrees_with_gjk_including_touching() {
         decided_by_portal += usize::from(m.iterations > 0 && m.status == Status::Converged);
         let (sa32, sb32) = (sa.to_precision::<f32>(), sb.to_precision::<f32>());
         let (pa32, pb32) = (
-            Pose::new(pa.position.as_vec3(), pa.rotation.as_quat()),
-            Pose::new(pb.position.as_vec3(), pb.rotation.as_quat()),
+            Pose::new(pa.position.as_vec3a(), pa.rotation.as_quat()),
+            Pose::new(pb.position.as_vec3a(), pb.rotation.as_quat()),
         );
         let (a32, b32) = (Placed::new(&sa32, pa32), Placed::new(&sb32, pb32));
         assert_eq!(

@@ -3,7 +3,7 @@
 
 use cspace::sweep::{self, Sweep, SweepError};
 use cspace::{Placed, Pose, Real, Shape, Status, V3, gjk};
-use glam::{DQuat, DVec3, Vec3};
+use glam::{DQuat, DVec3, Vec3, Vec3A};
 use proptest::prelude::*;
 
 type Method<T> = fn(&Placed<'_, T>, V3<T>, &Placed<'_, T>) -> Sweep<T>;
@@ -144,9 +144,9 @@ fn sphere_sphere_ground_truth_all_methods() {
 #[test]
 fn sphere_sphere_ground_truth_f32() {
     let (sa, sb) = (Shape::<f32>::sphere(1.0), Shape::sphere(1.0));
-    let a = Placed::new(&sa, Pose::from_position(Vec3::new(0.0, 0.0, 0.0)));
-    let b = Placed::new(&sb, Pose::from_position(Vec3::new(5.0, 0.0, 0.0)));
-    let m = Vec3::new(10.0, 0.0, 0.0);
+    let a = Placed::new(&sa, Pose::from_position(Vec3A::new(0.0, 0.0, 0.0)));
+    let b = Placed::new(&sb, Pose::from_position(Vec3A::new(5.0, 0.0, 0.0)));
+    let m = Vec3A::new(10.0, 0.0, 0.0);
     for (name, f) in methods::<f32>() {
         let s = f(&a, m, &b);
         assert!(s.hit && (s.toi - 0.3).abs() <= 1e-5, "{name}: {s:?}");
@@ -449,14 +449,14 @@ fn ncollide_123_tiny_velocity_terminates() {
     }
     let ball32 = Shape::<f32>::sphere(0.375);
     let tri32 = Shape::hull(vec![
-        Vec3::new(0.5, -0.5, 0.0),
-        Vec3::new(-0.5, -0.5, 0.0),
-        Vec3::new(-0.5, 0.5, 0.0),
+        Vec3A::new(0.5, -0.5, 0.0),
+        Vec3A::new(-0.5, -0.5, 0.0),
+        Vec3A::new(-0.5, 0.5, 0.0),
     ]);
     let a = Placed::new(&ball32, Pose::IDENTITY);
-    let b = Placed::new(&tri32, Pose::from_position(Vec3::new(11.5, 5.5, 0.0)));
+    let b = Placed::new(&tri32, Pose::from_position(Vec3A::new(11.5, 5.5, 0.0)));
     for (name, f) in methods::<f32>() {
-        let s = f(&a, Vec3::new(0.0, 6.9e-42, 0.0), &b);
+        let s = f(&a, Vec3A::new(0.0, 6.9e-42, 0.0), &b);
         assert!(!s.hit && s.iterations < 200, "{name} f32: {s:?}");
     }
 }
@@ -732,14 +732,17 @@ fn random_sweeps_agree_with_parry_f32() {
     for _ in 0..1000 {
         let ha = rng.vec(1.0).abs() + DVec3::splat(0.2);
         let rb = rng.range(0.1, 1.5) as f32;
-        let (sa, sb) = (Shape::<f32>::cuboid(ha.as_vec3()), Shape::<f32>::sphere(rb));
+        let (sa, sb) = (
+            Shape::<f32>::cuboid(ha.as_vec3a()),
+            Shape::<f32>::sphere(rb),
+        );
         let pa = rng.vec(6.0).as_vec3();
         let pb = rng.vec(6.0).as_vec3();
         let qa = rng.quat().as_quat();
         let m = (pb - pa) * 1.5 + rng.vec(3.0).as_vec3();
-        let a = Placed::new(&sa, Pose::new(pa, qa));
-        let b = Placed::new(&sb, Pose::from_position(pb));
-        let ours = sweep::conservative_advancement(&a, m, &b);
+        let a = Placed::new(&sa, Pose::new(pa.into(), qa));
+        let b = Placed::new(&sb, Pose::from_position(pb.into()));
+        let ours = sweep::conservative_advancement(&a, m.into(), &b);
         let opts = ShapeCastOptions {
             max_time_of_impact: 1.0,
             ..ShapeCastOptions::default()

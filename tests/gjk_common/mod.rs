@@ -338,7 +338,7 @@ parry_impl!(
     Quat,
     |s: &Shape<f64>| s.to_precision::<f32>(),
     |s: &Shape<f32>| s.to_precision::<f64>(),
-    |p: &Pose<f64>| Pose::new(p.position.as_vec3(), p.rotation.as_quat().normalize()),
+    |p: &Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat().normalize()),
     |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat().normalize()),
     2e-3
 );
