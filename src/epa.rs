@@ -131,13 +131,14 @@ pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -
 
 /// GJK on the cores, then EPA when they overlap.
 fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
-    let core = gjk::core_simplex(cso);
+    let mut simplex = Simplex::new();
+    let core = gjk::core_simplex(cso, &mut simplex);
     let r = cso.radius();
     let tol = gjk::rel_tol::<T>() * cso.scale;
-    let (ca, cb) = core.simplex.closest_points();
+    let (ca, cb) = simplex.closest_points();
     let dc = core.v.length();
     if !core.overlap() && dc > T::ZERO {
-        let n = gjk::face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        let n = gjk::face_normal(&simplex, core.v).unwrap_or(-core.v / dc);
         let apart = dc - r > tol;
         // What moving B along n needs: the radii minus the cores' separation
         // along n (GJK's lower bound for this very normal).
@@ -157,7 +158,7 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
             status: core.status,
         };
     }
-    let e = expand(cso, &core.simplex, (ca, cb));
+    let e = expand(cso, &simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
     Penetration {
         depth: e.depth + r,

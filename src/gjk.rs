@@ -328,12 +328,12 @@ pub(crate) enum End {
     MaxIterations,
 }
 
-/// The state GJK ended in, in A's frame.
+/// How GJK ended, in A's frame; the final simplex (1 to 4 points) is left in
+/// the caller's [`Simplex`], which the loop works on in place (no copy of it
+/// in or out, measured: one 520-byte `memcpy` less per query in f64).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CoreResult<T: Real> {
-    /// The final simplex (1 to 4 points).
-    pub simplex: Simplex<T>,
-    /// Its closest point to the origin: core distance vector `a − b`.
+    /// The simplex's closest point to the origin: core distance vector `a − b`.
     pub v: V3<T>,
     /// Why it ended.
     pub end: End,
@@ -351,15 +351,16 @@ impl<T: Real> CoreResult<T> {
 }
 
 /// GJK on the cores of `cso`, starting from `simplex` (empty for a cold
-/// start). With `radius`, stops as soon as the full shapes are known to
-/// overlap (core distance ≤ radius) or to be apart (a separating axis).
+/// start) and leaving the final simplex in it. With `radius`, stops as soon
+/// as the full shapes are known to overlap (core distance ≤ radius) or to be
+/// apart (a separating axis).
 /// Inlined so the simplex is not copied in and out of each call (measured:
 /// 4 % fewer instructions per distance query; `#[inline]` alone is ignored).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub(crate) fn run<T: Real>(
     cso: &Cso<'_, T>,
-    simplex: Simplex<T>,
+    simplex: &mut Simplex<T>,
     radius: Option<T>,
 ) -> CoreResult<T> {
     run_with(cso, simplex, radius, rel_tol::<T>())
@@ -371,7 +372,7 @@ pub(crate) fn run<T: Real>(
 #[inline(always)]
 fn run_with<T: Real>(
     cso: &Cso<'_, T>,
-    mut simplex: Simplex<T>,
+    simplex: &mut Simplex<T>,
     radius: Option<T>,
     rel: T,
 ) -> CoreResult<T> {
@@ -397,7 +398,6 @@ fn run_with<T: Real>(
         };
         rec::text!("gjk: point cores, {end:?}");
         return CoreResult {
-            simplex,
             v,
             end,
             iterations,
@@ -472,7 +472,6 @@ fn run_with<T: Real>(
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
     let status = status_of(cso, end, v, rel);
     CoreResult {
-        simplex,
         v,
         end,
         iterations,
@@ -539,8 +538,9 @@ pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
         return c.distance();
     }
     let cso = Cso::new(a, b);
-    let core = run(&cso, Simplex::new(), None);
-    finish_distance(&cso, &core, rel_tol::<T>())
+    let mut simplex = Simplex::new();
+    let core = run(&cso, &mut simplex, None);
+    finish_distance(&cso, &simplex, &core, rel_tol::<T>())
 }
 
 /// [`distance`] to a looser relative tolerance `rel`: GJK stops once its
@@ -564,8 +564,9 @@ pub fn distance_with_tolerance<T: Real>(
     }
     let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
     let cso = Cso::new(a, b);
-    let core = run_with(&cso, Simplex::new(), None, rel);
-    finish_distance(&cso, &core, rel)
+    let mut simplex = Simplex::new();
+    let core = run_with(&cso, &mut simplex, None, rel);
+    finish_distance(&cso, &simplex, &core, rel)
 }
 
 /// [`distance`], starting from the simplex `cache` holds and storing the
@@ -593,24 +594,30 @@ pub(crate) fn distance_warm_in<T: Real>(
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
     }
     rec::simplex!("warm start", cso.world_simplex(&simplex));
-    let core = run(cso, simplex, None);
-    cache.len = core.simplex.len();
-    for (i, p) in core.simplex.points().iter().enumerate() {
+    let core = run(cso, &mut simplex, None);
+    cache.len = simplex.len();
+    for (i, p) in simplex.points().iter().enumerate() {
         cache.local_a[i] = p.local_a;
         cache.local_b[i] = p.local_b;
     }
-    finish_distance(cso, &core, rel_tol::<T>())
+    finish_distance(cso, &simplex, &core, rel_tol::<T>())
 }
 
-/// The full-shape distance from the core GJK result, touching within `rel`.
-fn finish_distance<T: Real>(cso: &Cso<'_, T>, core: &CoreResult<T>, rel: T) -> Distance<T> {
-    let (ca, cb) = core.simplex.closest_points();
+/// The full-shape distance from GJK's final `simplex` and `core` result,
+/// touching within `rel`.
+fn finish_distance<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &CoreResult<T>,
+    rel: T,
+) -> Distance<T> {
+    let (ca, cb) = simplex.closest_points();
     let r = cso.radius();
     let dc = core.v.length();
     let tol = rel * cso.scale;
     let (distance, la, lb, n, intersecting) = if !core.overlap() && dc > T::ZERO {
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
-        let n = face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         if dc - r > tol {
             (
                 dc - r,
@@ -773,7 +780,11 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     let cso = Cso::new(a, b);
     let r = cso.radius();
     // Touching within the tolerance counts as intersecting, as in `distance`.
-    let core = run(&cso, Simplex::new(), Some(r + rel_tol::<T>() * cso.scale));
+    let core = run(
+        &cso,
+        &mut Simplex::new(),
+        Some(r + rel_tol::<T>() * cso.scale),
+    );
     let intersecting = match core.end {
         End::Overlap | End::WithinRadii => true,
         End::Separated => false,
@@ -821,7 +832,8 @@ pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
     crate::sat::box_box(*ha, *hb, axes, cso.pos_b, rel_tol::<T>() * cso.scale)
 }
 
-/// The GJK result EPA starts from: the final core simplex in A's frame.
-pub(crate) fn core_simplex<T: Real>(cso: &Cso<'_, T>) -> CoreResult<T> {
-    run(cso, Simplex::new(), None)
+/// The GJK result EPA starts from, with the final core simplex (A's frame)
+/// left in `simplex`.
+pub(crate) fn core_simplex<T: Real>(cso: &Cso<'_, T>, simplex: &mut Simplex<T>) -> CoreResult<T> {
+    run(cso, simplex, None)
 }

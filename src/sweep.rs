@@ -165,9 +165,9 @@ fn advance<T: Real>(
         for p in simplex.points() {
             placed.push(cso.point(p.local_a, p.local_b));
         }
-        let core = gjk::run(&cso, placed, None);
+        let core = gjk::run(&cso, &mut placed, None);
         iterations += core.iterations;
-        simplex = core.simplex;
+        simplex = placed;
         let dc = core.v.length();
         let apart = !core.overlap() && dc > T::ZERO && dc - r > tol;
         if recording {
@@ -177,12 +177,12 @@ fn advance<T: Real>(
             if step == 0 && t == T::ZERO {
                 return initial(a, b, iterations);
             }
-            let (normal, point) = last.unwrap_or_else(|| touching(&cso, &core));
+            let (normal, point) = last.unwrap_or_else(|| touching(&cso, &simplex, &core));
             return hit(t, normal, point, iterations, core.status);
         }
         let distance = dc - r;
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
-        let n = gjk::face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        let n = gjk::face_normal(&simplex, core.v).unwrap_or(-core.v / dc);
         let closing = d_local.dot(n);
         if closing <= T::ZERO {
             rec::text!("miss: moving apart (closing speed {closing:?})");
@@ -197,7 +197,7 @@ fn advance<T: Real>(
         // gap and its normal is the contact normal; the final step is then
         // the tiny linear extrapolation `to_contact`.
         let dt = (distance - target) / closing;
-        let (ca, cb) = core.simplex.closest_points();
+        let (ca, cb) = simplex.closest_points();
         let on_a = ca + n * start.radius_a + d_local * to_contact;
         let on_b = cb - n * start.radius_b;
         let point = cso.world_point((on_a + on_b) * T::HALF);
@@ -226,11 +226,15 @@ fn advance<T: Real>(
 
 /// The world normal and contact point of cores found touching (within the
 /// radii) or overlapping: as [`gjk::distance`] reports them.
-fn touching<T: Real>(cso: &Cso<'_, T>, core: &gjk::CoreResult<T>) -> (V3<T>, V3<T>) {
-    let (ca, cb) = core.simplex.closest_points();
+fn touching<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &gjk::CoreResult<T>,
+) -> (V3<T>, V3<T>) {
+    let (ca, cb) = simplex.closest_points();
     let dc = core.v.length();
     if !core.overlap() && dc > T::ZERO {
-        let n = gjk::face_normal(&core.simplex, core.v).unwrap_or(-core.v / dc);
+        let n = gjk::face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         // A common point on the core axis.
         let s = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
             .max(T::ZERO)
