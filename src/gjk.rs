@@ -441,13 +441,13 @@ fn run_with<T: Real>(
             }
             simplex.push(p);
             if recording {
-                record_added(cso, &simplex);
+                record_added(cso, simplex);
             }
             // Solve first and reduce once the step is kept: a step that makes
             // no progress only has to drop `p` again (no copy of the simplex).
             let (weights, next) = simplex.solve();
             if recording {
-                record_reduced(cso, &simplex, weights, next);
+                record_reduced(cso, simplex, weights, next);
             }
             let within = radius.is_some_and(|r| next.length_squared() <= r * r);
             let enclosed = weights.iter().all(|&l| l > T::ZERO);
