@@ -132,6 +132,12 @@ pub(crate) struct Basis<T: Real> {
 }
 
 impl<T: Real> Basis<T> {
+    /// The rotation matrix of `q`, normalised first as [`Cso::new`] does.
+    #[inline]
+    pub(crate) fn of_rotation(q: T::Q) -> Self {
+        Self::from_quat(normalized::<T>(q))
+    }
+
     /// The rotation matrix of a unit quaternion.
     fn from_quat(q: T::Q) -> Self {
         let [x, y, z, w] = q.to_xyzw();
@@ -149,13 +155,13 @@ impl<T: Real> Basis<T> {
 
     /// The rotated vector.
     #[inline]
-    fn apply(&self, v: V3<T>) -> V3<T> {
+    pub(crate) fn apply(&self, v: V3<T>) -> V3<T> {
         self.x * v.x() + self.y * v.y() + self.z * v.z()
     }
 
     /// The vector rotated back.
     #[inline]
-    fn apply_inverse(&self, v: V3<T>) -> V3<T> {
+    pub(crate) fn apply_inverse(&self, v: V3<T>) -> V3<T> {
         V3::<T>::new(self.x.dot(v), self.y.dot(v), self.z.dot(v))
     }
 }

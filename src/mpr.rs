@@ -19,9 +19,10 @@
 
 use crate::Status;
 use crate::epa::{self, Penetration};
+use crate::gjk::Basis;
 use crate::gjk::{self, Overlap};
 use crate::real::{Real, V3, Vector};
-use crate::shape::{Geom, Placed};
+use crate::shape::{Geom, Placed, Shape};
 use crate::simplex::CsoPoint;
 use cspace_recorder as rec;
 
@@ -74,20 +75,45 @@ pub(crate) enum Mode {
     Surface,
 }
 
-/// The CSO point of `A − B` in world direction `d`. Positions (`w` and the
-/// witnesses `a`, `b`) are relative to A's position, which keeps precision
-/// when both shapes are far from the world origin; add `a.pose.position` to
-/// the witnesses for world space.
-#[inline]
-pub(crate) fn cso_support<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, d: V3<T>) -> CsoPoint<T> {
-    let pa = a
-        .pose
-        .transform_vector(a.shape.support(a.pose.inverse_transform_vector(d)));
-    let pb = b
-        .pose
-        .transform_vector(b.shape.support(b.pose.inverse_transform_vector(-d)))
-        + (b.pose.position - a.pose.position);
-    CsoPoint::new(pa, pb)
+/// The CSO support of two placed shapes in world directions. Positions (`w`
+/// and the witnesses `a`, `b`) are relative to A's position, which keeps
+/// precision when both shapes are far from the world origin; add
+/// `a.pose.position` to the witnesses for world space. The rotations are
+/// kept as matrices: two matrix products per shape and call instead of two
+/// quaternion rotations.
+pub(crate) struct CsoSupport<'a, T: Real> {
+    a: &'a Shape<T>,
+    b: &'a Shape<T>,
+    rot_a: Basis<T>,
+    rot_b: Basis<T>,
+    /// B's position relative to A's.
+    offset: V3<T>,
+}
+
+impl<'a, T: Real> CsoSupport<'a, T> {
+    /// The support of `a − b`.
+    pub(crate) fn new(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
+        Self {
+            a: a.shape,
+            b: b.shape,
+            rot_a: Basis::of_rotation(a.pose.rotation),
+            rot_b: Basis::of_rotation(b.pose.rotation),
+            offset: b.pose.position - a.pose.position,
+        }
+    }
+
+    /// The CSO point in world direction `d`.
+    #[inline]
+    pub(crate) fn at(&self, d: V3<T>) -> CsoPoint<T> {
+        let pa = self
+            .rot_a
+            .apply(self.a.support(self.rot_a.apply_inverse(d)));
+        let pb = self
+            .rot_b
+            .apply(self.b.support(self.rot_b.apply_inverse(-d)))
+            + self.offset;
+        CsoPoint::new(pa, pb)
+    }
 }
 
 /// A point inside the shape, relative to its position, in world orientation:
@@ -349,8 +375,9 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     }
     rec::push!("mpr intersect");
     let (tol, size) = tolerance(a, b);
+    let support = CsoSupport::new(a, b);
     let r = portal(
-        &|d| cso_support(a, b, d),
+        &|d| support.at(d),
         interior(a, b),
         (tol, size),
         Mode::Boolean,
@@ -416,12 +443,8 @@ pub(crate) fn penetration_unrecorded<T: Real>(
 ) -> Penetration<T> {
     let origin = a.pose.position;
     let tol = tolerance(a, b);
-    let r = portal(
-        &|d| cso_support(a, b, d),
-        interior(a, b),
-        tol,
-        Mode::Surface,
-    );
+    let support = CsoSupport::new(a, b);
+    let r = portal(&|d| support.at(d), interior(a, b), tol, Mode::Surface);
     match r.outcome {
         Outcome::Separated { axis, .. } => Penetration {
             depth: T::ZERO,

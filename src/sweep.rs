@@ -539,8 +539,9 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     let size = size + motion.max_abs();
     let tol = tol + mpr::portal_rel::<T>() * motion.max_abs();
     // 1. Does the swept CSO hold the origin?
+    let support = mpr::CsoSupport::new(a, b);
     let swept_support = |d: V3<T>| {
-        let p = mpr::cso_support(a, b, d);
+        let p = support.at(d);
         if d.dot(motion) > T::ZERO {
             shifted(p, motion)
         } else {
@@ -568,7 +569,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     // `back · motion` so that v0 = −(back/2)·motion, on the ray, is inside.
     let back = T::TWO * (size / mlen).max(T::ONE);
     let cast_support = |d: V3<T>| {
-        let p = mpr::cso_support(a, b, d);
+        let p = support.at(d);
         if d.dot(motion) > T::ZERO {
             shifted(p, motion)
         } else {
