@@ -196,6 +196,20 @@ fn placed<T: Real>(c: &Prepared<T>) -> (cspace::Placed<'_, T>, cspace::Placed<'_
     )
 }
 
+/// A timed pass of one cspace method: `f` on every prepared scene (shapes A
+/// and B in their poses, and A's motion for sweeps).
+fn each<'x, T: Real, R>(
+    cs: &'x [Prepared<T>],
+    f: impl Fn(&cspace::Placed<'_, T>, &cspace::Placed<'_, T>, V3<T>) -> R + 'x,
+) -> Box<dyn FnMut() + 'x> {
+    Box::new(move || {
+        for c in cs {
+            let (a, b, m) = placed(c);
+            black_box(f(&a, &b, m));
+        }
+    })
+}
+
 /// Best-of-`passes` nanoseconds per query for each of the closures, interleaved.
 fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
     let mut best = vec![f64::INFINITY; fs.len()];
@@ -345,93 +359,24 @@ macro_rules! versus {
                 let loose = real(if $prec == "f64" { 1e-7 } else { 1e-3 });
                 let mut methods: Vec<Method<'_>> = match *query {
                     "distance" => vec![
-                        (
-                            "gjk",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(gjk::distance(&a, &b));
-                                }
-                            }),
-                        ),
+                        ("gjk", each(&cs, |a, b, _| gjk::distance(a, b))),
                         (
                             "gjk-loose",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(gjk::distance_with_tolerance(&a, &b, loose));
-                                }
-                            }),
+                            each(&cs, move |a, b, _| gjk::distance_with_tolerance(a, b, loose)),
                         ),
                     ],
                     "intersect" => vec![
-                        (
-                            "gjk",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(gjk::intersect(&a, &b));
-                                }
-                            }),
-                        ),
-                        (
-                            "mpr",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(mpr::intersect(&a, &b));
-                                }
-                            }),
-                        ),
+                        ("gjk", each(&cs, |a, b, _| gjk::intersect(a, b))),
+                        ("mpr", each(&cs, |a, b, _| mpr::intersect(a, b))),
                     ],
                     "penetration" => vec![
-                        (
-                            "epa",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(epa::penetration(&a, &b));
-                                }
-                            }),
-                        ),
-                        (
-                            "mpr",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, _) = placed(c);
-                                    black_box(mpr::penetration(&a, &b));
-                                }
-                            }),
-                        ),
+                        ("epa", each(&cs, |a, b, _| epa::penetration(a, b))),
+                        ("mpr", each(&cs, |a, b, _| mpr::penetration(a, b))),
                     ],
                     _ => vec![
-                        (
-                            "ca",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, m) = placed(c);
-                                    black_box(sweep::conservative_advancement(&a, m, &b));
-                                }
-                            }),
-                        ),
-                        (
-                            "raycast",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, m) = placed(c);
-                                    black_box(sweep::ray_cast(&a, m, &b));
-                                }
-                            }),
-                        ),
-                        (
-                            "swept-mpr",
-                            Box::new(|| {
-                                for c in &cs {
-                                    let (a, b, m) = placed(c);
-                                    black_box(sweep::swept_mpr(&a, m, &b));
-                                }
-                            }),
-                        ),
+                        ("ca", each(&cs, |a, b, m| sweep::conservative_advancement(a, m, b))),
+                        ("raycast", each(&cs, |a, b, m| sweep::ray_cast(a, m, b))),
+                        ("swept-mpr", each(&cs, |a, b, m| sweep::swept_mpr(a, m, b))),
                     ],
                 };
                 let mut fs: Vec<&mut dyn FnMut()> = vec![&mut *run_parry];
@@ -440,6 +385,7 @@ macro_rules! versus {
                 }
                 let t = race($passes, n, &mut fs);
                 drop(fs);
+                let names: Vec<&str> = methods.iter().map(|m| m.0).collect();
                 drop(methods);
                 if *query == "distance" {
                     // Both engines return an upper bound of the distance (GJK's
@@ -469,20 +415,13 @@ macro_rules! versus {
                         query, $prec, family
                     ));
                 }
-                let methods = ["gjk", "mpr", "epa", "ca", "raycast", "swept-mpr"];
-                let methods: Vec<(&str,)> = match *query {
-                    "distance" => vec![(methods[0],), ("gjk-loose",)],
-                    "intersect" => vec![(methods[0],), (methods[1],)],
-                    "penetration" => vec![(methods[2],), (methods[1],)],
-                    _ => vec![(methods[3],), (methods[4],), (methods[5],)],
-                };
-                for (i, m) in methods.iter().enumerate() {
+                for (i, name) in names.iter().enumerate() {
                     $rows.push(format!(
                         "{:<12} {:<4} {:<10} {:<10} {:>10.1} {:>10.1} {:>7.2}",
                         query,
                         $prec,
                         family,
-                        m.0,
+                        name,
                         t[i + 1],
                         t[0],
                         t[i + 1] / t[0]

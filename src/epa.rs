@@ -132,7 +132,7 @@ pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -
 /// GJK on the cores, then EPA when they overlap.
 fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
     let mut simplex = Simplex::new();
-    let core = gjk::core_simplex(cso, &mut simplex);
+    let core = gjk::run(cso, &mut simplex, None);
     let r = cso.radius();
     let tol = gjk::rel_tol::<T>() * cso.scale;
     let (ca, cb) = simplex.closest_points();

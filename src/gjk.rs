@@ -824,22 +824,9 @@ pub(crate) fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<b
 /// The box–box test on the shapes of `cso`, for the unit tests of the `sat` module.
 #[cfg(test)]
 pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
-    let axes = [cso.rot_b.x, cso.rot_b.y, cso.rot_b.z];
-    let (
-        crate::shape::Geom::Box { half_extents: ha },
-        crate::shape::Geom::Box { half_extents: hb },
-    ) = (&cso.a.geom, &cso.b.geom)
-    else {
-        return None;
-    };
+    let (ha, hb, axes) = cso.boxes()?;
     if cso.radius() != T::ZERO {
         return None;
     }
-    crate::sat::box_box(*ha, *hb, axes, cso.pos_b, rel_tol::<T>() * cso.scale)
-}
-
-/// The GJK result EPA starts from, with the final core simplex (A's frame)
-/// left in `simplex`.
-pub(crate) fn core_simplex<T: Real>(cso: &Cso<'_, T>, simplex: &mut Simplex<T>) -> CoreResult<T> {
-    run(cso, simplex, None)
+    crate::sat::box_box(ha, hb, axes, cso.pos_b, rel_tol::<T>() * cso.scale)
 }
