@@ -3,38 +3,25 @@
 //! in `cspace-viewer`.
 //!
 //! Every algorithm is generic over [`Real`] and runs in `f32` and `f64`.
+//!
+//! The modules follow the data path, and nothing points up:
+//! [`real`] and [`shape`] (what the queries take) → the algorithms
+//! ([`gjk`], [`epa`], [`mpr`], [`sweep`], on [`simplex`]) → with the default
+//! feature `fixtures`, [`model`] (a query as JSON: parse, validate, run) →
+//! [`fixture`] (fixture files, failing checks that save them, replay).
+//! Algorithms-only users turn default features off and get glam, serde and
+//! the recorder, nothing else.
 
-pub mod check;
-pub mod diff;
-pub mod dump;
-pub mod epa;
-pub mod eval;
+mod collide;
+#[cfg(feature = "fixtures")]
 pub mod fixture;
-pub mod fixture_examples;
-pub mod gjk;
-pub mod listen;
-pub mod mpr;
-pub mod query;
+#[cfg(feature = "fixtures")]
+pub mod model;
 pub mod real;
-pub mod replay;
-mod sat;
 pub mod shape;
-pub mod simplex;
-pub mod sweep;
 
+pub use collide::{Status, epa, gjk, mpr, simplex, sweep};
+#[cfg(feature = "fixtures")]
+pub use fixture::check;
 pub use real::{Q, Real, Rotation, V3, Vector};
 pub use shape::{Geom, Hull, Placed, Pose, Shape, ShapeError};
-
-/// How an iterative query ended. Every result carries one, so hitting an
-/// iteration bound is never silent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// The termination criterion was met: the answer is within tolerance.
-    Converged,
-    /// The iteration bound was hit; the answer is the best bound found so far.
-    MaxIterations,
-    /// The input was degenerate (zero-size core, coincident points) and a
-    /// closed-form answer was returned instead of iterating.
-    Degenerate,
-}

@@ -2,102 +2,24 @@
 //! of every checked-in fixture, bad input, and property tests that save their
 //! minimal failing case.
 
+mod fixture_files;
+
 use cspace::check::{self, Check};
+use cspace::fixture::replay::{self, RecordingCheck, Verdict};
 use cspace::fixture::{self, Expect, Fixture, FixtureError};
-use cspace::query::{Body, Query};
-use cspace::replay::{self, RecordingCheck, Verdict};
+use cspace_recorder::ShapeDecl;
+use fixture_files::{
+    bad_fixtures, count_fixtures, good_fixture, names_in, sphere, sphere_distance, spheres,
+    temp_dir,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A fresh, empty folder under the system temp dir, unique per test and process.
-fn temp_dir(tag: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "cspace-fixtures-{tag}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
-/// The file names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| {
-            e.expect("dir entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-fn count_fixtures(dir: &Path) -> (usize, usize) {
-    let names = names_in(dir);
-    (
-        names
-            .iter()
-            .filter(|n| n.ends_with(fixture::JSON_SUFFIX))
-            .count(),
-        names
-            .iter()
-            .filter(|n| n.ends_with(fixture::RECORDING_SUFFIX))
-            .count(),
-    )
-}
-
-fn sphere(radius: f64, position: [f64; 3]) -> Value {
-    json!({"shape": {"type": "sphere", "radius": radius}, "position": position, "rotation": [0.0, 0.0, 0.0, 1.0]})
-}
-
-fn body(v: &Value) -> Body {
-    serde_json::from_value(v.clone()).expect("a valid body")
-}
-
-/// A sphere–sphere distance query in `precision`.
-fn spheres(id: &str, ra: f64, pa: [f64; 3], rb: f64, pb: [f64; 3], precision: &str) -> Query {
-    serde_json::from_value(json!({
-        "id": id, "query": "distance", "precision": precision, "algorithm": "gjk",
-        "a": sphere(ra, pa), "b": sphere(rb, pb),
-    }))
-    .expect("a valid query")
-}
-
-/// The exact distance between two spheres.
-fn sphere_distance(ra: f64, pa: [f64; 3], rb: f64, pb: [f64; 3]) -> f64 {
-    let d = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-    ((d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt() - ra - rb).max(0.0)
-}
-
-/// A fixture on disk whose check passes: sphere–sphere distance against the exact value.
-fn good_fixture(dir: &Path, name: &str) -> PathBuf {
-    let (pa, pb) = ([0.5, -1.0, 2.0], [3.5, 3.0, 2.0]);
-    let query = spheres(name, 1.0, pa, 0.5, pb, "f64");
-    let (result, recording) = fixture::run_recorded(&query);
-    let answer = result.expect("no panic").expect("a valid query");
-    let exact = sphere_distance(1.0, pa, 0.5, pb);
-    let mut fx = Fixture::new(
-        name,
-        &query,
-        None,
-        vec![Check::Near {
-            field: "distance".into(),
-            value: exact,
-            tol: 1e-9,
-        }],
-        Some(fixture::answer_json(&answer)),
-        recording.bytes,
-    );
-    fx.save_in(dir).expect("save")
+fn body(v: &Value) -> ShapeDecl {
+    cspace::model::body_from_value(v).expect("a valid body")
 }
 
 // ---------------------------------------------------------------- checked in
@@ -123,9 +45,9 @@ fn every_checked_in_fixture_replays_as_expected() {
         problems.join("\n")
     );
     assert!(
-        results.len() >= cspace::fixture_examples::NAMES.len(),
+        results.len() >= cspace::fixture::examples::NAMES.len(),
         "expected at least the {} examples under {}, found {}",
-        cspace::fixture_examples::NAMES.len(),
+        cspace::fixture::examples::NAMES.len(),
         root.display(),
         results.len()
     );
@@ -134,7 +56,7 @@ fn every_checked_in_fixture_replays_as_expected() {
 #[test]
 fn every_example_is_checked_in_with_its_recording() {
     let dir = fixture::examples_dir();
-    for name in cspace::fixture_examples::NAMES {
+    for name in cspace::fixture::examples::NAMES {
         let fx = Fixture::load(&dir.join(format!("{name}{}", fixture::JSON_SUFFIX)))
             .unwrap_or_else(|e| {
                 panic!("example {name}: {e} (run `cargo run -p cspace -- fixtures examples`)")
@@ -602,104 +524,7 @@ fn promote_moves_both_files_and_can_mark_a_known_failure() {
     let _ = std::fs::remove_dir_all(&to);
 }
 
-#[test]
-fn the_cli_promotes_lists_and_flags_a_fixed_known_failure() {
-    let from = temp_dir("cli-promote-from");
-    let to = temp_dir("cli-promote-to");
-    let path = good_fixture(&from, "cli-promoted");
-    let cspace = env!("CARGO_BIN_EXE_cspace");
-    let out = Command::new(cspace)
-        .args(["fixtures", "promote", "--known-failure", "--to"])
-        .arg(&to)
-        .arg(&path)
-        .output()
-        .expect("run cspace fixtures promote");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.starts_with("promoted "), "{text}");
-    assert!(names_in(&from).is_empty(), "{:?}", names_in(&from));
-    assert_eq!(count_fixtures(&to), (1, 1));
-
-    let out = Command::new(cspace)
-        .args(["fixtures", "list"])
-        .arg(&to)
-        .output()
-        .expect("run cspace fixtures list");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
-    assert!(text.contains("cli-promoted [ distance gjk f64 ]"), "{text}");
-
-    // Marked known failure, but its check passes: the run fails and says so.
-    let out = Command::new(cspace)
-        .arg("replay")
-        .arg(&to)
-        .output()
-        .expect("run cspace replay");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{text}");
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("FIXED") && l.contains("cli-promoted")),
-        "{text}"
-    );
-    assert!(text.contains("1 fixed"), "{text}");
-    let _ = std::fs::remove_dir_all(&from);
-    let _ = std::fs::remove_dir_all(&to);
-}
-
 // ---------------------------------------------------------------- bad input
-
-/// Copies the good fixture at `good` as `stem`, with its JSON text changed by `edit`.
-fn bad_copy(good: &Path, stem: &str, edit: impl FnOnce(String) -> String) -> PathBuf {
-    let dir = good.parent().expect("dir");
-    let text = std::fs::read_to_string(good).expect("read");
-    let json = dir.join(format!("{stem}{}", fixture::JSON_SUFFIX));
-    std::fs::write(&json, edit(text)).expect("write json");
-    let recording = Fixture::load(good).expect("good").recording;
-    std::fs::write(
-        dir.join(format!("{stem}{}", fixture::RECORDING_SUFFIX)),
-        recording,
-    )
-    .expect("write recording");
-    json
-}
-
-/// A folder holding one good fixture and one of each kind of bad one; returns
-/// the folder and, per bad file, a phrase its error must contain.
-fn bad_fixtures() -> (PathBuf, Vec<(PathBuf, &'static str)>) {
-    let dir = temp_dir("bad");
-    let good = good_fixture(&dir, "good");
-    let corrupt = bad_copy(&good, "corrupt", |t| {
-        t.replacen("\"name\"", "\"name\" \"", 1)
-    });
-    let truncated = bad_copy(&good, "truncated", |t| t[..t.len() / 2].to_owned());
-    let newer = bad_copy(&good, "newer", |t| {
-        t.replacen("\"version\": 1,", "\"version\": 99,", 1)
-    });
-    let invalid = bad_copy(&good, "invalid-shape", |t| {
-        t.replacen("\"radius\": 1.0", "\"radius\": -1.0", 1)
-    });
-    let missing = bad_copy(&good, "missing-recording", |t| t);
-    std::fs::remove_file(dir.join(format!("missing-recording{}", fixture::RECORDING_SUFFIX)))
-        .expect("rm");
-    let damaged = bad_copy(&good, "damaged-recording", |t| t);
-    let rec = dir.join(format!("damaged-recording{}", fixture::RECORDING_SUFFIX));
-    let bytes = std::fs::read(&rec).expect("read");
-    std::fs::write(&rec, &bytes[..bytes.len() - 3]).expect("truncate recording");
-    let cases = vec![
-        (corrupt, "corrupt JSON at line"),
-        (truncated, "truncated JSON at line"),
-        (newer, "format version 99 is newer"),
-        (invalid, "radius"),
-        (missing, "recording missing"),
-        (damaged, "corrupt recording: truncated at byte"),
-    ];
-    (dir, cases)
-}
 
 #[test]
 fn each_bad_fixture_gives_one_clear_error_and_the_others_still_replay() {
@@ -730,59 +555,6 @@ fn each_bad_fixture_gives_one_clear_error_and_the_others_still_replay() {
         (summary.passed, summary.errors),
         (1, cases.len()),
         "{summary}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn the_cli_replays_good_fixtures_and_names_each_bad_one() {
-    let (dir, cases) = bad_fixtures();
-    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
-        .arg("replay")
-        .arg(&dir)
-        .output()
-        .expect("run cspace replay");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        !out.status.success(),
-        "bad fixtures must fail the run:\n{text}"
-    );
-    assert!(
-        text.lines()
-            .any(|l| l.starts_with("PASS") && l.contains("good")),
-        "{text}"
-    );
-    for (path, phrase) in &cases {
-        let stem = path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .replace(fixture::JSON_SUFFIX, "");
-        assert!(
-            text.lines()
-                .any(|l| l.starts_with("ERROR") && l.contains(&stem) && l.contains(phrase)),
-            "no error line for {stem} with `{phrase}`:\n{text}"
-        );
-    }
-    assert!(text.contains("1 passed, 0 failed"), "{text}");
-    assert!(text.contains(&format!("{} errors", cases.len())), "{text}");
-
-    // The good one alone passes, exit code 0.
-    let good = dir.join(
-        names_in(&dir)
-            .into_iter()
-            .find(|n| n.starts_with("good-") && n.ends_with(".cspace"))
-            .expect("good"),
-    );
-    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
-        .arg("replay")
-        .arg(&good)
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -832,9 +604,9 @@ fn body_strategy() -> impl Strategy<Value = Value> {
 }
 
 /// The distance from `a` to `b`, queried directly.
-fn plain_distance(a: &Body, b: &Body) -> Option<f64> {
+fn plain_distance(a: &ShapeDecl, b: &ShapeDecl) -> Option<f64> {
     let q = check::build("distance", "swapped", a, b, None);
-    let answer = cspace::query::run(&q).ok()?;
+    let answer = cspace::model::run(&q).ok()?;
     check::lookup(&fixture::answer_json(&answer), "distance").and_then(Value::as_f64)
 }
 

@@ -97,6 +97,90 @@ impl ShapeDecl {
     }
 }
 
+/// One parameter of a [`ShapeGeom`], for code that treats every shape kind
+/// alike: validation, diffs, printing, editors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Param<'a> {
+    /// A size (≥ 0 in a valid shape): a radius, a half height.
+    Size(f64),
+    /// Sizes per axis (each ≥ 0 in a valid shape): half extents.
+    Sizes(&'a [f64; 3]),
+    /// Points in the local frame: a hull's points, a mesh's vertices.
+    Points(&'a [[f64; 3]]),
+    /// Triangles as indices into the points.
+    Triangles(&'a [[u32; 3]]),
+}
+
+impl ShapeGeom {
+    /// The kind's name as in JSON queries: `"sphere"`, `"box"`, ….
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Point => "point",
+            Self::Sphere { .. } => "sphere",
+            Self::Box { .. } => "box",
+            Self::Capsule { .. } => "capsule",
+            Self::Cylinder { .. } => "cylinder",
+            Self::Cone { .. } => "cone",
+            Self::Hull { .. } => "hull",
+            Self::Mesh { .. } => "mesh",
+        }
+    }
+
+    /// Every kind's name, in declaration order.
+    pub const KINDS: [&'static str; 8] = [
+        "point", "sphere", "box", "capsule", "cylinder", "cone", "hull", "mesh",
+    ];
+
+    /// The parameters by field name, in declaration order.
+    #[must_use]
+    pub fn params(&self) -> Vec<(&'static str, Param<'_>)> {
+        match self {
+            Self::Point => vec![],
+            Self::Sphere { radius } => vec![("radius", Param::Size(*radius))],
+            Self::Box { half_extents } => vec![("half_extents", Param::Sizes(half_extents))],
+            Self::Capsule {
+                half_height,
+                radius,
+            }
+            | Self::Cylinder {
+                half_height,
+                radius,
+            }
+            | Self::Cone {
+                half_height,
+                radius,
+            } => vec![
+                ("half_height", Param::Size(*half_height)),
+                ("radius", Param::Size(*radius)),
+            ],
+            Self::Hull { points } => vec![("points", Param::Points(points))],
+            Self::Mesh {
+                vertices,
+                triangles,
+            } => vec![
+                ("vertices", Param::Points(vertices)),
+                ("triangles", Param::Triangles(triangles)),
+            ],
+        }
+    }
+
+    /// Every number of the parameters in order (triangle indices as f64).
+    #[must_use]
+    pub fn numbers(&self) -> Vec<f64> {
+        let mut out = Vec::new();
+        for (_, p) in self.params() {
+            match p {
+                Param::Size(v) => out.push(v),
+                Param::Sizes(v) => out.extend_from_slice(v),
+                Param::Points(ps) => out.extend(ps.iter().flatten()),
+                Param::Triangles(ts) => out.extend(ts.iter().flatten().map(|&i| f64::from(i))),
+            }
+        }
+        out
+    }
+}
+
 impl From<ShapeGeom> for ShapeDecl {
     /// `geom` at the world origin, unrotated, without margin.
     fn from(geom: ShapeGeom) -> Self {

@@ -80,13 +80,34 @@ impl Scalar {
     }
 }
 
-/// Floating-point precision of recorded values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A floating-point precision: of recorded values, and the one a query runs
+/// in (`"f32"` / `"f64"` in JSON; f64 by default). Not part of any event, so
+/// its serde form is free of the stream format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Precision {
     /// `f32`.
     F32,
-    /// `f64`.
+    /// `f64` (the default).
+    #[default]
     F64,
+}
+
+impl Precision {
+    /// `"f32"` or `"f64"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::F64 => "f64",
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Which view a drawable belongs to.
@@ -135,7 +156,12 @@ pub struct CsoVertex {
 
 /// The geometry of a convex shape, enough for a viewer to draw it and its
 /// support function. All sizes are in the shape's local frame.
+///
+/// Variant and field names are the JSON query names (`"box"`,
+/// `"half_extents"`); bincode encodes variants by index, so the names are
+/// free of the stream format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShapeGeom {
     /// A single point at the local origin.
     Point,

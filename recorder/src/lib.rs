@@ -45,12 +45,14 @@
 //! The byte layout is documented in [`stream`].
 
 mod decl;
+pub mod diff;
 mod event;
 pub mod live;
 mod macros;
 mod record;
 pub mod stream;
 
+pub use decl::Param;
 pub use event::{
     CsoVertex, Event, EventKind, Precision, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space,
     Vec3Data,
@@ -58,7 +60,10 @@ pub use event::{
 pub use record::{
     Recording, Sink, Site, emit, is_on, record, record_catching, record_to, record_to_file,
 };
-pub use stream::{DecodeError, Decoded, Located, StreamDecoder, decode, decode_reader};
+pub use stream::{
+    DecodeError, Decoded, FILE_EXTENSION, FILE_SUFFIX, Located, StreamDecoder, decode,
+    decode_reader,
+};
 
 use std::io::{self, Write as _};
 

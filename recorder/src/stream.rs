@@ -19,12 +19,17 @@
 //! [`DecodeError::Truncated`]; the reader never allocates more than the bytes
 //! actually present.
 
-use crate::event::Event;
+use crate::event::{Event, SiteDef};
 use bincode::Options as _;
+use std::collections::BTreeMap;
 use std::io::Read;
 
 /// Magic bytes at offset 0 of every stream.
 pub const MAGIC: [u8; 4] = *b"CSPC";
+/// The file name extension of a recording, without the dot.
+pub const FILE_EXTENSION: &str = "cspace";
+/// The file name ending of a recording: `.` and [`FILE_EXTENSION`].
+pub const FILE_SUFFIX: &str = ".cspace";
 /// The format version this crate writes and the newest it reads.
 pub const VERSION: u16 = 1;
 /// Length of the stream header in bytes.
@@ -284,16 +289,51 @@ pub struct Located {
     pub event: Event,
 }
 
-/// What a whole byte slice decodes to: the valid prefix and, if it stopped
-/// early, why.
+/// A decoded recording: the valid prefix of a stream with its call sites
+/// resolved, and, if it stopped early, why. The one model of a decoded
+/// recording: `cspace dump`, [`diff`](crate::diff) and the viewer read it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Decoded {
-    /// Every complete, valid event before the first problem.
+    /// Every complete, valid event before the first problem (site definitions included).
     pub events: Vec<Located>,
+    /// The call sites defined so far, by stream-local id.
+    pub sites: BTreeMap<u32, SiteDef>,
     /// Bytes that the valid prefix covers (header included).
     pub valid_len: u64,
     /// The first problem, if any.
     pub error: Option<DecodeError>,
+}
+
+impl Decoded {
+    /// Decoded events without damage (a valid length of 0: they came from memory).
+    #[must_use]
+    pub fn from_events(events: impl IntoIterator<Item = Located>) -> Self {
+        let mut decoded = Self::default();
+        for e in events {
+            decoded.push(e);
+        }
+        decoded
+    }
+
+    /// Appends an event, resolving it first if it defines a call site.
+    pub fn push(&mut self, located: Located) {
+        if let Event::Site(def) = &located.event {
+            self.sites.insert(def.id, def.clone());
+        }
+        self.events.push(located);
+    }
+
+    /// The call site an event names, if the stream defined it.
+    #[must_use]
+    pub fn site(&self, id: u32) -> Option<&SiteDef> {
+        self.sites.get(&id)
+    }
+
+    /// The label of a call site (empty if undefined).
+    #[must_use]
+    pub fn label(&self, id: u32) -> &str {
+        self.site(id).map_or("", |s| s.label.as_str())
+    }
 }
 
 /// Decodes a complete stream, keeping the valid prefix when it is damaged.
@@ -309,7 +349,7 @@ pub fn decode(bytes: &[u8]) -> Decoded {
     while pos < bytes.len() {
         match decode_frame(&bytes[pos..], pos as u64) {
             Ok(Frame::Event(event, used)) => {
-                decoded.events.push(Located {
+                decoded.push(Located {
                     offset: pos as u64,
                     event,
                 });

@@ -6,8 +6,15 @@
 //! distances to round shapes are exact instead of converging slowly on a
 //! curved support map.
 
-use crate::real::{Real, Rotation, V3, Vector};
-use cspace_recorder::{ShapeDecl, ShapeGeom};
+mod decl;
+mod hull;
+mod pose;
+
+pub use hull::Hull;
+pub use pose::{Placed, Pose};
+
+use crate::real::{Real, V3, Vector};
+use hull::hull_support;
 
 /// The core geometry of a shape, in its local frame (Y is the axis of
 /// capsules, cylinders and cones).
@@ -50,51 +57,6 @@ pub enum Geom<T: Real> {
     Hull(Hull<T>),
 }
 
-/// A hull's points with what queries need of them every call (extent,
-/// centroid), computed once here instead of per query (both are O(n)).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Hull<T: Real> {
-    points: Vec<V3<T>>,
-    extent: T,
-    centroid: V3<T>,
-}
-
-impl<T: Real> Hull<T> {
-    /// The hull of `points` (an empty set is rejected by [`Shape::validate`]).
-    #[must_use]
-    pub fn new(points: Vec<V3<T>>) -> Self {
-        let extent = hull_extent::<T>(&points);
-        let centroid = if points.is_empty() {
-            V3::<T>::ZERO
-        } else {
-            points.iter().fold(V3::<T>::ZERO, |s, &q| s + q) / T::from_f64(points.len() as f64)
-        };
-        Self {
-            points,
-            extent,
-            centroid,
-        }
-    }
-
-    /// The points.
-    #[must_use]
-    pub fn points(&self) -> &[V3<T>] {
-        &self.points
-    }
-
-    /// The largest absolute coordinate of the points.
-    #[must_use]
-    pub fn extent(&self) -> T {
-        self.extent
-    }
-
-    /// The mean of the points: a point inside the hull.
-    #[must_use]
-    pub fn centroid(&self) -> V3<T> {
-        self.centroid
-    }
-}
-
 /// A convex shape: core geometry and a margin (a sphere it is Minkowski-summed with).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape<T: Real> {
@@ -126,60 +88,6 @@ pub enum ShapeError {
     /// A hull has no points.
     #[error("hull points must not be empty")]
     EmptyHull,
-}
-
-/// The first of `points` farthest along `d` (a linear scan).
-///
-/// Four interleaved running maxima keep the dependency chains short; merging
-/// them by (largest dot, then lowest index) gives exactly the sequential
-/// scan's answer, the first point with the largest dot product.
-#[inline]
-fn hull_support<T: Real>(points: &[V3<T>], d: V3<T>) -> V3<T> {
-    let mut best_dot = [-T::MAX; 4];
-    let mut best = [usize::MAX; 4];
-    let chunks = points.chunks_exact(4);
-    let rest = chunks.remainder();
-    for (c, chunk) in chunks.enumerate() {
-        for k in 0..4 {
-            let dot = chunk[k].dot(d);
-            if dot > best_dot[k] {
-                best_dot[k] = dot;
-                best[k] = 4 * c + k;
-            }
-        }
-    }
-    let base = points.len() - rest.len();
-    for (k, p) in rest.iter().enumerate() {
-        let dot = p.dot(d);
-        if dot > best_dot[k] {
-            best_dot[k] = dot;
-            best[k] = base + k;
-        }
-    }
-    let mut i = best[0];
-    let mut i_dot = best_dot[0];
-    for k in 1..4 {
-        if best_dot[k] > i_dot || (best_dot[k] == i_dot && best[k] < i) {
-            i = best[k];
-            i_dot = best_dot[k];
-        }
-    }
-    // Only when no dot product beats −MAX (infinite or NaN input): the first point.
-    points.get(i).copied().unwrap_or(points[0])
-}
-
-/// The largest absolute coordinate of `points`.
-fn hull_extent<T: Real>(points: &[V3<T>]) -> T {
-    let mut m = [T::ZERO; 3];
-    for p in points {
-        let a = p.abs();
-        for (mk, ak) in m.iter_mut().zip([a.x(), a.y(), a.z()]) {
-            if ak > *mk {
-                *mk = ak;
-            }
-        }
-    }
-    m[0].max(m[1]).max(m[2])
 }
 
 fn check_size<T: Real>(field: &'static str, v: T) -> Result<(), ShapeError> {
@@ -459,219 +367,6 @@ impl<T: Real> Shape<T> {
             Geom::Hull(hull) => hull.extent(),
         };
         core + self.radius()
-    }
-
-    /// The recorder's description of this shape in `pose`.
-    #[must_use]
-    pub fn decl(&self, pose: &Pose<T>) -> ShapeDecl {
-        let geom = match &self.geom {
-            Geom::Point => ShapeGeom::Point,
-            Geom::Sphere { radius } => ShapeGeom::Sphere {
-                radius: radius.to_f64(),
-            },
-            Geom::Box { half_extents } => ShapeGeom::Box {
-                half_extents: half_extents.to_f64(),
-            },
-            Geom::Capsule {
-                half_height,
-                radius,
-            } => ShapeGeom::Capsule {
-                half_height: half_height.to_f64(),
-                radius: radius.to_f64(),
-            },
-            Geom::Cylinder {
-                half_height,
-                radius,
-            } => ShapeGeom::Cylinder {
-                half_height: half_height.to_f64(),
-                radius: radius.to_f64(),
-            },
-            Geom::Cone {
-                half_height,
-                radius,
-            } => ShapeGeom::Cone {
-                half_height: half_height.to_f64(),
-                radius: radius.to_f64(),
-            },
-            Geom::Hull(hull) => ShapeGeom::Hull {
-                points: hull.points().iter().map(|p| p.to_f64()).collect(),
-            },
-        };
-        ShapeDecl {
-            geom,
-            margin: self.margin.to_f64(),
-            position: pose.position.to_f64(),
-            rotation: pose.rotation.to_xyzw().map(Real::to_f64),
-        }
-    }
-
-    /// A shape from the recorder's description (the pose is returned beside it).
-    #[must_use]
-    pub fn from_decl(decl: &ShapeDecl) -> (Self, Pose<T>) {
-        let v = |p: [f64; 3]| V3::<T>::from_f64(p);
-        let s = T::from_f64;
-        let geom = match &decl.geom {
-            ShapeGeom::Point => Geom::Point,
-            ShapeGeom::Sphere { radius } => Geom::Sphere { radius: s(*radius) },
-            ShapeGeom::Box { half_extents } => Geom::Box {
-                half_extents: v(*half_extents),
-            },
-            ShapeGeom::Capsule {
-                half_height,
-                radius,
-            } => Geom::Capsule {
-                half_height: s(*half_height),
-                radius: s(*radius),
-            },
-            ShapeGeom::Cylinder {
-                half_height,
-                radius,
-            } => Geom::Cylinder {
-                half_height: s(*half_height),
-                radius: s(*radius),
-            },
-            ShapeGeom::Cone {
-                half_height,
-                radius,
-            } => Geom::Cone {
-                half_height: s(*half_height),
-                radius: s(*radius),
-            },
-            ShapeGeom::Hull { points }
-            | ShapeGeom::Mesh {
-                vertices: points, ..
-            } => {
-                let points: Vec<_> = points.iter().map(|p| v(*p)).collect();
-                if points.is_empty() {
-                    Geom::Point
-                } else {
-                    Geom::Hull(Hull::new(points))
-                }
-            }
-        };
-        let pose = Pose {
-            position: v(decl.position),
-            rotation: <T::Q as Rotation<T>>::from_xyzw(decl.rotation.map(s)),
-        };
-        (
-            Self {
-                geom,
-                margin: s(decl.margin),
-            },
-            pose,
-        )
-    }
-}
-
-/// Where a shape is: position of its local origin and rotation (unit quaternion).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pose<T: Real> {
-    /// World position.
-    pub position: V3<T>,
-    /// World rotation.
-    pub rotation: T::Q,
-}
-
-impl<T: Real> Default for Pose<T> {
-    fn default() -> Self {
-        Self::IDENTITY
-    }
-}
-
-impl<T: Real> Pose<T> {
-    /// At the origin, not rotated.
-    pub const IDENTITY: Self = Self {
-        position: <V3<T> as Vector<T>>::ZERO,
-        rotation: <T::Q as Rotation<T>>::IDENTITY,
-    };
-
-    /// A pose at `position`, not rotated.
-    #[must_use]
-    pub fn from_position(position: V3<T>) -> Self {
-        Self {
-            position,
-            rotation: <T::Q as Rotation<T>>::IDENTITY,
-        }
-    }
-
-    /// A pose from position and rotation.
-    #[must_use]
-    pub fn new(position: V3<T>, rotation: T::Q) -> Self {
-        Self { position, rotation }
-    }
-
-    /// Local point to world.
-    #[inline]
-    #[must_use]
-    pub fn transform_point(&self, p: V3<T>) -> V3<T> {
-        self.rotation.rotate(p) + self.position
-    }
-
-    /// World direction to local.
-    #[inline]
-    #[must_use]
-    pub fn inverse_transform_vector(&self, v: V3<T>) -> V3<T> {
-        self.rotation.inverse_rotate(v)
-    }
-
-    /// Local direction to world.
-    #[inline]
-    #[must_use]
-    pub fn transform_vector(&self, v: V3<T>) -> V3<T> {
-        self.rotation.rotate(v)
-    }
-}
-
-/// A shape in a pose: what the queries take.
-#[derive(Clone, Copy, Debug)]
-pub struct Placed<'a, T: Real> {
-    /// The shape.
-    pub shape: &'a Shape<T>,
-    /// Its pose.
-    pub pose: Pose<T>,
-}
-
-impl<'a, T: Real> Placed<'a, T> {
-    /// `shape` in `pose`.
-    #[must_use]
-    pub fn new(shape: &'a Shape<T>, pose: Pose<T>) -> Self {
-        Self { shape, pose }
-    }
-
-    /// The core's support point in world direction `d`, in world space.
-    #[inline]
-    #[must_use]
-    pub fn core_support(&self, d: V3<T>) -> V3<T> {
-        self.pose.transform_point(
-            self.shape
-                .core_support(self.pose.inverse_transform_vector(d)),
-        )
-    }
-
-    /// The full shape's support point in world direction `d`, in world space.
-    #[inline]
-    #[must_use]
-    pub fn support(&self, d: V3<T>) -> V3<T> {
-        self.pose
-            .transform_point(self.shape.support(self.pose.inverse_transform_vector(d)))
-    }
-
-    /// The recorder's description of this placed shape.
-    #[must_use]
-    pub fn decl(&self) -> ShapeDecl {
-        self.shape.decl(&self.pose)
-    }
-}
-
-impl<T: Real> From<Placed<'_, T>> for ShapeDecl {
-    fn from(p: Placed<'_, T>) -> Self {
-        p.decl()
-    }
-}
-
-impl<T: Real> From<&Placed<'_, T>> for ShapeDecl {
-    fn from(p: &Placed<'_, T>) -> Self {
-        p.decl()
     }
 }
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn golden() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/streams/v1/golden.cspace")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/streams/v1/golden.cspace")
 }
 
 fn cspace(args: &[&str]) -> Output {

@@ -1,5 +1,5 @@
 //! Box–box overlap by the separating axis theorem: the fast path of
-//! [`gjk::intersect`](crate::gjk::intersect) for two boxes without margins
+//! [`gjk::intersect`](super::gjk::intersect) for two boxes without margins
 //! (parry's `intersection_test` has the same special case).
 //!
 //! Two boxes are apart exactly when one of 15 axes separates them: the three
@@ -8,9 +8,9 @@
 //! separating by more than the touching tolerance plus its rounding bound
 //! means apart; every axis overlapping by more than its rounding bound (and
 //! no degenerate cross axis) means intersecting. Anything closer to touching
-//! is left to GJK, so the answer always agrees with [`gjk::distance`](crate::gjk::distance).
+//! is left to GJK, so the answer always agrees with [`gjk::distance`](super::gjk::distance).
 //!
-//! [`box_box_contact`] is the same test for [`epa::penetration`](crate::epa::penetration):
+//! [`box_box_contact`] is the same test for [`epa::penetration`](super::epa::penetration):
 //! the axis of largest separation gives the exact depth of overlapping boxes,
 //! and the exact distance of boxes apart when its witnesses (or the facing
 //! corners') check out; anything uncertain goes to GJK and EPA.
@@ -374,7 +374,7 @@ mod tests {
                 pb.position -= d.normal * d.distance;
             }
             let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
-            let cso = gjk::Cso::new(&pa, &pb);
+            let cso = crate::collide::cso::Cso::new(&pa, &pb);
             let d = gjk::distance(&pa, &pb);
             let o = gjk::intersect(&pa, &pb);
             assert_eq!(o.intersecting, d.intersecting, "{d:?} {o:?}");

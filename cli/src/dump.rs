@@ -1,9 +1,7 @@
 //! `cspace dump` and `cspace stats`: read a recording and print it as text,
 //! JSON lines, or counts.
 
-use cspace_recorder::{
-    DecodeError, Event, EventKind, Located, Scalar, ShapeDecl, SiteDef, Vec3Data,
-};
+use cspace_recorder::{DecodeError, Decoded, Event, EventKind, Scalar, ShapeDecl, Vec3Data};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -30,13 +28,11 @@ pub enum ReadError {
     },
 }
 
-/// A decoded recording with its call sites resolved.
+/// A recording read from a file.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    /// Events in stream order (site definitions included).
-    pub events: Vec<Located>,
-    /// Call sites by stream-local id.
-    pub sites: BTreeMap<u32, SiteDef>,
+    /// The decoded recording (its valid prefix when damaged).
+    pub recording: Decoded,
     /// Length of the file in bytes.
     pub file_len: u64,
     /// The first problem, if the file is damaged; `events` is its valid prefix.
@@ -52,23 +48,15 @@ pub fn load(path: &Path) -> Result<Loaded, ReadError> {
         path: path.to_owned(),
         source,
     })?;
-    let decoded = cspace_recorder::decode(&bytes);
-    let sites = decoded
-        .events
-        .iter()
-        .filter_map(|l| match &l.event {
-            Event::Site(def) => Some((def.id, def.clone())),
-            _ => None,
-        })
-        .collect();
+    let recording = cspace_recorder::decode(&bytes);
+    let error = recording.error.clone().map(|source| ReadError::Decode {
+        path: path.to_owned(),
+        source,
+    });
     Ok(Loaded {
-        events: decoded.events,
-        sites,
+        recording,
         file_len: bytes.len() as u64,
-        error: decoded.error.map(|source| ReadError::Decode {
-            path: path.to_owned(),
-            source,
-        }),
+        error,
     })
 }
 
@@ -149,14 +137,14 @@ pub fn describe(event: &Event, label: &str) -> String {
 /// Writing to `out` failed.
 pub fn dump(loaded: &Loaded, json: bool, out: &mut impl Write) -> io::Result<()> {
     let mut depth: usize = 0;
-    for l in &loaded.events {
+    for l in &loaded.recording.events {
         if matches!(l.event, Event::Site(_)) {
             continue;
         }
         if matches!(l.event, Event::Pop { .. }) {
             depth = depth.saturating_sub(1);
         }
-        let site = loaded.sites.get(&l.event.site());
+        let site = loaded.recording.site(l.event.site());
         let (file, line, label) = site.map_or(("?", 0, ""), |s| {
             (s.file.as_str(), s.line, s.label.as_str())
         });
@@ -208,12 +196,13 @@ pub struct Stats {
 pub fn stats(loaded: &Loaded) -> Stats {
     let mut s = Stats::default();
     let mut depth = 0u64;
-    for (i, l) in loaded.events.iter().enumerate() {
+    for (i, l) in loaded.recording.events.iter().enumerate() {
         let end = loaded
+            .recording
             .events
             .get(i + 1)
             .map_or(loaded.file_len, |next| next.offset);
-        let end = if loaded.error.is_some() && i + 1 == loaded.events.len() {
+        let end = if loaded.error.is_some() && i + 1 == loaded.recording.events.len() {
             // The damaged tail is not part of the last frame.
             end.min(
                 loaded
@@ -289,18 +278,8 @@ mod tests {
             rec::pause!("step");
             rec::pop!();
         });
-        let decoded = rec::decode(&r.bytes);
-        let sites = decoded
-            .events
-            .iter()
-            .filter_map(|l| match &l.event {
-                Event::Site(d) => Some((d.id, d.clone())),
-                _ => None,
-            })
-            .collect();
         Loaded {
-            events: decoded.events,
-            sites,
+            recording: rec::decode(&r.bytes),
             file_len: r.bytes.len() as u64,
             error: None,
         }

@@ -17,13 +17,13 @@
 //! The portal core is shared with [`crate::sweep::swept_mpr`], which runs it on
 //! the swept CSO with a ray that is not the centre ray.
 
-use crate::Status;
-use crate::epa::{self, Penetration};
-use crate::gjk::Basis;
-use crate::gjk::{self, Overlap};
+use super::Status;
+use super::cso::CsoSupport;
+use super::epa::{self, Penetration};
+use super::gjk::{self, Overlap};
+use super::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
-use crate::shape::{Geom, Placed, Shape};
-use crate::simplex::CsoPoint;
+use crate::shape::{Geom, Placed};
 use cspace_recorder as rec;
 
 /// Bound on the portal discovery and the portal refinement loops (each).
@@ -73,47 +73,6 @@ pub(crate) enum Mode {
     Boolean,
     /// Keep refining until the portal lies on the surface (within `tol`).
     Surface,
-}
-
-/// The CSO support of two placed shapes in world directions. Positions (`w`
-/// and the witnesses `a`, `b`) are relative to A's position, which keeps
-/// precision when both shapes are far from the world origin; add
-/// `a.pose.position` to the witnesses for world space. The rotations are
-/// kept as matrices: two matrix products per shape and call instead of two
-/// quaternion rotations.
-pub(crate) struct CsoSupport<'a, T: Real> {
-    a: &'a Shape<T>,
-    b: &'a Shape<T>,
-    rot_a: Basis<T>,
-    rot_b: Basis<T>,
-    /// B's position relative to A's.
-    offset: V3<T>,
-}
-
-impl<'a, T: Real> CsoSupport<'a, T> {
-    /// The support of `a − b`.
-    pub(crate) fn new(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
-        Self {
-            a: a.shape,
-            b: b.shape,
-            rot_a: Basis::of_rotation(a.pose.rotation),
-            rot_b: Basis::of_rotation(b.pose.rotation),
-            offset: b.pose.position - a.pose.position,
-        }
-    }
-
-    /// The CSO point in world direction `d`.
-    #[inline]
-    pub(crate) fn at(&self, d: V3<T>) -> CsoPoint<T> {
-        let pa = self
-            .rot_a
-            .apply(self.a.support(self.rot_a.apply_inverse(d)));
-        let pb = self
-            .rot_b
-            .apply(self.b.support(self.rot_b.apply_inverse(-d)))
-            + self.offset;
-        CsoPoint::new(pa, pb)
-    }
 }
 
 /// A point inside the shape, relative to its position, in world orientation:

@@ -25,12 +25,13 @@
 //! the rims): a few in 10 000 random pairs end with
 //! [`Status::MaxIterations`] and a depth that is still a valid upper bound.
 
-use crate::Status;
-use crate::gjk::{self, Cso};
+use super::Status;
+use super::cso::Cso;
+use super::gjk;
+use super::sat;
+use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, V3, Vector};
-use crate::sat;
 use crate::shape::Placed;
-use crate::simplex::{CsoPoint, Simplex};
 use cspace_recorder as rec;
 
 /// The most polytope expansions one EPA query makes.

@@ -1,5 +1,10 @@
 //! The `cspace` command line: inspect recordings, run queries, replay fixtures.
 
+mod dump;
+mod eval;
+mod listen;
+mod replay;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -62,29 +67,27 @@ enum Command {
         record: Option<std::path::PathBuf>,
     },
     /// Re-run fixtures: does each check pass now, is each recording unchanged?
-    Replay(cspace::replay::ReplayArgs),
+    Replay(replay::ReplayArgs),
     /// Manage fixtures: promote into `fixtures/regressions/`, record the examples, list.
-    Fixtures(cspace::replay::FixturesArgs),
+    Fixtures(replay::FixturesArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Dump { file, json } => {
-            inspect(&file, |loaded, out| cspace::dump::dump(loaded, json, out))
-        }
+        Command::Dump { file, json } => inspect(&file, |loaded, out| dump::dump(loaded, json, out)),
         Command::Diff { a, b, ulps } => diff(&a, &b, ulps),
-        Command::Listen { addr, out, count } => cspace::listen::run(&addr, &out, count),
+        Command::Listen { addr, out, count } => listen::run(&addr, &out, count),
         Command::Stats { file } => inspect(&file, |loaded, out| {
-            cspace::dump::print_stats(&cspace::dump::stats(loaded), out)
+            dump::print_stats(&dump::stats(loaded), out)
         }),
         Command::Eval {
             file,
             repeat,
             record,
-        } => cspace::eval::cli(&file, &cspace::eval::Options { repeat, record }),
-        Command::Replay(args) => cspace::replay::run_replay(&args),
-        Command::Fixtures(args) => cspace::replay::run_fixtures(&args),
+        } => eval::cli(&file, &eval::Options { repeat, record }),
+        Command::Replay(args) => replay::run_replay(&args),
+        Command::Fixtures(args) => replay::run_fixtures(&args),
     }
 }
 
@@ -92,9 +95,9 @@ fn main() -> ExitCode {
 /// reports damage as one line naming the file and byte offset (exit code 1).
 fn inspect(
     file: &std::path::Path,
-    print: impl FnOnce(&cspace::dump::Loaded, &mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
+    print: impl FnOnce(&dump::Loaded, &mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
 ) -> ExitCode {
-    let loaded = match cspace::dump::load(file) {
+    let loaded = match dump::load(file) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
@@ -121,7 +124,7 @@ fn inspect(
 fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
     let mut sides = Vec::new();
     for path in [a, b] {
-        match cspace::dump::load(path) {
+        match dump::load(path) {
             Ok(loaded) => {
                 if let Some(e) = &loaded.error {
                     eprintln!("error: {e}");
@@ -136,10 +139,10 @@ fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
         }
     }
     let (sa, sb) = (
-        cspace::diff::Side::new(&sides[0].events),
-        cspace::diff::Side::new(&sides[1].events),
+        cspace_recorder::diff::Side::new(&sides[0].recording),
+        cspace_recorder::diff::Side::new(&sides[1].recording),
     );
-    match cspace::diff::first_divergence(&sa, &sb, ulps) {
+    match cspace_recorder::diff::first_divergence(&sa, &sb, ulps) {
         None => {
             println!(
                 "identical: {} events compared (tolerance {ulps} ulps)",

@@ -65,6 +65,7 @@ fn an_unreadable_recording_is_exit_code_2_naming_the_file() {
 fn replay_in_two_precisions_shows_where_f32_leaves_f64() {
     let dir = std::env::temp_dir().join(format!("cspace-precision-{}", std::process::id()));
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
         .join("fixtures/examples/gjk-rotated-boxes.fixture.json");
     let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
         .args(["replay", "--precision", "f32,f64"])

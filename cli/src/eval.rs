@@ -1,12 +1,12 @@
 //! `cspace eval`: JSON lines in, JSON lines out.
 //!
-//! Each non-blank input line is one [`Query`](crate::query::Query); each
+//! Each non-blank input line is one [`Query`](cspace::model::Query); each
 //! produces one output line with the same `id`: `{"id":…,"ok":true,…}` with
 //! the [`Answer`] fields, or `{"id":…,"ok":false,
 //! "error":"…"}` naming the offending field (prefixed by the line number
 //! when the query has no id). Bad lines never stop the stream.
 
-use crate::query::{self, Answer, QueryError};
+use cspace::model::{self as query, Answer, QueryError};
 use serde_json::{Map, Value, json};
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};

@@ -15,12 +15,13 @@
 //!
 //! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
 
-use crate::Status;
-use crate::gjk::{self, Cso};
-use crate::mpr::{self, Mode, Outcome};
+use super::Status;
+use super::cso::{Cso, CsoSupport};
+use super::gjk;
+use super::mpr::{self, Mode, Outcome};
+use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::{Geom, Placed};
-use crate::simplex::{CsoPoint, Simplex};
 use cspace_recorder as rec;
 
 /// The most advancement steps of [`conservative_advancement`] and
@@ -539,7 +540,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     let size = size + motion.max_abs();
     let tol = tol + mpr::portal_rel::<T>() * motion.max_abs();
     // 1. Does the swept CSO hold the origin?
-    let support = mpr::CsoSupport::new(a, b);
+    let support = CsoSupport::new(a, b);
     let swept_support = |d: V3<T>| {
         let p = support.at(d);
         if d.dot(motion) > T::ZERO {

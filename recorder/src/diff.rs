@@ -8,8 +8,7 @@
 //! shows the step where f32 leaves f64. Texts are compared only when both
 //! recordings have the same precision, since they print numbers.
 
-use cspace_recorder::{Event, Located, Precision, Scalar, ShapeDecl, ShapeGeom, SiteDef, Vec3Data};
-use std::collections::HashMap;
+use crate::{Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
 use std::fmt;
 
 /// One side of a comparison: decoded events with their call sites resolved.
@@ -20,22 +19,19 @@ pub struct Side<'a> {
 }
 
 impl<'a> Side<'a> {
-    /// Prepares decoded events for comparison.
+    /// Prepares a decoded recording for comparison.
     #[must_use]
-    pub fn new(events: &'a [Located]) -> Self {
-        let mut sites: HashMap<u32, &'a SiteDef> = HashMap::new();
-        let mut out = Vec::with_capacity(events.len());
+    pub fn new(decoded: &'a Decoded) -> Self {
+        let mut out = Vec::with_capacity(decoded.events.len());
         let mut precision = None;
-        for l in events {
-            if let Event::Site(def) = &l.event {
-                sites.insert(def.id, def);
+        for l in &decoded.events {
+            if matches!(l.event, Event::Site(_)) {
                 continue;
             }
             if precision.is_none() {
                 precision = event_precision(&l.event);
             }
-            let label = sites.get(&l.event.site()).map_or("", |s| s.label.as_str());
-            out.push((l, label));
+            out.push((l, decoded.label(l.event.site())));
         }
         Self {
             events: out,
@@ -255,8 +251,8 @@ impl Cmp {
     }
 
     fn decl(&self, field: &str, a: &ShapeDecl, b: &ShapeDecl) -> Option<Difference> {
-        let (ga, gb) = (geom_numbers(&a.geom), geom_numbers(&b.geom));
-        if std::mem::discriminant(&a.geom) != std::mem::discriminant(&b.geom) {
+        let (ga, gb) = (a.geom.numbers(), b.geom.numbers());
+        if a.geom.kind() != b.geom.kind() {
             return Some(Difference::Text {
                 a: format!("{field}: {:?}", a.geom),
                 b: format!("{field}: {:?}", b.geom),
@@ -273,36 +269,6 @@ fn to_scalars(v: Vec3Data) -> [Scalar; 3] {
     match v {
         Vec3Data::F32(v) => v.map(Scalar::F32),
         Vec3Data::F64(v) => v.map(Scalar::F64),
-    }
-}
-
-fn geom_numbers(g: &ShapeGeom) -> Vec<f64> {
-    match g {
-        ShapeGeom::Point => vec![],
-        ShapeGeom::Sphere { radius } => vec![*radius],
-        ShapeGeom::Box { half_extents } => half_extents.to_vec(),
-        ShapeGeom::Capsule {
-            half_height,
-            radius,
-        }
-        | ShapeGeom::Cylinder {
-            half_height,
-            radius,
-        }
-        | ShapeGeom::Cone {
-            half_height,
-            radius,
-        } => vec![*half_height, *radius],
-        ShapeGeom::Hull { points } => points.iter().flatten().copied().collect(),
-        ShapeGeom::Mesh {
-            vertices,
-            triangles,
-        } => vertices
-            .iter()
-            .flatten()
-            .copied()
-            .chain(triangles.iter().flatten().map(|&i| f64::from(i)))
-            .collect(),
     }
 }
 
@@ -422,12 +388,13 @@ pub fn first_divergence(a: &Side<'_>, b: &Side<'_>, max_ulps: u64) -> Option<Div
     None
 }
 
-#[cfg(test)]
+// The recordings compared here need the macros compiled in.
+#[cfg(all(test, feature = "enabled"))]
 mod tests {
     use super::*;
-    use cspace_recorder as rec;
+    use crate as rec;
 
-    fn record(nudge: u64) -> Vec<Located> {
+    fn record(nudge: u64) -> Decoded {
         let ((), r) = rec::record(|| {
             rec::push!("iteration");
             rec::point!(cso "w", [1.0f64, 2.0, 3.0]);
@@ -436,7 +403,7 @@ mod tests {
             rec::pause!("after reduce");
             rec::pop!();
         });
-        rec::decode(&r.bytes).events
+        rec::decode(&r.bytes)
     }
 
     #[test]
@@ -465,8 +432,8 @@ mod tests {
     #[test]
     fn a_shorter_recording_diverges_by_count() {
         let a = record(0);
-        let b = &a[..a.len() - 1];
-        let d = first_divergence(&Side::new(&a), &Side::new(b), 0).expect("count differs");
+        let b = Decoded::from_events(a.events[..a.events.len() - 1].iter().cloned());
+        let d = first_divergence(&Side::new(&a), &Side::new(&b), 0).expect("count differs");
         assert!(matches!(d.difference, Difference::Count { .. }));
         assert_eq!(d.offset_b, None);
     }
@@ -484,7 +451,7 @@ mod tests {
     fn f32_against_f64_compares_in_f32_ulps() {
         let ((), a) = rec::record(|| rec::value!("d", 0.1f32));
         let ((), b) = rec::record(|| rec::value!("d", 0.1f64));
-        let (a, b) = (rec::decode(&a.bytes).events, rec::decode(&b.bytes).events);
+        let (a, b) = (rec::decode(&a.bytes), rec::decode(&b.bytes));
         assert_eq!(
             first_divergence(&Side::new(&a), &Side::new(&b), 0),
             None,

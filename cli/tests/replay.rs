@@ -1,0 +1,111 @@
+//! `cspace replay` and `cspace fixtures` end to end: promote, list, and a
+//! folder of good and bad fixtures.
+
+#[path = "../../tests/fixture_files/mod.rs"]
+mod fixture_files;
+
+use cspace::fixture;
+use fixture_files::{bad_fixtures, count_fixtures, good_fixture, names_in, temp_dir};
+use std::process::Command;
+
+#[test]
+fn the_cli_promotes_lists_and_flags_a_fixed_known_failure() {
+    let from = temp_dir("cli-promote-from");
+    let to = temp_dir("cli-promote-to");
+    let path = good_fixture(&from, "cli-promoted");
+    let cspace = env!("CARGO_BIN_EXE_cspace");
+    let out = Command::new(cspace)
+        .args(["fixtures", "promote", "--known-failure", "--to"])
+        .arg(&to)
+        .arg(&path)
+        .output()
+        .expect("run cspace fixtures promote");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("promoted "), "{text}");
+    assert!(names_in(&from).is_empty(), "{:?}", names_in(&from));
+    assert_eq!(count_fixtures(&to), (1, 1));
+
+    let out = Command::new(cspace)
+        .args(["fixtures", "list"])
+        .arg(&to)
+        .output()
+        .expect("run cspace fixtures list");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("cli-promoted [ distance gjk f64 ]"), "{text}");
+
+    // Marked known failure, but its check passes: the run fails and says so.
+    let out = Command::new(cspace)
+        .arg("replay")
+        .arg(&to)
+        .output()
+        .expect("run cspace replay");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("FIXED") && l.contains("cli-promoted")),
+        "{text}"
+    );
+    assert!(text.contains("1 fixed"), "{text}");
+    let _ = std::fs::remove_dir_all(&from);
+    let _ = std::fs::remove_dir_all(&to);
+}
+
+#[test]
+fn the_cli_replays_good_fixtures_and_names_each_bad_one() {
+    let (dir, cases) = bad_fixtures();
+    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .arg("replay")
+        .arg(&dir)
+        .output()
+        .expect("run cspace replay");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success(),
+        "bad fixtures must fail the run:\n{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("PASS") && l.contains("good")),
+        "{text}"
+    );
+    for (path, phrase) in &cases {
+        let stem = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .replace(fixture::JSON_SUFFIX, "");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("ERROR") && l.contains(&stem) && l.contains(phrase)),
+            "no error line for {stem} with `{phrase}`:\n{text}"
+        );
+    }
+    assert!(text.contains("1 passed, 0 failed"), "{text}");
+    assert!(text.contains(&format!("{} errors", cases.len())), "{text}");
+
+    // The good one alone passes, exit code 0.
+    let good = dir.join(
+        names_in(&dir)
+            .into_iter()
+            .find(|n| n.starts_with("good-") && n.ends_with(".cspace"))
+            .expect("good"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .arg("replay")
+        .arg(&good)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,25 @@
+//! The algorithms: GJK (distance, intersection, warm start), EPA, MPR, the
+//! box–box separating-axis test and sweeps, over the simplex and the
+//! configuration-space object they share.
+
+mod cso;
+pub mod epa;
+pub mod gjk;
+pub mod mpr;
+mod sat;
+pub mod simplex;
+pub mod sweep;
+
+/// How an iterative query ended. Every result carries one, so hitting an
+/// iteration bound is never silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The termination criterion was met: the answer is within tolerance.
+    Converged,
+    /// The iteration bound was hit; the answer is the best bound found so far.
+    MaxIterations,
+    /// The input was degenerate (zero-size core, coincident points) and a
+    /// closed-form answer was returned instead of iterating.
+    Degenerate,
+}

@@ -1,0 +1,211 @@
+//! Running a query: validate it, build its shapes in the requested
+//! precision, call the algorithm and widen the result into an [`Answer`].
+
+use super::query::{Algorithm, Query, QueryError, QueryKind};
+use crate::real::{Real, V3, Vector};
+use crate::shape::{Placed, Pose, Shape};
+use crate::{Status, epa, gjk, mpr, sweep};
+use cspace_recorder::{self as rec, Precision};
+use serde::{Deserialize, Serialize};
+
+/// A query's result: which algorithm ran, in which precision, its outcome,
+/// its iteration count and how it ended. Serialises to the `eval` output
+/// fields (the outcome's fields are flattened, tagged by `"query"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The algorithm that ran.
+    pub algorithm: Algorithm,
+    /// The precision it ran in.
+    pub precision: Precision,
+    /// The outcome.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Support evaluations (over all inner queries).
+    pub iterations: u32,
+    /// How the algorithm ended.
+    pub status: Status,
+}
+
+/// The values a query computes, widened to f64 (exactly, from f32). Points
+/// are in world space; normals are unit and point from A towards B.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "query", rename_all = "lowercase")]
+pub enum Outcome {
+    /// Distance and closest points.
+    Distance {
+        /// Distance between the shapes (0 when intersecting).
+        distance: f64,
+        /// Closest point on A.
+        point_a: [f64; 3],
+        /// Closest point on B.
+        point_b: [f64; 3],
+        /// Whether they overlap or touch.
+        intersecting: bool,
+    },
+    /// Boolean intersection.
+    Intersect {
+        /// Whether they overlap or touch.
+        intersecting: bool,
+    },
+    /// Penetration.
+    Penetration {
+        /// Depth (≥ 0; 0 when apart).
+        depth: f64,
+        /// Unit normal from A towards B: moving B by `depth · normal` separates.
+        normal: [f64; 3],
+        /// Deepest point of A (world).
+        point_a: [f64; 3],
+        /// Deepest point of B (world).
+        point_b: [f64; 3],
+        /// Whether they overlap or touch.
+        intersecting: bool,
+    },
+    /// Sweep.
+    Sweep {
+        /// Whether A hits B during the motion.
+        hit: bool,
+        /// Time of impact in [0, 1] (null on a miss).
+        toi: Option<f64>,
+        /// Unit normal at impact from A towards B (null on a miss).
+        normal: Option<[f64; 3]>,
+        /// World contact point at impact (null on a miss).
+        point: Option<[f64; 3]>,
+    },
+}
+
+/// Validates and runs a query.
+///
+/// # Errors
+/// The query is invalid ([`Query::validate`]).
+pub fn run(q: &Query) -> Result<Answer, QueryError> {
+    q.validate()?;
+    Ok(match q.precision {
+        Precision::F64 => Prepared::<f64>::new(q).run(),
+        Precision::F32 => Prepared::<f32>::new(q).run(),
+    })
+}
+
+/// [`run`] inside a recording: the answer and the steps the algorithm recorded.
+pub fn run_recorded(q: &Query) -> (Result<Answer, QueryError>, rec::Recording) {
+    rec::record(|| run(q))
+}
+
+/// Validates a query, then runs it `repeat` times (at least once) and returns
+/// the answer and the mean time of one run in nanoseconds. Building the
+/// shapes is excluded from the timing.
+///
+/// # Errors
+/// The query is invalid ([`Query::validate`]).
+pub fn run_timed(q: &Query, repeat: u32) -> Result<(Answer, f64), QueryError> {
+    q.validate()?;
+    Ok(match q.precision {
+        Precision::F64 => Prepared::<f64>::new(q).timed(repeat),
+        Precision::F32 => Prepared::<f32>::new(q).timed(repeat),
+    })
+}
+
+/// A validated query with its shapes built in precision `T`.
+struct Prepared<T: Real> {
+    kind: QueryKind,
+    algorithm: Algorithm,
+    a: Shape<T>,
+    b: Shape<T>,
+    pose_a: Pose<T>,
+    pose_b: Pose<T>,
+    motion: V3<T>,
+}
+
+impl<T: Real> Prepared<T> {
+    fn new(q: &Query) -> Self {
+        let (a, pose_a) = Shape::from_decl(&q.a);
+        let (b, pose_b) = Shape::from_decl(&q.b);
+        Self {
+            kind: q.query,
+            algorithm: q.resolved_algorithm(),
+            a,
+            b,
+            pose_a,
+            pose_b,
+            motion: V3::<T>::from_f64(q.translation.unwrap_or([0.0; 3])),
+        }
+    }
+
+    fn timed(&self, repeat: u32) -> (Answer, f64) {
+        let n = repeat.max(1);
+        let start = std::time::Instant::now();
+        let mut answer = self.run();
+        for _ in 1..n {
+            answer = std::hint::black_box(self.run());
+        }
+        let ns = start.elapsed().as_nanos() as f64 / f64::from(n);
+        (answer, ns)
+    }
+
+    fn run(&self) -> Answer {
+        let a = Placed::new(&self.a, self.pose_a);
+        let b = Placed::new(&self.b, self.pose_b);
+        let v = |p: V3<T>| p.to_f64();
+        let (outcome, iterations, status) = match (self.kind, self.algorithm) {
+            (QueryKind::Distance, _) => {
+                let d = gjk::distance(&a, &b);
+                let o = Outcome::Distance {
+                    distance: d.distance.to_f64(),
+                    point_a: v(d.point_a),
+                    point_b: v(d.point_b),
+                    intersecting: d.intersecting,
+                };
+                (o, d.iterations, d.status)
+            }
+            (QueryKind::Intersect, alg) => {
+                let r = if alg == Algorithm::Mpr {
+                    mpr::intersect(&a, &b)
+                } else {
+                    gjk::intersect(&a, &b)
+                };
+                let o = Outcome::Intersect {
+                    intersecting: r.intersecting,
+                };
+                (o, r.iterations, r.status)
+            }
+            (QueryKind::Penetration, alg) => {
+                let p = if alg == Algorithm::Mpr {
+                    mpr::penetration(&a, &b)
+                } else {
+                    epa::penetration(&a, &b)
+                };
+                let o = Outcome::Penetration {
+                    depth: p.depth.to_f64(),
+                    normal: v(p.normal),
+                    point_a: v(p.point_a),
+                    point_b: v(p.point_b),
+                    intersecting: p.intersecting,
+                };
+                (o, p.iterations, p.status)
+            }
+            (QueryKind::Sweep, alg) => {
+                let s = match alg {
+                    Algorithm::Ca => sweep::conservative_advancement(&a, self.motion, &b),
+                    Algorithm::SweptMpr => sweep::swept_mpr(&a, self.motion, &b),
+                    // Validation checked the shapes: a miss is the only other answer.
+                    Algorithm::Analytic => sweep::analytic(&a, self.motion, &b)
+                        .unwrap_or_else(|_| sweep::Sweep::miss(0, Status::Degenerate)),
+                    _ => sweep::ray_cast(&a, self.motion, &b),
+                };
+                let o = Outcome::Sweep {
+                    hit: s.hit,
+                    toi: s.hit.then(|| s.toi.to_f64()),
+                    normal: s.hit.then(|| v(s.normal)),
+                    point: s.hit.then(|| v(s.point)),
+                };
+                (o, s.iterations, s.status)
+            }
+        };
+        Answer {
+            algorithm: self.algorithm,
+            precision: T::PRECISION,
+            outcome,
+            iterations,
+            status,
+        }
+    }
+}

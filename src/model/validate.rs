@@ -1,0 +1,158 @@
+//! Checking a query can run, naming the field path of the first problem.
+//!
+//! Rejected, naming the field path (`a.shape.radius`, `b.rotation`):
+//! negative sizes, non-finite numbers, magnitudes above [`MAX_ABS_F64`]
+//! ([`MAX_ABS_F32`] in f32, so no intermediate product overflows), empty hulls,
+//! rotations whose norm differs from 1 by more than [`UNIT_TOLERANCE`]
+//! (accepted ones are renormalised), a sweep without `translation`, and an
+//! algorithm that does not answer the query.
+
+use super::query::{
+    Algorithm, MAX_ABS_F32, MAX_ABS_F64, Query, QueryError, QueryKind, UNIT_TOLERANCE,
+};
+use crate::real::V3;
+use crate::shape::{Placed, Pose, Shape};
+use crate::sweep;
+use cspace_recorder::{Param, Precision, ShapeDecl};
+
+impl Query {
+    /// The algorithm that will run: the given one or the query's default.
+    #[must_use]
+    pub fn resolved_algorithm(&self) -> Algorithm {
+        self.algorithm.unwrap_or(Algorithm::default_for(self.query))
+    }
+
+    /// Checks the query can run (see the module docs for the rules).
+    ///
+    /// # Errors
+    /// The first problem found, naming its field.
+    pub fn validate(&self) -> Result<(), QueryError> {
+        let limits = Limits::of(self.precision);
+        let alg = self.resolved_algorithm();
+        if !Algorithm::valid_for(self.query).contains(&alg) {
+            let valid = Algorithm::valid_for(self.query)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(QueryError::AlgorithmNotValid {
+                algorithm: alg,
+                query: self.query,
+                valid,
+            });
+        }
+        validate_body(&self.a, "a", limits)?;
+        validate_body(&self.b, "b", limits)?;
+        match (self.query, self.translation) {
+            (QueryKind::Sweep, None) => return Err(QueryError::MissingTranslation),
+            (_, Some(t)) => limits.vec("translation", &t)?,
+            (_, None) => {}
+        }
+        if self.query == QueryKind::Sweep && alg == Algorithm::Analytic {
+            let (a, _) = Shape::<f64>::from_decl(&self.a);
+            let (b, _) = Shape::<f64>::from_decl(&self.b);
+            let (pa, pb) = (
+                Placed::new(&a, Pose::IDENTITY),
+                Placed::new(&b, Pose::IDENTITY),
+            );
+            sweep::analytic(&pa, V3::<f64>::ZERO, &pb)?;
+        }
+        Ok(())
+    }
+}
+
+/// The magnitude limit of a precision.
+#[derive(Clone, Copy)]
+struct Limits {
+    limit: f64,
+    precision: Precision,
+}
+
+impl Limits {
+    fn of(precision: Precision) -> Self {
+        let limit = match precision {
+            Precision::F64 => MAX_ABS_F64,
+            Precision::F32 => MAX_ABS_F32,
+        };
+        Self { limit, precision }
+    }
+
+    fn num(self, path: &str, v: f64) -> Result<(), QueryError> {
+        if !v.is_finite() {
+            return Err(QueryError::NotFinite {
+                path: path.to_owned(),
+                value: format!("{v}"),
+            });
+        }
+        if v.abs() > self.limit {
+            return Err(QueryError::TooLarge {
+                path: path.to_owned(),
+                value: v,
+                limit: self.limit,
+                precision: self.precision.name(),
+            });
+        }
+        Ok(())
+    }
+
+    fn vec(self, path: &str, v: &[f64]) -> Result<(), QueryError> {
+        for (i, c) in v.iter().enumerate() {
+            self.num(&format!("{path}[{i}]"), *c)?;
+        }
+        Ok(())
+    }
+
+    fn size(self, path: &str, v: f64) -> Result<(), QueryError> {
+        self.num(path, v)?;
+        if v < 0.0 {
+            return Err(QueryError::Negative {
+                path: path.to_owned(),
+                value: v,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn validate_body(body: &ShapeDecl, name: &str, limits: Limits) -> Result<(), QueryError> {
+    let path = |f: &str| format!("{name}.shape.{f}");
+    for (field, param) in body.geom.params() {
+        match param {
+            Param::Size(v) => limits.size(&path(field), v)?,
+            Param::Sizes(v) => {
+                for (i, h) in v.iter().enumerate() {
+                    limits.size(&path(&format!("{field}[{i}]")), *h)?;
+                }
+            }
+            Param::Points(points) => {
+                if points.is_empty() {
+                    return Err(QueryError::EmptyHull { path: path(field) });
+                }
+                for (i, q) in points.iter().enumerate() {
+                    limits.vec(&path(&format!("{field}[{i}]")), q)?;
+                }
+            }
+            // Only the vertices' hull is the shape: indices do not change it.
+            Param::Triangles(_) => {}
+        }
+    }
+    limits.size(&path("margin"), body.margin)?;
+    limits.vec(&format!("{name}.position"), &body.position)?;
+    limits.vec(&format!("{name}.rotation"), &body.rotation)?;
+    let norm = body.rotation.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if (norm - 1.0).abs() > UNIT_TOLERANCE {
+        return Err(QueryError::NotUnit {
+            path: format!("{name}.rotation"),
+            norm,
+        });
+    }
+    // The shape type's own checks, in the query's precision.
+    let shape_check = match limits.precision {
+        Precision::F64 => Shape::<f64>::from_decl(body).0.validate(),
+        Precision::F32 => Shape::<f32>::from_decl(body).0.validate(),
+    };
+    shape_check.map_err(|e| QueryError::Parse {
+        path: format!("{name}.shape"),
+        message: e.to_string(),
+    })
+}

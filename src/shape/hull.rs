@@ -1,0 +1,102 @@
+//! Convex hulls of point sets: the points plus what every query needs of them.
+
+use crate::real::{Real, V3, Vector};
+
+/// A hull's points with what queries need of them every call (extent,
+/// centroid), computed once here instead of per query (both are O(n)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hull<T: Real> {
+    points: Vec<V3<T>>,
+    extent: T,
+    centroid: V3<T>,
+}
+
+impl<T: Real> Hull<T> {
+    /// The hull of `points` (an empty set is rejected by [`Shape::validate`]).
+    #[must_use]
+    pub fn new(points: Vec<V3<T>>) -> Self {
+        let extent = hull_extent::<T>(&points);
+        let centroid = if points.is_empty() {
+            V3::<T>::ZERO
+        } else {
+            points.iter().fold(V3::<T>::ZERO, |s, &q| s + q) / T::from_f64(points.len() as f64)
+        };
+        Self {
+            points,
+            extent,
+            centroid,
+        }
+    }
+
+    /// The points.
+    #[must_use]
+    pub fn points(&self) -> &[V3<T>] {
+        &self.points
+    }
+
+    /// The largest absolute coordinate of the points.
+    #[must_use]
+    pub fn extent(&self) -> T {
+        self.extent
+    }
+
+    /// The mean of the points: a point inside the hull.
+    #[must_use]
+    pub fn centroid(&self) -> V3<T> {
+        self.centroid
+    }
+}
+
+/// The first of `points` farthest along `d` (a linear scan).
+///
+/// Four interleaved running maxima keep the dependency chains short; merging
+/// them by (largest dot, then lowest index) gives exactly the sequential
+/// scan's answer, the first point with the largest dot product.
+#[inline]
+pub(crate) fn hull_support<T: Real>(points: &[V3<T>], d: V3<T>) -> V3<T> {
+    let mut best_dot = [-T::MAX; 4];
+    let mut best = [usize::MAX; 4];
+    let chunks = points.chunks_exact(4);
+    let rest = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        for k in 0..4 {
+            let dot = chunk[k].dot(d);
+            if dot > best_dot[k] {
+                best_dot[k] = dot;
+                best[k] = 4 * c + k;
+            }
+        }
+    }
+    let base = points.len() - rest.len();
+    for (k, p) in rest.iter().enumerate() {
+        let dot = p.dot(d);
+        if dot > best_dot[k] {
+            best_dot[k] = dot;
+            best[k] = base + k;
+        }
+    }
+    let mut i = best[0];
+    let mut i_dot = best_dot[0];
+    for k in 1..4 {
+        if best_dot[k] > i_dot || (best_dot[k] == i_dot && best[k] < i) {
+            i = best[k];
+            i_dot = best_dot[k];
+        }
+    }
+    // Only when no dot product beats −MAX (infinite or NaN input): the first point.
+    points.get(i).copied().unwrap_or(points[0])
+}
+
+/// The largest absolute coordinate of `points`.
+fn hull_extent<T: Real>(points: &[V3<T>]) -> T {
+    let mut m = [T::ZERO; 3];
+    for p in points {
+        let a = p.abs();
+        for (mk, ak) in m.iter_mut().zip([a.x(), a.y(), a.z()]) {
+            if ak > *mk {
+                *mk = ak;
+            }
+        }
+    }
+    m[0].max(m[1]).max(m[2])
+}
