@@ -71,11 +71,16 @@ fn main() {
         let _ = write!(list, "{rel:?}, ");
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("revision.rs");
+    let hex = format!("{hash:016x}");
     let code = format!(
         "/// Hash of the algorithm sources this binary was built from.\n\
-         pub const ALGORITHM_REVISION: u64 = 0x{hash:016x};\n\
+         pub const ALGORITHM_REVISION: u64 = 0x{}_{}_{}_{};\n\
          /// The files [`ALGORITHM_REVISION`] covers, relative to the workspace root.\n\
-         pub const ALGORITHM_SOURCES: &[&str] = &[{list}];\n"
+         pub const ALGORITHM_SOURCES: &[&str] = &[{list}];\n",
+        &hex[0..4],
+        &hex[4..8],
+        &hex[8..12],
+        &hex[12..16]
     );
     std::fs::write(out, code).expect("OUT_DIR is writable");
 }

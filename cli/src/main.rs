@@ -139,8 +139,8 @@ fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
         }
     }
     let (sa, sb) = (
-        cspace_recorder::diff::Side::new(&sides[0].recording),
-        cspace_recorder::diff::Side::new(&sides[1].recording),
+        cspace_recorder::diff::Aligned::new(&sides[0].recording),
+        cspace_recorder::diff::Aligned::new(&sides[1].recording),
     );
     match cspace_recorder::diff::first_divergence(&sa, &sb, ulps) {
         None => {

@@ -11,14 +11,14 @@
 use crate::{Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
 use std::fmt;
 
-/// One side of a comparison: decoded events with their call sites resolved.
+/// A recording aligned for comparison: its events without site definitions, each with its label.
 #[derive(Debug, Clone)]
-pub struct Side<'a> {
+pub struct Aligned<'a> {
     events: Vec<(&'a Located, &'a str)>,
     precision: Option<Precision>,
 }
 
-impl<'a> Side<'a> {
+impl<'a> Aligned<'a> {
     /// Prepares a decoded recording for comparison.
     #[must_use]
     pub fn new(decoded: &'a Decoded) -> Self {
@@ -336,7 +336,7 @@ fn compare_events(cmp: &Cmp, a: &Event, b: &Event, texts: bool) -> Option<Differ
 /// Finds the first divergence between two recordings, or `None` when every
 /// event matches in kind and label and every float is within `max_ulps`.
 #[must_use]
-pub fn first_divergence(a: &Side<'_>, b: &Side<'_>, max_ulps: u64) -> Option<Divergence> {
+pub fn first_divergence(a: &Aligned<'_>, b: &Aligned<'_>, max_ulps: u64) -> Option<Divergence> {
     let mixed = a.precision.is_some() && b.precision.is_some() && a.precision != b.precision;
     let cmp = Cmp {
         max_ulps,
@@ -409,13 +409,16 @@ mod tests {
     #[test]
     fn identical_recordings_do_not_diverge() {
         let (a, b) = (record(0), record(0));
-        assert_eq!(first_divergence(&Side::new(&a), &Side::new(&b), 0), None);
+        assert_eq!(
+            first_divergence(&Aligned::new(&a), &Aligned::new(&b), 0),
+            None
+        );
     }
 
     #[test]
     fn one_ulp_is_found_at_its_step_and_tolerated_when_asked() {
         let (a, b) = (record(0), record(1));
-        let d = first_divergence(&Side::new(&a), &Side::new(&b), 0).expect("they differ");
+        let d = first_divergence(&Aligned::new(&a), &Aligned::new(&b), 0).expect("they differ");
         assert_eq!(d.step, 1, "after the first pause");
         assert_eq!(d.index, 3);
         assert!(
@@ -426,14 +429,17 @@ mod tests {
             d.to_string().contains("1 ulps") && d.to_string().contains("\"upper\""),
             "{d}"
         );
-        assert_eq!(first_divergence(&Side::new(&a), &Side::new(&b), 1), None);
+        assert_eq!(
+            first_divergence(&Aligned::new(&a), &Aligned::new(&b), 1),
+            None
+        );
     }
 
     #[test]
     fn a_shorter_recording_diverges_by_count() {
         let a = record(0);
         let b = Decoded::from_events(a.events[..a.events.len() - 1].iter().cloned());
-        let d = first_divergence(&Side::new(&a), &Side::new(&b), 0).expect("count differs");
+        let d = first_divergence(&Aligned::new(&a), &Aligned::new(&b), 0).expect("count differs");
         assert!(matches!(d.difference, Difference::Count { .. }));
         assert_eq!(d.offset_b, None);
     }
@@ -453,7 +459,7 @@ mod tests {
         let ((), b) = rec::record(|| rec::value!("d", 0.1f64));
         let (a, b) = (rec::decode(&a.bytes), rec::decode(&b.bytes));
         assert_eq!(
-            first_divergence(&Side::new(&a), &Side::new(&b), 0),
+            first_divergence(&Aligned::new(&a), &Aligned::new(&b), 0),
             None,
             "0.1f64 rounds to 0.1f32"
         );

@@ -58,7 +58,7 @@ pub use event::{
     Vec3Data,
 };
 pub use record::{
-    Recording, Sink, Site, emit, is_on, record, record_catching, record_to, record_to_file,
+    Recording, Scope, Sink, Site, emit, is_on, record, record_catching, record_to, record_to_file,
 };
 pub use stream::{
     DecodeError, Decoded, FILE_EXTENSION, FILE_SUFFIX, Located, StreamDecoder, decode,

@@ -79,6 +79,26 @@ macro_rules! pop {
     };
 }
 
+/// Opens a scope that closes when the returned [`Scope`](crate::Scope) is
+/// dropped, so it opens and closes in the same function and early returns or
+/// panics cannot leave it open.
+///
+/// `let _iteration = scope!("iteration");`, or `scope!("iteration", on)` in a
+/// hot loop that read [`is_on`](crate::is_on) once before it into `on`.
+#[macro_export]
+macro_rules! scope {
+    ($label:literal) => {
+        $crate::scope!($label, $crate::__guard!())
+    };
+    ($label:literal, $on:expr) => {
+        $crate::Scope::open(if $crate::ENABLED && $on {
+            ::core::option::Option::Some(($crate::__site!($label), $crate::__site!("")))
+        } else {
+            ::core::option::Option::None
+        })
+    };
+}
+
 /// A step: the viewer stops here. `pause!()` or `pause!("after reduce")`.
 #[macro_export]
 macro_rules! pause {

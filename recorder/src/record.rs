@@ -202,13 +202,13 @@ impl Recording {
     }
 }
 
-/// Restores the previous recorder of this thread when a scope ends, even by panic.
-struct Scope {
+/// Restores the previous recorder of this thread when a recording ends, even by panic.
+struct RecordingScope {
     previous: Option<Recorder>,
     was_on: bool,
 }
 
-impl Scope {
+impl RecordingScope {
     fn enter(sink: Option<Box<dyn Sink>>) -> Self {
         // With no sink asked for, stream to a live viewer if CSPACE_LIVE names one.
         let sink = sink.or_else(crate::live::sink_from_env);
@@ -235,7 +235,7 @@ impl Scope {
     }
 }
 
-impl Drop for Scope {
+impl Drop for RecordingScope {
     fn drop(&mut self) {
         if let Some(prev) = self.previous.take() {
             RECORDER.with(|r| *r.borrow_mut() = Some(prev));
@@ -262,7 +262,7 @@ impl Drop for Scope {
 /// assert_eq!(recording.events().len(), 2); // the site definition and the text
 /// ```
 pub fn record<R>(f: impl FnOnce() -> R) -> (R, Recording) {
-    let scope = Scope::enter(None);
+    let scope = RecordingScope::enter(None);
     let result = f();
     (result, scope.finish().0)
 }
@@ -273,7 +273,7 @@ pub fn record<R>(f: impl FnOnce() -> R) -> (R, Recording) {
 /// # Errors
 /// The panic payload, if `f` panicked.
 pub fn record_catching<R>(f: impl FnOnce() -> R) -> (std::thread::Result<R>, Recording) {
-    let scope = Scope::enter(None);
+    let scope = RecordingScope::enter(None);
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     (result, scope.finish().0)
 }
@@ -286,7 +286,7 @@ pub fn record_to<R>(
     sink: Box<dyn Sink>,
     f: impl FnOnce() -> R,
 ) -> (R, Recording, Option<io::Error>) {
-    let scope = Scope::enter(Some(sink));
+    let scope = RecordingScope::enter(Some(sink));
     let result = f();
     let (recording, err) = scope.finish();
     (result, recording, err)
@@ -333,6 +333,34 @@ pub fn emit(site: &Site, make: impl FnOnce(u32) -> Event) {
     });
 }
 
+/// An open scope, made by [`scope!`](crate::scope!): records its pop when dropped.
+#[must_use = "a scope closes when dropped: bind it, e.g. `let _iteration = scope!(…);`"]
+#[derive(Debug)]
+pub struct Scope {
+    pop: Option<&'static Site>,
+}
+
+impl Scope {
+    /// Records the push at the first site and keeps the second for the pop;
+    /// `None` opens nothing. Called by [`scope!`](crate::scope!).
+    #[doc(hidden)]
+    pub fn open(sites: Option<(&'static Site, &'static Site)>) -> Self {
+        let pop = sites.map(|(push, pop)| {
+            emit(push, |site| Event::Push { site });
+            pop
+        });
+        Self { pop }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        if let Some(pop) = self.pop {
+            emit(pop, |site| Event::Pop { site });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,5 +396,46 @@ mod tests {
         });
         let kinds: Vec<_> = outer.events().iter().map(Event::kind).collect();
         assert_eq!(kinds, vec![Site, Pause, Pop]);
+    }
+
+    /// A scope closes where its guard drops: at an early return and when the
+    /// closure panics, and `scope!(label, false)` records nothing.
+    #[cfg(feature = "enabled")]
+    #[test]
+    fn scopes_close_on_early_return_and_panic() {
+        fn early(stop: bool) -> u32 {
+            let _scope = crate::scope!("outer");
+            if stop {
+                return 1;
+            }
+            crate::pause!("inside");
+            2
+        }
+        let kinds = |r: &Recording| -> Vec<&'static str> {
+            r.events()
+                .iter()
+                .filter(|e| !matches!(e, Event::Site(_)))
+                .map(|e| match e {
+                    Event::Push { .. } => "push",
+                    Event::Pop { .. } => "pop",
+                    Event::Pause { .. } => "pause",
+                    _ => "other",
+                })
+                .collect()
+        };
+        let (_, r) = record(|| early(true));
+        assert_eq!(kinds(&r), ["push", "pop"]);
+        let (_, r) = record(|| early(false));
+        assert_eq!(kinds(&r), ["push", "pause", "pop"]);
+        let (result, r) = record_catching(|| {
+            let _scope = crate::scope!("panics");
+            panic!("inside a scope");
+        });
+        assert!(result.is_err());
+        assert_eq!(kinds(&r), ["push", "pop"]);
+        let ((), r) = record(|| {
+            let _off = crate::scope!("off", false);
+        });
+        assert!(kinds(&r).is_empty());
     }
 }

@@ -23,6 +23,8 @@ fn compiled_out_macros_never_evaluate_their_arguments() {
         rec::shapes!(boom::<rec::ShapeDecl>(), boom::<rec::ShapeDecl>());
         rec::pause!("step");
         rec::pop!();
+        let _scope = rec::scope!("scope");
+        let _hot = rec::scope!("hot", boom::<bool>());
     });
     assert!(recording.events().is_empty(), "nothing is recorded");
 }

@@ -493,14 +493,13 @@ fn expand<T: Real>(
         }
         let best_upper = best.map_or(upper, |b| b.0);
         if recording {
-            rec::push!("epa iteration");
+            let _iteration = rec::scope!("epa iteration");
             poly.record(cso, f);
             rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
             rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
             rec::value!("epa lower bound", lower);
             rec::value!("epa upper bound", best_upper);
             rec::pause!("epa expand");
-            rec::pop!();
         }
         if best_upper - lower <= tol || upper - face.d <= tol {
             status = Status::Converged;

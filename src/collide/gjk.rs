@@ -217,6 +217,7 @@ fn run_with<T: Real>(
         let p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w);
+        let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
             record_support(cso, &p, vv, vw);
         }
@@ -260,9 +261,6 @@ fn run_with<T: Real>(
             }
             None
         };
-        if recording {
-            rec::pop!();
-        }
         if let Some(end) = end {
             break end;
         }
@@ -282,7 +280,6 @@ fn run_with<T: Real>(
 #[cold]
 #[inline(never)]
 fn record_support<T: Real>(cso: &Cso<'_, T>, p: &CsoPoint<T>, vv: T, vw: T) {
-    rec::push!("gjk iteration");
     rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
     rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
     rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);

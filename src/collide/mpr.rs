@@ -29,9 +29,9 @@ use cspace_recorder as rec;
 /// Bound on the portal discovery and the portal refinement loops (each).
 pub const MAX_ITERS: u32 = 128;
 
-/// What the portal search found.
+/// Where the portal search found the origin relative to the CSO.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Outcome<T: Real> {
+pub(crate) enum Origin<T: Real> {
     /// The origin is outside the CSO: `axis` (unit) has every CSO point `x`
     /// with `x · axis ≤ 0`, so it points from A towards B.
     Separated {
@@ -54,11 +54,11 @@ pub(crate) enum Outcome<T: Real> {
     Degenerate,
 }
 
-/// A portal search: outcome, support evaluations and how it ended.
+/// A portal search: where the origin is, support evaluations and how it ended.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Run<T: Real> {
-    /// What was found.
-    pub outcome: Outcome<T>,
+pub(crate) struct PortalSearch<T: Real> {
+    /// Where the origin is.
+    pub origin: Origin<T>,
     /// Support evaluations.
     pub iterations: u32,
     /// `Converged`, or `MaxIterations` if a loop hit [`MAX_ITERS`].
@@ -120,7 +120,7 @@ pub(crate) fn portal<T: Real>(
     mut v0: CsoPoint<T>,
     (tol, size): (T, T),
     mode: Mode,
-) -> Run<T> {
+) -> PortalSearch<T> {
     let mut iterations = 0;
     let mut sup = |d: V3<T>| {
         iterations += 1;
@@ -148,8 +148,8 @@ pub(crate) fn portal<T: Real>(
         // there is normal to the ray (libccd's `findPenetrSegment`).
         rec::text!("origin on the segment v0-v1: v1 is on the surface along the ray");
         let normal = (-v0.w).try_normalize().unwrap_or(V3::<T>::X);
-        return run(
-            Outcome::Inside {
+        return search(
+            Origin::Inside {
                 portal: [v1, v1, v1],
                 normal,
             },
@@ -171,7 +171,7 @@ pub(crate) fn portal<T: Real>(
     for _ in 0..MAX_ITERS {
         if negligible(n, len) {
             rec::text!("degenerate portal during discovery");
-            return run(Outcome::Degenerate, iterations, Status::Degenerate);
+            return search(Origin::Degenerate, iterations, Status::Degenerate);
         }
         let v3 = sup(n);
         rec::triangle!(cso "candidate portal", v1.w, v2.w, v3.w, rec::Rgba::GREY);
@@ -198,14 +198,14 @@ pub(crate) fn portal<T: Real>(
             rec::triangle!(cso "portal", p1.w, p2.w, p3.w, rec::Rgba::YELLOW);
             let Some(normal) = (p2.w - p1.w).cross(p3.w - p1.w).try_normalize() else {
                 rec::text!("portal collapsed");
-                return run(Outcome::Degenerate, iterations, Status::Degenerate);
+                return search(Origin::Degenerate, iterations, Status::Degenerate);
             };
             let inside = normal.dot(p1.w) >= T::ZERO;
             hit |= inside;
             if inside && mode == Mode::Boolean {
                 rec::text!("origin inside the portal: intersecting");
-                return run(
-                    Outcome::Inside { portal, normal },
+                return search(
+                    Origin::Inside { portal, normal },
                     iterations,
                     Status::Converged,
                 );
@@ -225,8 +225,8 @@ pub(crate) fn portal<T: Real>(
             if gap <= tol || v4.w == p1.w || v4.w == p2.w || v4.w == p3.w {
                 if hit {
                     rec::text!("portal on the surface: gap {gap:?}");
-                    return run(
-                        Outcome::Inside { portal, normal },
+                    return search(
+                        Origin::Inside { portal, normal },
                         iterations,
                         Status::Converged,
                     );
@@ -251,43 +251,43 @@ pub(crate) fn portal<T: Real>(
         let [p1, p2, p3] = portal;
         rec::text!("refinement hit MAX_ITERS");
         return match (p2.w - p1.w).cross(p3.w - p1.w).try_normalize() {
-            Some(normal) if hit => run(
-                Outcome::Inside { portal, normal },
+            Some(normal) if hit => search(
+                Origin::Inside { portal, normal },
                 iterations,
                 Status::MaxIterations,
             ),
-            Some(normal) => Run {
-                outcome: Outcome::Separated {
+            Some(normal) => PortalSearch {
+                origin: Origin::Separated {
                     axis: normal,
                     separation: T::ZERO,
                 },
                 iterations,
                 status: Status::MaxIterations,
             },
-            None => run(Outcome::Degenerate, iterations, Status::Degenerate),
+            None => search(Origin::Degenerate, iterations, Status::Degenerate),
         };
     }
     rec::text!("discovery hit MAX_ITERS");
-    run(Outcome::Degenerate, iterations, Status::MaxIterations)
+    search(Origin::Degenerate, iterations, Status::MaxIterations)
 }
 
-fn run<T: Real>(outcome: Outcome<T>, iterations: u32, status: Status) -> Run<T> {
-    Run {
-        outcome,
+fn search<T: Real>(origin: Origin<T>, iterations: u32, status: Status) -> PortalSearch<T> {
+    PortalSearch {
+        origin,
         iterations,
         status,
     }
 }
 
 /// The origin is outside: `support` is the CSO's support point along `n`.
-fn separated<T: Real>(n: V3<T>, support: V3<T>, iterations: u32) -> Run<T> {
+fn separated<T: Real>(n: V3<T>, support: V3<T>, iterations: u32) -> PortalSearch<T> {
     rec::text!("miss: separating axis found");
     let (axis, separation) = match n.try_normalize() {
         Some(axis) => (axis, -support.dot(axis)),
         None => (V3::<T>::X, T::ZERO),
     };
-    run(
-        Outcome::Separated { axis, separation },
+    search(
+        Origin::Separated { axis, separation },
         iterations,
         Status::Converged,
     )
@@ -332,7 +332,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
             status: Status::Converged,
         };
     }
-    rec::push!("mpr intersect");
+    let _scope = rec::scope!("mpr intersect");
     let (tol, size) = tolerance(a, b);
     let support = CsoSupport::new(a, b);
     let r = portal(
@@ -345,14 +345,14 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     // projection (a few ulps of the CSO's size).
     let touching = gjk::rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
     let rounding = T::EPSILON * T::from_f64(64.0) * size;
-    let certain = match r.outcome {
-        Outcome::Separated { separation, .. } if separation > touching + rounding => Some(false),
-        Outcome::Inside { portal, normal } if normal.dot(portal[0].w) > touching + rounding => {
+    let certain = match r.origin {
+        Origin::Separated { separation, .. } if separation > touching + rounding => Some(false),
+        Origin::Inside { portal, normal } if normal.dot(portal[0].w) > touching + rounding => {
             Some(true)
         }
         _ => None,
     };
-    let overlap = if let Some(intersecting) = certain {
+    if let Some(intersecting) = certain {
         rec::text!("intersecting: {intersecting}");
         Overlap {
             intersecting,
@@ -360,7 +360,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
             status: r.status,
         }
     } else {
-        let degenerate = matches!(r.outcome, Outcome::Degenerate);
+        let degenerate = matches!(r.origin, Origin::Degenerate);
         rec::text!("near touching or degenerate: GJK decides");
         let g = gjk::intersect(a, b);
         Overlap {
@@ -372,9 +372,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
                 g.status
             },
         }
-    };
-    rec::pop!();
-    overlap
+    }
 }
 
 /// Penetration estimate along the portal normal: MPR refines the portal onto
@@ -389,10 +387,8 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
 /// [`epa::penetration`] with [`Status::Degenerate`] when a portal collapses.
 pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
     rec::shapes!(a, b);
-    rec::push!("mpr penetration");
-    let pen = penetration_unrecorded(a, b);
-    rec::pop!();
-    pen
+    let _scope = rec::scope!("mpr penetration");
+    penetration_unrecorded(a, b)
 }
 
 /// [`penetration`] without declaring the shapes (for queries that declared theirs).
@@ -404,8 +400,8 @@ pub(crate) fn penetration_unrecorded<T: Real>(
     let tol = tolerance(a, b);
     let support = CsoSupport::new(a, b);
     let r = portal(&|d| support.at(d), interior(a, b), tol, Mode::Surface);
-    match r.outcome {
-        Outcome::Separated { axis, .. } => Penetration {
+    match r.origin {
+        Origin::Separated { axis, .. } => Penetration {
             depth: T::ZERO,
             normal: axis,
             point_a: a.support(axis),
@@ -414,7 +410,7 @@ pub(crate) fn penetration_unrecorded<T: Real>(
             iterations: r.iterations,
             status: r.status,
         },
-        Outcome::Inside { portal, normal } => {
+        Origin::Inside { portal, normal } => {
             let depth = normal.dot(portal[0].w).max(T::ZERO);
             let p = normal * depth;
             let [p1, p2, p3] = portal;
@@ -437,7 +433,7 @@ pub(crate) fn penetration_unrecorded<T: Real>(
                 status: r.status,
             }
         }
-        Outcome::Degenerate => {
+        Origin::Degenerate => {
             rec::text!("degenerate: falling back to EPA");
             let mut e = epa::penetration(a, b);
             e.iterations += r.iterations;

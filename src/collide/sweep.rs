@@ -18,7 +18,7 @@
 use super::Status;
 use super::cso::{Cso, CsoSupport};
 use super::gjk;
-use super::mpr::{self, Mode, Outcome};
+use super::mpr::{self, Mode, Origin};
 use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::{Geom, Placed};
@@ -125,16 +125,14 @@ pub fn conservative_advancement<T: Real>(
     b: &Placed<'_, T>,
 ) -> Sweep<T> {
     rec::shapes!(a, b, motion);
-    rec::push!("conservative advancement");
+    let _scope = rec::scope!("conservative advancement");
     let start = Cso::new(a, b);
-    let out = advance(
+    advance(
         (a, b, &start),
         motion,
         (T::ZERO, 0),
         (&Simplex::new(), None),
-    );
-    rec::pop!();
-    out
+    )
 }
 
 /// Conservative advancement from `t0` (a lower bound of the toi), having
@@ -285,10 +283,8 @@ fn hit<T: Real>(toi: T, normal: V3<T>, point: V3<T>, iterations: u32, status: St
 /// conservative advancement from `x`, warm-started with its simplex.
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     rec::shapes!(a, b, motion);
-    rec::push!("gjk ray cast");
-    let out = cast(a, motion, b);
-    rec::pop!();
-    out
+    let _scope = rec::scope!("gjk ray cast");
+    cast(a, motion, b)
 }
 
 /// The ray cast's loop. The tests are written on `|v|²` and `v·w` so that
@@ -528,10 +524,8 @@ fn record_ray_step<T: Real>(
 /// `A − B + motion`, so the distance `s` found there gives `toi = 1 − s`.
 pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     rec::shapes!(a, b, motion);
-    rec::push!("swept mpr");
-    let out = swept(a, motion, b);
-    rec::pop!();
-    out
+    let _scope = rec::scope!("swept mpr");
+    swept(a, motion, b)
 }
 
 fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
@@ -550,17 +544,18 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
         }
     };
     let v0 = shifted(mpr::interior(a, b), motion * T::HALF);
-    rec::push!("hit test on the swept CSO");
-    let test = mpr::portal(&swept_support, v0, (tol, size), Mode::Boolean);
-    rec::pop!();
+    let test = {
+        let _scope = rec::scope!("hit test on the swept CSO");
+        mpr::portal(&swept_support, v0, (tol, size), Mode::Boolean)
+    };
     let mut iterations = test.iterations;
-    match test.outcome {
-        Outcome::Separated { .. } => {
+    match test.origin {
+        Origin::Separated { .. } => {
             rec::text!("miss: the swept CSO excludes the origin");
             return Sweep::miss(iterations, test.status);
         }
-        Outcome::Degenerate => return degenerate(a, motion, b, iterations),
-        Outcome::Inside { .. } => {}
+        Origin::Degenerate => return degenerate(a, motion, b, iterations),
+        Origin::Inside { .. } => {}
     }
     let mlen = motion.length();
     if mlen <= size * T::EPSILON {
@@ -578,14 +573,15 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
         }
     };
     let start = CsoPoint::new(motion * (-back * T::HALF), V3::<T>::ZERO);
-    rec::push!("cast along the motion");
     // A tighter tolerance than the hit test: the portal's normal is the
     // contact normal, and on curved surfaces its error is √(tolerance).
     let fine = size * mpr::rel_tol::<T>();
-    let ray = mpr::portal(&cast_support, start, (fine, size), Mode::Surface);
-    rec::pop!();
+    let ray = {
+        let _scope = rec::scope!("cast along the motion");
+        mpr::portal(&cast_support, start, (fine, size), Mode::Surface)
+    };
     iterations += ray.iterations;
-    let Outcome::Inside { portal, normal } = ray.outcome else {
+    let Origin::Inside { portal, normal } = ray.origin else {
         return degenerate(a, motion, b, iterations);
     };
     let along = normal.dot(motion);
@@ -648,9 +644,8 @@ pub fn analytic<T: Real>(
     round_shape(a, "a")?;
     round_shape(b, "b")?;
     rec::shapes!(a, b, motion);
-    rec::push!("analytic sphere sweep");
+    let _scope = rec::scope!("analytic sphere sweep");
     let out = sphere_sphere(a, motion, b);
-    rec::pop!();
     Ok(out)
 }
 

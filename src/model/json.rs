@@ -153,6 +153,10 @@ pub fn parse(line: &str) -> Result<Query, QueryError> {
 
 /// The JSON value of a line; `NaN` and `Infinity` literals (not JSON) are
 /// reported with their field path.
+///
+/// # Errors
+/// [`QueryError::Parse`] for malformed JSON, [`QueryError::NotFinite`] for
+/// `NaN`/`Infinity` literals.
 pub fn parse_value(line: &str) -> Result<serde_json::Value, QueryError> {
     match serde_json::from_str::<serde_json::Value>(line) {
         Ok(v) => Ok(v),
