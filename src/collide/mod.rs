@@ -6,6 +6,7 @@ mod cso;
 pub mod epa;
 pub mod gjk;
 pub mod mpr;
+mod polytope;
 mod sat;
 pub mod simplex;
 pub mod sweep;
