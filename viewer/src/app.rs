@@ -1,17 +1,17 @@
 //! The eframe app: draws a [`Session`] and turns clicks, drags and keys into
 //! commands. All state that matters lives in the egui-free modules.
 
-use crate::camera::OrbitCamera;
-use crate::live::{Live, LiveState};
-use crate::pair::{Pair, Which};
-use crate::rerun::{self, Rerun};
-use crate::sandbox::Sandbox;
 use crate::sandbox_ui::{self, Change};
-use crate::scene::{Pick, ShapeMeshes};
-use crate::session::{Session, View};
-use crate::source::{self, Recent, Watch};
-use crate::timeline::Command;
-use crate::trace::{Entry, Prim, Trace};
+use crate::state::camera::OrbitCamera;
+use crate::state::live::{Live, LiveState};
+use crate::state::pair::{Pair, Which};
+use crate::state::rerun::{self, Rerun};
+use crate::state::sandbox::Sandbox;
+use crate::state::scene::{Pick, ShapeMeshes};
+use crate::state::session::{Session, View};
+use crate::state::source::{self, Recent, Watch};
+use crate::state::timeline::Command;
+use crate::state::trace::{Entry, Prim, Trace};
 use cspace::fixture::Fixture;
 use cspace_recorder::Rgba;
 use egui::{
@@ -133,7 +133,7 @@ impl ViewerApp {
             live: None,
             sandbox: None,
             save_dir: PathBuf::from("."),
-            listen_addr: crate::live::DEFAULT_ADDR.to_owned(),
+            listen_addr: crate::state::live::DEFAULT_ADDR.to_owned(),
             live_step_pending: false,
             watch: None,
             ctx: ctx.cloned(),
@@ -182,7 +182,7 @@ impl ViewerApp {
 
     /// Opens the sandbox on the first preset. Returns whether it opened.
     pub fn new_sandbox(&mut self) -> bool {
-        let Some((name, _)) = crate::sandbox::presets().into_iter().next() else {
+        let Some((name, _)) = crate::state::sandbox::presets().into_iter().next() else {
             return false;
         };
         match Sandbox::preset(name) {
@@ -191,7 +191,7 @@ impl ViewerApp {
                 true
             }
             Err(e) => {
-                self.message = Some(e);
+                self.message = Some(e.to_string());
                 false
             }
         }
@@ -210,7 +210,7 @@ impl ViewerApp {
                 true
             }
             Err(e) => {
-                self.message = Some(e);
+                self.message = Some(e.to_string());
                 false
             }
         }
@@ -236,7 +236,7 @@ impl ViewerApp {
     pub fn open_demo(&mut self) {
         self.close_extras();
         self.session = Session::new(
-            Trace::from_bytes(&crate::demo::recording()),
+            Trace::from_bytes(&crate::state::demo::recording()),
             "demo: box-sphere distance",
         );
         self.opened = Opened::Demo;
@@ -535,7 +535,9 @@ impl ViewerApp {
             && let Opened::Live(id) = self.opened
             && let Some(live) = &self.live
             && self.session.timeline.cursor() >= self.session.trace.len()
-            && live.query(id).is_some_and(crate::live::LiveQuery::waiting)
+            && live
+                .query(id)
+                .is_some_and(crate::state::live::LiveQuery::waiting)
         {
             if live.step(id) {
                 self.live_step_pending = true;
@@ -783,7 +785,7 @@ impl ViewerApp {
             .pair
             .as_ref()
             .and_then(|p| p.divergence.as_ref())
-            .map(|d| crate::pair::event_of_index(trace, d.index).map_or(n, |e| e + 1));
+            .map(|d| crate::state::pair::event_of_index(trace, d.index).map_or(n, |e| e + 1));
         ui.horizontal(|ui| {
             ui.spacing_mut().slider_width = (ui.available_width() - 150.0).max(50.0);
             let r = ui.add(
@@ -1280,8 +1282,8 @@ impl ViewerApp {
         let mods = ui.input(|i| i.modifiers);
         let grab = match (view, mods.command, mods.shift, mods.alt) {
             (View::Object, true, true, _) => Some(None),
-            (View::Object, true, false, _) => Some(Some(crate::sandbox::Side::B)),
-            (View::Object, false, false, true) => Some(Some(crate::sandbox::Side::A)),
+            (View::Object, true, false, _) => Some(Some(crate::state::sandbox::Side::B)),
+            (View::Object, false, false, true) => Some(Some(crate::state::sandbox::Side::A)),
             _ => None,
         };
         if let (Some(target), Some(sb)) = (grab, &mut self.sandbox)

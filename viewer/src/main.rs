@@ -6,8 +6,8 @@
 //! step offscreen.
 
 use cspace_viewer::app::ViewerApp;
-use cspace_viewer::source::Recent;
-use cspace_viewer::timeline::Command;
+use cspace_viewer::state::source::Recent;
+use cspace_viewer::state::timeline::Command;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,13 +50,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
             }
             "--listen" => {
                 let addr = it.next_if(|v| v.parse::<std::net::SocketAddr>().is_ok());
-                a.listen =
-                    Some(addr.unwrap_or_else(|| cspace_viewer::live::DEFAULT_ADDR.to_owned()));
+                a.listen = Some(
+                    addr.unwrap_or_else(|| cspace_viewer::state::live::DEFAULT_ADDR.to_owned()),
+                );
             }
             "--rerun" => a.rerun = true,
             "--sandbox" => {
                 a.sandbox = true;
-                let names = cspace_viewer::sandbox::presets();
+                let names = cspace_viewer::state::sandbox::presets();
                 a.preset = it.next_if(|v| names.iter().any(|(n, _)| n == v));
             }
             "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.into()),
@@ -95,9 +96,9 @@ fn apply(app: &mut ViewerApp, args: &Args) {
     }
     if args.sandbox {
         if let Some(name) = &args.preset {
-            match cspace_viewer::sandbox::Sandbox::preset(name) {
+            match cspace_viewer::state::sandbox::Sandbox::preset(name) {
                 Ok(sb) => app.open_sandbox(sb),
-                Err(e) => app.message = Some(e),
+                Err(e) => app.message = Some(e.to_string()),
             }
         } else if app.fixture.is_some() {
             app.fixture_to_sandbox();

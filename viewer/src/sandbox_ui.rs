@@ -3,7 +3,7 @@
 //! each position and motion component, the results panel, and "Save as
 //! fixture". Every control edits the sandbox, which re-runs the query.
 
-use crate::sandbox::{Field, Nudge, SHAPE_KINDS, Sandbox, Side, margin_of, presets};
+use crate::state::sandbox::{Field, Nudge, SHAPE_KINDS, Sandbox, Side, margin_of, presets};
 use cspace::query::{Algorithm, Precision, QueryKind, ShapeSpec};
 use egui::{Color32, DragValue, RichText};
 

@@ -4,7 +4,7 @@
 
 use cspace::query::{Answer, Body, Outcome, Precision, Query, QueryKind, ShapeSpec};
 use cspace_viewer::app::{Opened, ViewerApp};
-use cspace_viewer::sandbox::Sandbox;
+use cspace_viewer::state::sandbox::Sandbox;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -81,7 +81,10 @@ fn typing_a_position_reruns_the_query() {
     // The view shows the new recording.
     assert_eq!(
         app.session.trace.len(),
-        cspace_viewer::trace::Trace::from_bytes(&app.sandbox.as_ref().unwrap().run.recording).len()
+        cspace_viewer::state::trace::Trace::from_bytes(
+            &app.sandbox.as_ref().unwrap().run.recording
+        )
+        .len()
     );
 }
 

@@ -3,7 +3,7 @@
 //! Vulkan; refresh with `UPDATE_SNAPSHOTS=1`).
 
 use cspace_viewer::app::{Opened, ViewerApp};
-use cspace_viewer::timeline::Command;
+use cspace_viewer::state::timeline::Command;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -13,7 +13,7 @@ fn demo_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    std::fs::write(&path, cspace_viewer::demo::recording()).unwrap();
+    std::fs::write(&path, cspace_viewer::state::demo::recording()).unwrap();
     path
 }
 
@@ -160,7 +160,7 @@ fn reload_keeps_the_step() {
     h.key_press(Key::ArrowRight);
     h.run();
     assert_eq!(step(&h), 3);
-    cspace_recorder::write_atomic(&path, &cspace_viewer::demo::recording()).unwrap();
+    cspace_recorder::write_atomic(&path, &cspace_viewer::state::demo::recording()).unwrap();
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     let mut reloaded = false;
     while !reloaded && std::time::Instant::now() < until {
@@ -198,11 +198,19 @@ fn folder_lists_recordings_and_updates() {
     let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-folder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("a.cspace"), cspace_viewer::demo::recording()).unwrap();
+    std::fs::write(
+        dir.join("a.cspace"),
+        cspace_viewer::state::demo::recording(),
+    )
+    .unwrap();
     let mut h = harness(ViewerApp::new(None, Some(&dir), None));
     h.run();
     assert_eq!(h.state().opened, Opened::File(dir.join("a.cspace")));
-    std::fs::write(dir.join("b.cspace"), cspace_viewer::demo::recording()).unwrap();
+    std::fs::write(
+        dir.join("b.cspace"),
+        cspace_viewer::state::demo::recording(),
+    )
+    .unwrap();
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while h.query_by_label("b.cspace").is_none() && std::time::Instant::now() < until {
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -336,7 +344,7 @@ fn hostile_values_do_not_crash() {
     h.run();
     let _ = h.render().unwrap();
     // Random damage to a real recording opens whatever prefix is valid.
-    let good = cspace_viewer::demo::recording();
+    let good = cspace_viewer::state::demo::recording();
     let mut x: u64 = 0x1234_5678_9abc_def1;
     for _ in 0..200 {
         x ^= x << 13;
@@ -346,15 +354,15 @@ fn hostile_values_do_not_crash() {
         let at = (x as usize) % bytes.len();
         bytes[at] ^= (x >> 32) as u8 | 1;
         bytes.truncate(bytes.len() - (x >> 40) as usize % 64);
-        let mut s = cspace_viewer::session::Session::new(
-            cspace_viewer::trace::Trace::from_bytes(&bytes),
+        let mut s = cspace_viewer::state::session::Session::new(
+            cspace_viewer::state::trace::Trace::from_bytes(&bytes),
             "fuzz",
         );
         s.command(Command::Last);
-        s.frame_all(cspace_viewer::session::View::Config);
+        s.frame_all(cspace_viewer::state::session::View::Config);
         let _ = cspace_viewer::app::build_frame(
             &mut s,
-            cspace_viewer::session::View::Object,
+            cspace_viewer::state::session::View::Object,
             egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 300.0)),
         );
     }
@@ -421,7 +429,7 @@ fn steps_of_pair(h: &Harness<'_, ViewerApp>) -> (u32, u32) {
 
 #[test]
 fn fixture_rerun_shows_old_and_new_recordings() {
-    use cspace_viewer::pair::Which;
+    use cspace_viewer::state::pair::Which;
     let dir = temp_dir("rerun");
     let path = tampered_fixture(&dir);
     let mut h = harness(ViewerApp::new(None, Some(&path), None));
@@ -429,7 +437,7 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     assert!(h.state().fixture.is_some());
     assert!(h.state().message.is_none(), "{:?}", h.state().message);
     // Its recording (what a folder lists) opens as the fixture too; a plain recording does not.
-    let rec = cspace_viewer::source::recording_path(&path);
+    let rec = cspace_viewer::state::source::recording_path(&path);
     assert!(ViewerApp::new(None, Some(&rec), None).fixture.is_some());
     let plain = demo_file("plain.cspace");
     assert!(ViewerApp::new(None, Some(&plain), None).fixture.is_none());
@@ -468,7 +476,7 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     let shown = &app.session;
     let e = shown.timeline.current_event().unwrap();
     assert_eq!(
-        cspace_viewer::pair::event_of_index(&shown.trace, d.index),
+        cspace_viewer::state::pair::event_of_index(&shown.trace, d.index),
         Some(e)
     );
     assert_eq!(step(&h) as usize, d.step);
@@ -521,11 +529,11 @@ fn broken_fixtures_show_one_banner() {
 
 #[test]
 fn diff_two_recordings_in_lockstep() {
-    use cspace_viewer::pair::Which;
+    use cspace_viewer::state::pair::Which;
     let dir = temp_dir("diff");
     let a = dir.join("a.cspace");
     let b = dir.join("b.cspace");
-    let demo = cspace_viewer::demo::recording();
+    let demo = cspace_viewer::state::demo::recording();
     std::fs::write(&a, &demo).unwrap();
     std::fs::write(&b, nudge_point(&demo, 3)).unwrap();
     // Opened from the menu.

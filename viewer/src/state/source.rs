@@ -1,7 +1,7 @@
 //! Where recordings come from: files, fixtures, folders, the bundled examples,
 //! the recent-files list, and a watcher that notices changes on disk.
 
-use crate::trace::Trace;
+use crate::state::trace::Trace;
 use notify::Watcher as _;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
