@@ -8,7 +8,7 @@ use cspace_recorder::stream::{encode_event, header};
 use cspace_recorder::{
     CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
 };
-use cspace_viewer::app::build_frame;
+use cspace_viewer::paint::build_frame;
 use cspace_viewer::state::scene::Visible;
 use cspace_viewer::state::session::{Session, View};
 use cspace_viewer::state::timeline::Command;

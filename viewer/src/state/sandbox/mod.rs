@@ -5,14 +5,16 @@
 //! [`Comparison`] puts the answer next to a second algorithm's.
 //!
 //! [`fields`] names the numbers an edit changes, [`presets`] holds the
-//! starting queries, [`compare`] the reference answers; this module runs
-//! the query and applies [`Edit`]s.
+//! starting queries, [`compare`] the reference answers, [`edit`] the edits
+//! the panel asks for; this module runs, re-runs and saves the query.
 
 pub mod compare;
+pub mod edit;
 pub mod fields;
 pub mod presets;
 
 pub use compare::{Comparison, compare, default_tolerance};
+pub use edit::{Change, Edit, Grab};
 pub use fields::{
     Field, Nudge, SHAPE_KINDS, Side, axis_angle, default_shape, margin_mut, margin_of, nudged,
     to_axis_angle,
@@ -23,9 +25,7 @@ use crate::state::session::Session;
 use crate::state::trace::Trace;
 use cspace::check::Check;
 use cspace::fixture::{self, Fixture, FixtureError};
-use cspace::query::{
-    Algorithm, Answer, Outcome, Precision, Query, QueryError, QueryKind, ShapeSpec,
-};
+use cspace::query::{Algorithm, Answer, Outcome, Precision, Query, QueryError, QueryKind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -100,59 +100,6 @@ pub struct Sandbox {
     pub axis_angle: [[f64; 4]; 2],
     /// The outcome of the last "Save as fixture": the path written, or why not.
     pub saved: Option<Result<PathBuf, SandboxError>>,
-}
-
-/// What dragging in object space moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grab {
-    /// A body.
-    Body(Side),
-    /// The tip of a sweep's motion.
-    Motion,
-}
-
-/// One edit the user asked for in the sandbox panel or by dragging in a view.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Edit {
-    /// Replace the query with a preset (by name).
-    LoadPreset(&'static str),
-    /// Change the query kind.
-    SetKind(QueryKind),
-    /// Change the algorithm.
-    SetAlgorithm(Algorithm),
-    /// Change the precision (the tolerance goes back to its default).
-    SetPrecision(Precision),
-    /// Change the comparison's relative tolerance.
-    SetTolerance(f64),
-    /// Change a body's shape type (parameters defaulted, margin kept).
-    SetShapeKind(Side, &'static str),
-    /// Replace a body's shape (its parameters edited).
-    SetShape(Side, ShapeSpec),
-    /// Set one number.
-    Set(Field, f64),
-    /// Nudge one number.
-    Nudge(Field, Nudge),
-    /// Set a body's rotation quaternion `[x, y, z, w]`.
-    SetRotation(Side, [f64; 4]),
-    /// Set a body's rotation as axis and angle (radians).
-    SetAxisAngle(Side, [f64; 3], f64),
-    /// Move a body or the motion's tip by a delta (a drag in object space).
-    Move(Grab, [f64; 3]),
-    /// Change where "Save as fixture" writes.
-    SetSaveDir(PathBuf),
-    /// Write the last good run as a fixture.
-    SaveFixture,
-}
-
-/// What an [`Edit`] did to the sandbox's run, so the view can follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// Nothing re-ran.
-    None,
-    /// The query was edited and re-ran: show the new recording at the same step.
-    Edited,
-    /// A preset replaced the query: show it and frame the views.
-    Replaced,
 }
 
 /// Runs `q` with recording on, the way fixtures capture and replay do (so a
@@ -349,44 +296,6 @@ impl Sandbox {
         };
         let p = self.query.precision;
         self.set(field, nudged(v, nudge, p))
-    }
-
-    /// Applies `edit` (re-running the query when it changes it) and says
-    /// what the view should do.
-    pub fn apply(&mut self, edit: Edit) -> Change {
-        let ran = match edit {
-            Edit::LoadPreset(name) => {
-                return if self.load_preset(name) {
-                    Change::Replaced
-                } else {
-                    Change::None
-                };
-            }
-            Edit::SetKind(kind) => self.set_kind(kind),
-            Edit::SetAlgorithm(alg) => self.edit(|q| q.algorithm = Some(alg)),
-            Edit::SetPrecision(p) => self.set_precision(p),
-            Edit::SetTolerance(t) => {
-                self.tolerance = t;
-                self.rerun()
-            }
-            Edit::SetShapeKind(side, kind) => self.set_shape_kind(side, kind),
-            Edit::SetShape(side, shape) => self.edit(|q| side.of_mut(q).shape = shape),
-            Edit::Set(field, v) => self.set(field, v),
-            Edit::Nudge(field, n) => self.nudge(field, n),
-            Edit::SetRotation(side, r) => self.edit(|q| side.of_mut(q).rotation = r),
-            Edit::SetAxisAngle(side, axis, angle) => self.set_axis_angle(side, axis, angle),
-            Edit::Move(Grab::Body(side), delta) => self.move_by(side, delta),
-            Edit::Move(Grab::Motion, delta) => self.move_motion(delta),
-            Edit::SetSaveDir(dir) => {
-                self.save_dir = dir;
-                false
-            }
-            Edit::SaveFixture => {
-                self.saved = Some(self.save_fixture());
-                false
-            }
-        };
-        if ran { Change::Edited } else { Change::None }
     }
 
     /// Shows the last run in `session`, keeping its cursor at the same step
@@ -641,37 +550,6 @@ mod tests {
         let c = compare(&s.query, s.run.answer.as_ref().ok(), -1.0);
         assert!(c.flagged);
         assert!(c.difference.is_some());
-    }
-
-    #[test]
-    fn apply_says_what_changed() {
-        let mut s = spheres();
-        let f = Field::Position(Side::B, 0);
-        assert_eq!(s.apply(Edit::Set(f, 4.0)), Change::Edited);
-        assert!((distance(&s) - 2.0).abs() < 1e-9);
-        assert_eq!(s.apply(Edit::Nudge(f, Nudge::UlpUp)), Change::Edited);
-        assert_eq!(s.query.b.position[0].to_bits(), 4.0f64.to_bits() + 1);
-        assert_eq!(
-            s.apply(Edit::Move(Grab::Body(Side::B), [1.0, 0.0, 0.0])),
-            Change::Edited
-        );
-        assert_eq!(
-            s.apply(Edit::Move(Grab::Motion, [1.0, 0.0, 0.0])),
-            Change::None,
-            "no motion outside a sweep"
-        );
-        assert_eq!(s.apply(Edit::SetShape(Side::A, sphere(-1.0))), Change::None);
-        assert!(s.error.is_some());
-        assert_eq!(
-            s.apply(Edit::SetShape(Side::A, sphere(1.0))),
-            Change::Edited
-        );
-        assert_eq!(s.apply(Edit::SetSaveDir("elsewhere".into())), Change::None);
-        assert_eq!(s.save_dir, PathBuf::from("elsewhere"));
-        assert_eq!(s.apply(Edit::LoadPreset("Deep overlap")), Change::Replaced);
-        assert_eq!(s.query.query, QueryKind::Penetration);
-        assert_eq!(s.apply(Edit::LoadPreset("nope")), Change::None);
-        assert!(matches!(s.error, Some(SandboxError::NoPreset(_))));
     }
 
     #[test]
