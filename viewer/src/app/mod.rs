@@ -2,9 +2,9 @@
 //! folder, the live server, and the panels' own state (scroll position,
 //! windows).
 //!
-//! [`logic`] opens, loads, polls and applies the [`Action`]s the panels
+//! `logic` opens, loads, polls and applies the [`Action`]s the panels
 //! return (from eframe's `logic` hook, before each frame, and while the
-//! window is hidden); [`ui`] lays out the panels and views and queues their
+//! window is hidden); `ui` lays out the panels and views and queues their
 //! actions. Nothing in `ui` loads a file or runs a query.
 
 mod logic;

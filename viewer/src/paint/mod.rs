@@ -1,7 +1,7 @@
 //! The 3D views: the configuration-space and object-space painters.
 //!
 //! [`frame`] turns a session into depth-sorted shapes (no egui state, so the
-//! benchmark times it); [`views`] lays out the two views, turns drags,
+//! benchmark times it); [`views`](mod@views) lays out the two views, turns drags,
 //! scrolls and clicks into camera moves and selections, and reports a drag
 //! that moves the sandbox's shapes for the app to apply. Nothing here loads
 //! files or runs queries.

@@ -4,8 +4,8 @@
 //! precision) or by 1e-6; presets load the cases that break algorithms; the
 //! [`Comparison`] puts the answer next to a second algorithm's.
 //!
-//! [`fields`] names the numbers an edit changes, [`presets`] holds the
-//! starting queries, [`compare`] the reference answers, [`edit`] the edits
+//! [`fields`] names the numbers an edit changes, [`presets`](mod@presets) holds the
+//! starting queries, [`compare`](mod@compare) the reference answers, [`edit`] the edits
 //! the panel asks for; this module runs, re-runs and saves the query.
 
 pub mod compare;
@@ -164,7 +164,7 @@ impl Sandbox {
         }
     }
 
-    /// A sandbox on preset `name` (see [`presets`]).
+    /// A sandbox on preset `name` (see [`presets()`]).
     ///
     /// # Errors
     /// No preset has that name, or it does not run.
