@@ -8,11 +8,11 @@ use cspace_recorder::stream::{encode_event, header};
 use cspace_recorder::{
     CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
 };
-use cspace_viewer::app::build_frame;
-use cspace_viewer::scene::Visible;
-use cspace_viewer::session::{Session, View};
-use cspace_viewer::timeline::Command;
-use cspace_viewer::trace::Trace;
+use cspace_viewer::paint::build_frame;
+use cspace_viewer::state::scene::Visible;
+use cspace_viewer::state::session::{Session, View};
+use cspace_viewer::state::timeline::Command;
+use cspace_viewer::state::trace::Trace;
 use std::time::{Duration, Instant};
 
 fn site(id: u32, label: &str) -> Event {

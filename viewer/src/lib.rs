@@ -1,25 +1,24 @@
 //! `cspace-viewer`: step forwards and backwards through recordings of convex
 //! collision algorithms.
 //!
-//! The state modules ([`trace`], [`timeline`], [`scene`], [`camera`],
-//! [`hull`], [`inspect`], [`source`], [`pair`], [`rerun`], [`sandbox`], [`live`]) hold no egui types and are unit-tested;
-//! [`app`] only draws that state and turns input into commands.
+//! Four layers, along the data path:
+//!
+//! - [`state`]: the recordings, their timeline and views' state, where they
+//!   come from (files, fixtures, folders, live programs, the sandbox). No
+//!   egui types; unit-tested.
+//! - [`paint`]: the 3D views, drawn from a session; camera moves and picks
+//!   change the session's view state, a drag in the sandbox is returned.
+//! - [`panels`]: the panels around the views; each draws borrowed state and
+//!   returns the [`Action`](panels::Action) the user asked for.
+//! - [`app`]: what is open ([`Mode`](app::Mode)); its logic loads, polls and
+//!   applies actions, its ui lays out the panels and views.
+//!
+//! Nothing points up: `state` never imports `paint`, `panels` or `app`;
+//! `paint` and `panels` draw and never load files, run queries or poll.
 
 #![warn(missing_docs)]
 
 pub mod app;
-pub mod camera;
-pub mod demo;
-pub mod hull;
-pub mod inspect;
-pub mod interval;
-pub mod live;
-pub mod pair;
-pub mod rerun;
-pub mod sandbox;
-pub mod sandbox_ui;
-pub mod scene;
-pub mod session;
-pub mod source;
-pub mod timeline;
-pub mod trace;
+pub mod paint;
+pub mod panels;
+pub mod state;

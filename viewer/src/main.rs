@@ -5,14 +5,58 @@
 //! programs; `cspace-viewer --screenshot STEP --out FILE.png PATH` renders one
 //! step offscreen.
 
-use cspace_viewer::app::ViewerApp;
-use cspace_viewer::source::Recent;
-use cspace_viewer::timeline::Command;
-use std::path::PathBuf;
+use clap::error::ErrorKind;
+use clap::{CommandFactory as _, Parser};
+use cspace_viewer::app::{AppError, Notice, ViewerApp};
+use cspace_viewer::state::live;
+use cspace_viewer::state::sandbox::{self, Sandbox};
+use cspace_viewer::state::source::Recent;
+use cspace_viewer::state::timeline::Command;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Parsed command line.
-#[derive(Debug, Default)]
+/// The command line as clap reads it; [`Cli::into_args`] settles the
+/// optional values that may be the PATH instead.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cspace-viewer",
+    about = "Step forwards and backwards through recordings of convex collision algorithms",
+    after_help = "PATH is a .cspace recording, a NAME.fixture.json (its NAME.cspace beside it) or a folder of them;\n\
+without PATH the bundled examples open. --rerun re-runs the fixture PATH with the current code and\n\
+compares the recordings; --sandbox edits the fixture PATH's query (or PRESET, e.g. \"Deep overlap\") in the sandbox;\n\
+--diff opens two recordings in lockstep; --listen waits for programs run\n\
+with CSPACE_LIVE=ADDR (default 127.0.0.1:7878, loopback)."
+)]
+struct Cli {
+    /// A recording, fixture or folder.
+    path: Option<PathBuf>,
+    /// Re-run the fixture PATH with the current code and compare the recordings.
+    #[arg(long)]
+    rerun: bool,
+    /// Edit the fixture PATH's query, or PRESET, in the sandbox.
+    #[arg(long, value_name = "PRESET", num_args = 0..=1)]
+    #[allow(clippy::option_option, reason = "clap: absent, alone, or with a value")]
+    sandbox: Option<Option<String>>,
+    /// Open two recordings in lockstep.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    diff: Option<Vec<PathBuf>>,
+    /// Wait for programs run with `CSPACE_LIVE=ADDR` (default 127.0.0.1:7878).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1)]
+    #[allow(clippy::option_option, reason = "clap: absent, alone, or with a value")]
+    listen: Option<Option<String>>,
+    /// Render step STEP offscreen (with --out) instead of opening a window.
+    #[arg(long, value_name = "STEP")]
+    screenshot: Option<u32>,
+    /// Where --screenshot writes the PNG.
+    #[arg(long, value_name = "FILE.png")]
+    out: Option<PathBuf>,
+    /// The screenshot's size in pixels.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(f32, f32)>,
+}
+
+/// Parsed and checked command line.
+#[derive(Debug, Default, PartialEq)]
 struct Args {
     path: Option<PathBuf>,
     screenshot: Option<u32>,
@@ -25,81 +69,113 @@ struct Args {
     preset: Option<String>,
 }
 
-const USAGE: &str = "usage: cspace-viewer [--rerun | --sandbox [PRESET]] [PATH]\n       cspace-viewer --diff A B\n       cspace-viewer --listen [ADDR]\n       \
-cspace-viewer --screenshot STEP --out FILE.png [--size WxH] [--rerun | --sandbox [PRESET]] [--diff A B | PATH]\n\
-PATH is a .cspace recording, a NAME.fixture.json (its NAME.cspace beside it) or a folder of them;\n\
-without PATH the bundled examples open. --rerun re-runs the fixture PATH with the current code and\n\
-compares the recordings; --sandbox edits the fixture PATH's query (or PRESET, e.g. \"Deep overlap\") in the sandbox;\n\
---diff opens two recordings in lockstep; --listen waits for programs run\n\
-with CSPACE_LIVE=ADDR (default 127.0.0.1:7878, loopback).";
-
-fn parse(args: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut a = Args::default();
-    let mut it = args.peekable();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Err(String::new()),
-            "--screenshot" => {
-                let v = it.next().ok_or("--screenshot needs a step number")?;
-                a.screenshot = Some(v.parse().map_err(|_| format!("bad step number {v:?}"))?);
-            }
-            "--diff" => {
-                let x = it.next().ok_or("--diff needs two recordings")?;
-                let y = it.next().ok_or("--diff needs two recordings")?;
-                a.diff = Some((x.into(), y.into()));
-            }
-            "--listen" => {
-                let addr = it.next_if(|v| v.parse::<std::net::SocketAddr>().is_ok());
-                a.listen =
-                    Some(addr.unwrap_or_else(|| cspace_viewer::live::DEFAULT_ADDR.to_owned()));
-            }
-            "--rerun" => a.rerun = true,
-            "--sandbox" => {
-                a.sandbox = true;
-                let names = cspace_viewer::sandbox::presets();
-                a.preset = it.next_if(|v| names.iter().any(|(n, _)| n == v));
-            }
-            "--out" => a.out = Some(it.next().ok_or("--out needs a file")?.into()),
-            "--size" => {
-                let v = it.next().ok_or("--size needs WxH")?;
-                let (w, h) = v.split_once('x').ok_or("--size needs WxH")?;
-                a.size = Some((
-                    w.parse().map_err(|_| "bad width")?,
-                    h.parse().map_err(|_| "bad height")?,
-                ));
-            }
-            s if s.starts_with("--") => return Err(format!("unknown option {s}")),
-            _ if a.path.is_none() => a.path = Some(arg.into()),
-            _ => return Err(format!("unexpected argument {arg:?}")),
-        }
-    }
-    if a.screenshot.is_some() != a.out.is_some() {
-        return Err("--screenshot and --out go together".into());
-    }
-    if a.diff.is_some() && a.path.is_some() {
-        return Err("--diff takes two recordings instead of PATH".into());
-    }
-    if a.rerun && a.path.is_none() {
-        return Err("--rerun needs a fixture PATH".into());
-    }
-    Ok(a)
+/// `WxH` as two floats.
+fn parse_size(v: &str) -> Result<(f32, f32), String> {
+    let (w, h) = v.split_once('x').ok_or("--size needs WxH")?;
+    Ok((
+        w.parse().map_err(|_| "bad width")?,
+        h.parse().map_err(|_| "bad height")?,
+    ))
 }
 
-/// Applies `--diff`, `--rerun` and `--listen` to a freshly opened viewer.
+impl Cli {
+    /// The arguments, with `--listen VALUE` that is no address and
+    /// `--sandbox VALUE` that is no preset read as the PATH (as in
+    /// `--listen x.cspace` or `--sandbox f.fixture.json`), and the
+    /// combinations checked.
+    fn into_args(self) -> Result<Args, clap::Error> {
+        let mut path = self.path;
+        let mut take_path = |v: String| -> Result<(), clap::Error> {
+            if path.is_some() {
+                return Err(usage(
+                    ErrorKind::UnknownArgument,
+                    format!("unexpected argument {v:?}"),
+                ));
+            }
+            path = Some(v.into());
+            Ok(())
+        };
+        let listen = match self.listen {
+            None => None,
+            Some(Some(v)) if v.parse::<std::net::SocketAddr>().is_ok() => Some(v),
+            Some(v) => {
+                if let Some(v) = v {
+                    take_path(v)?;
+                }
+                Some(live::DEFAULT_ADDR.to_owned())
+            }
+        };
+        let names = sandbox::presets();
+        let preset = match self.sandbox.clone().flatten() {
+            Some(v) if names.iter().any(|(n, _)| *n == v) => Some(v),
+            Some(v) => {
+                take_path(v)?;
+                None
+            }
+            None => None,
+        };
+        let diff = self.diff.map(|d| match <[PathBuf; 2]>::try_from(d) {
+            Ok([a, b]) => (a, b),
+            Err(_) => unreachable!("clap takes exactly two values"),
+        });
+        let a = Args {
+            path,
+            screenshot: self.screenshot,
+            out: self.out,
+            size: self.size,
+            diff,
+            listen,
+            rerun: self.rerun,
+            sandbox: self.sandbox.is_some(),
+            preset,
+        };
+        if a.screenshot.is_some() != a.out.is_some() {
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                "--screenshot and --out go together",
+            ));
+        }
+        if a.diff.is_some() && a.path.is_some() {
+            return Err(usage(
+                ErrorKind::ArgumentConflict,
+                "--diff takes two recordings instead of PATH",
+            ));
+        }
+        if a.rerun && a.path.is_none() {
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                "--rerun needs a fixture PATH",
+            ));
+        }
+        Ok(a)
+    }
+}
+
+/// A usage error with clap's formatting (and usage line).
+fn usage(kind: ErrorKind, message: impl std::fmt::Display) -> clap::Error {
+    Cli::command().error(kind, message)
+}
+
+/// Parses the arguments after the program name.
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Args, clap::Error> {
+    Cli::try_parse_from(std::iter::once("cspace-viewer".to_owned()).chain(args))?.into_args()
+}
+
+/// Applies `--diff`, `--rerun`, `--sandbox` and `--listen` to a freshly opened viewer.
 fn apply(app: &mut ViewerApp, args: &Args) {
     if let Some((a, b)) = &args.diff {
         app.open_diff(a, b);
     }
     if args.rerun && !app.rerun_fixture() && app.message.is_none() {
-        app.message = Some("--rerun: the open file is not a fixture that loads".into());
+        app.message = Some(Notice::Problem(AppError::RerunWithoutFixture));
     }
     if args.sandbox {
         if let Some(name) = &args.preset {
-            match cspace_viewer::sandbox::Sandbox::preset(name) {
+            match Sandbox::preset(name) {
                 Ok(sb) => app.open_sandbox(sb),
-                Err(e) => app.message = Some(e),
+                Err(e) => app.message = Some(Notice::Problem(e.into())),
             }
-        } else if app.fixture.is_some() {
+        } else if app.fixture().is_some() {
             app.fixture_to_sandbox();
         } else {
             app.new_sandbox();
@@ -111,7 +187,23 @@ fn apply(app: &mut ViewerApp, args: &Args) {
     }
 }
 
-fn screenshot(args: &Args, step: u32, out: &std::path::Path) -> Result<(), String> {
+/// Why `--screenshot` wrote no image.
+#[derive(Debug, thiserror::Error)]
+enum ScreenshotError {
+    /// The offscreen renderer failed.
+    #[error("rendering failed: {0}")]
+    Render(String),
+    /// The PNG could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The image encoder's or file system's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+fn screenshot(args: &Args, step: u32, out: &Path) -> Result<(), ScreenshotError> {
     let (w, h) = args.size.unwrap_or((1600.0, 1000.0));
     let mut app = ViewerApp::new(None, args.path.as_deref(), None);
     apply(&mut app, args);
@@ -126,12 +218,11 @@ fn screenshot(args: &Args, step: u32, out: &std::path::Path) -> Result<(), Strin
         .wgpu()
         .build_eframe(|_cc| app);
     harness.run_steps(4);
-    let image = harness
-        .render()
-        .map_err(|e| format!("rendering failed: {e}"))?;
-    image
-        .save(out)
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let image = harness.render().map_err(ScreenshotError::Render)?;
+    image.save(out).map_err(|e| ScreenshotError::Write {
+        path: out.to_path_buf(),
+        source: Box::new(e),
+    })?;
     let app = harness.state();
     println!(
         "{}: {} → {}",
@@ -143,17 +234,7 @@ fn screenshot(args: &Args, step: u32, out: &std::path::Path) -> Result<(), Strin
 }
 
 fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
-        Ok(a) => a,
-        Err(e) => {
-            if e.is_empty() {
-                println!("{USAGE}");
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("error: {e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let args = parse(std::env::args().skip(1)).unwrap_or_else(|e| e.exit());
     if let (Some(step), Some(out)) = (args.screenshot, args.out.clone()) {
         return match screenshot(&args, step, &out) {
             Ok(()) => ExitCode::SUCCESS,
@@ -196,7 +277,7 @@ fn main() -> ExitCode {
 mod tests {
     use super::*;
 
-    fn p(s: &[&str]) -> Result<Args, String> {
+    fn p(s: &[&str]) -> Result<Args, clap::Error> {
         parse(s.iter().map(ToString::to_string))
     }
 
@@ -210,7 +291,7 @@ mod tests {
         assert!(p(&["--screenshot", "3"]).is_err());
         assert!(p(&["--bogus"]).is_err());
         assert!(p(&["a", "b"]).is_err());
-        assert_eq!(p(&["--help"]).unwrap_err(), "");
+        assert_eq!(p(&["--help"]).unwrap_err().kind(), ErrorKind::DisplayHelp);
         assert_eq!(
             p(&["--size", "800x600"]).unwrap().size,
             Some((800.0, 600.0))
@@ -237,5 +318,23 @@ mod tests {
         assert!(s.path.is_none());
         let s = p(&["--sandbox", "f.fixture.json"]).unwrap();
         assert_eq!((s.preset, s.path), (None, Some("f.fixture.json".into())));
+    }
+
+    #[test]
+    fn usage_errors_say_what_is_wrong() {
+        let message = |args: &[&str]| p(args).unwrap_err().to_string();
+        assert!(message(&["--screenshot", "3"]).contains("--screenshot and --out go together"));
+        assert!(message(&["--rerun"]).contains("--rerun needs a fixture PATH"));
+        assert!(message(&["--diff", "a", "b", "c"]).contains("instead of PATH"));
+        assert!(message(&["--size", "800"]).contains("--size needs WxH"));
+        assert!(message(&["--size", "wx600"]).contains("bad width"));
+        assert!(message(&["--screenshot", "x", "--out", "o.png"]).contains("STEP"));
+        assert!(message(&["--bogus"]).contains("--bogus"));
+        assert!(message(&["--listen", "x.cspace", "y.cspace"]).contains("x.cspace"));
+        // Flags after an optional value are flags, not its value.
+        let a = p(&["--sandbox", "--rerun", "f.fixture.json"]).unwrap();
+        assert!(a.sandbox && a.rerun && a.preset.is_none());
+        let a = p(&["--rerun", "--listen", "f.fixture.json"]).unwrap();
+        assert_eq!(a.path, Some("f.fixture.json".into()));
     }
 }

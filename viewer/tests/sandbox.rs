@@ -4,7 +4,7 @@
 
 use cspace::query::{Answer, Body, Outcome, Precision, Query, QueryKind, ShapeSpec};
 use cspace_viewer::app::{Opened, ViewerApp};
-use cspace_viewer::sandbox::Sandbox;
+use cspace_viewer::state::sandbox::Sandbox;
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -44,7 +44,7 @@ fn spheres() -> Sandbox {
 }
 
 fn distance(app: &ViewerApp) -> f64 {
-    match &app.sandbox.as_ref().expect("sandbox open").run.answer {
+    match &app.sandbox().expect("sandbox open").run.answer {
         Ok(Answer {
             outcome: Outcome::Distance { distance, .. },
             ..
@@ -72,16 +72,13 @@ fn typing_a_position_reruns_the_query() {
     h.key_press(Key::Enter);
     h.run();
     let app = h.state();
-    assert_eq!(
-        app.sandbox.as_ref().map(|s| s.query.b.position[0]),
-        Some(5.5)
-    );
+    assert_eq!(app.sandbox().map(|s| s.query.b.position[0]), Some(5.5));
     assert!((distance(app) - 3.5).abs() < 1e-9, "{}", distance(app));
-    assert_eq!(app.opened, Opened::Sandbox);
+    assert_eq!(app.opened(), Opened::Sandbox);
     // The view shows the new recording.
     assert_eq!(
         app.session.trace.len(),
-        cspace_viewer::trace::Trace::from_bytes(&app.sandbox.as_ref().unwrap().run.recording).len()
+        cspace_viewer::state::trace::Trace::from_bytes(&app.sandbox().unwrap().run.recording).len()
     );
 }
 
@@ -95,13 +92,13 @@ fn nudge_buttons_move_a_position() {
         .expect("B x +1e-6")
         .click();
     h.run();
-    let sb = h.state().sandbox.as_ref().expect("open");
+    let sb = h.state().sandbox().expect("open");
     assert_eq!(sb.query.b.position[0], 3.0 + 1e-6);
     assert!((distance(h.state()) - (1.0 + 1e-6)).abs() < 1e-12);
     let generation = sb.generation;
     h.get_all_by_label("+ulp").nth(3).expect("B x +ulp").click();
     h.run();
-    let sb = h.state().sandbox.as_ref().expect("open");
+    let sb = h.state().sandbox().expect("open");
     assert_eq!(
         sb.query.b.position[0].to_bits(),
         (3.0f64 + 1e-6).to_bits() + 1
@@ -109,7 +106,7 @@ fn nudge_buttons_move_a_position() {
     assert_eq!(sb.generation, generation + 1);
     h.get_all_by_label("−ulp").next().expect("A x −ulp").click();
     h.run();
-    let sb = h.state().sandbox.as_ref().expect("open");
+    let sb = h.state().sandbox().expect("open");
     assert_eq!(sb.query.a.position[0], -f64::from_bits(1));
 }
 
@@ -120,14 +117,14 @@ fn preset_buttons_load_the_preset() {
     h.get_by_label("Deep overlap").click();
     h.run();
     let app = h.state();
-    let sb = app.sandbox.as_ref().expect("open");
+    let sb = app.sandbox().expect("open");
     assert_eq!(sb.origin, "Deep overlap");
     assert_eq!(sb.query.query, QueryKind::Penetration);
     assert!(app.session.title.contains("Deep overlap"));
     assert!(h.query_by_label_contains("reference").is_some());
     h.get_by_label("Long thin boxes").click();
     h.run();
-    let sb = h.state().sandbox.as_ref().expect("open");
+    let sb = h.state().sandbox().expect("open");
     assert_eq!(sb.query.a.shape.type_name(), "box");
 }
 
@@ -144,8 +141,7 @@ fn save_as_fixture_then_open_it_in_the_sandbox() {
     h.run();
     let saved = h
         .state()
-        .sandbox
-        .as_ref()
+        .sandbox()
         .and_then(|s| s.saved.clone())
         .expect("saved")
         .expect("written");
@@ -154,13 +150,13 @@ fn save_as_fixture_then_open_it_in_the_sandbox() {
     // Open the fixture, then "Sandbox → Open fixture in sandbox".
     h.state_mut().open_path(&saved);
     h.run();
-    assert!(h.state().fixture.is_some() && h.state().sandbox.is_none());
+    assert!(h.state().fixture().is_some() && h.state().sandbox().is_none());
     h.get_by_label("Sandbox").click();
     h.run();
     h.get_by_label("Open fixture in sandbox").click();
     h.run();
     let app = h.state();
-    let sb = app.sandbox.as_ref().expect("sandbox open");
+    let sb = app.sandbox().expect("sandbox open");
     assert_eq!(sb.query, query);
     assert!(sb.origin.starts_with("fixture sandbox-grazing_contact"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -174,7 +170,7 @@ fn ctrl_drag_in_object_space_moves_b() {
     let right = h.get_by_label("Inspector").rect().left();
     let top = h.get_by_label("Frame all").rect().bottom();
     let p0 = egui::pos2(left + 0.75 * (right - left), top + 300.0);
-    let before = h.state().sandbox.as_ref().expect("open").query.clone();
+    let before = h.state().sandbox().expect("open").query.clone();
     h.event(egui::Event::ModifiersChanged(Modifiers::COMMAND));
     h.hover_at(p0);
     h.drag_at(p0);
@@ -187,7 +183,7 @@ fn ctrl_drag_in_object_space_moves_b() {
     h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
     h.run();
     let app = h.state();
-    let q = &app.sandbox.as_ref().expect("open").query;
+    let q = &app.sandbox().expect("open").query;
     assert_eq!(q.a.position, before.a.position, "A stays");
     assert_ne!(q.b.position, before.b.position, "B follows the drag");
     assert!((distance(app) - 1.0).abs() > 1e-6, "{}", distance(app));

@@ -3,7 +3,7 @@
 //! Vulkan; refresh with `UPDATE_SNAPSHOTS=1`).
 
 use cspace_viewer::app::{Opened, ViewerApp};
-use cspace_viewer::timeline::Command;
+use cspace_viewer::state::timeline::Command;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -13,7 +13,7 @@ fn demo_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    std::fs::write(&path, cspace_viewer::demo::recording()).unwrap();
+    std::fs::write(&path, cspace_viewer::state::demo::recording()).unwrap();
     path
 }
 
@@ -160,7 +160,7 @@ fn reload_keeps_the_step() {
     h.key_press(Key::ArrowRight);
     h.run();
     assert_eq!(step(&h), 3);
-    cspace_recorder::write_atomic(&path, &cspace_viewer::demo::recording()).unwrap();
+    cspace_recorder::write_atomic(&path, &cspace_viewer::state::demo::recording()).unwrap();
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     let mut reloaded = false;
     while !reloaded && std::time::Instant::now() < until {
@@ -198,11 +198,19 @@ fn folder_lists_recordings_and_updates() {
     let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-folder-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("a.cspace"), cspace_viewer::demo::recording()).unwrap();
+    std::fs::write(
+        dir.join("a.cspace"),
+        cspace_viewer::state::demo::recording(),
+    )
+    .unwrap();
     let mut h = harness(ViewerApp::new(None, Some(&dir), None));
     h.run();
-    assert_eq!(h.state().opened, Opened::File(dir.join("a.cspace")));
-    std::fs::write(dir.join("b.cspace"), cspace_viewer::demo::recording()).unwrap();
+    assert_eq!(h.state().opened(), Opened::File(dir.join("a.cspace")));
+    std::fs::write(
+        dir.join("b.cspace"),
+        cspace_viewer::state::demo::recording(),
+    )
+    .unwrap();
     let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
     while h.query_by_label("b.cspace").is_none() && std::time::Instant::now() < until {
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -210,7 +218,7 @@ fn folder_lists_recordings_and_updates() {
     }
     h.get_by_label("b.cspace").click();
     h.run();
-    assert_eq!(h.state().opened, Opened::File(dir.join("b.cspace")));
+    assert_eq!(h.state().opened(), Opened::File(dir.join("b.cspace")));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -230,7 +238,7 @@ fn file_open_window_opens_a_typed_path() {
     h.run();
     h.get_by_label("Open path").click();
     h.run();
-    assert_eq!(h.state().opened, Opened::File(path));
+    assert_eq!(h.state().opened(), Opened::File(path));
 }
 
 /// A recording full of hostile values: NaN and infinite coordinates, huge
@@ -336,7 +344,7 @@ fn hostile_values_do_not_crash() {
     h.run();
     let _ = h.render().unwrap();
     // Random damage to a real recording opens whatever prefix is valid.
-    let good = cspace_viewer::demo::recording();
+    let good = cspace_viewer::state::demo::recording();
     let mut x: u64 = 0x1234_5678_9abc_def1;
     for _ in 0..200 {
         x ^= x << 13;
@@ -346,15 +354,15 @@ fn hostile_values_do_not_crash() {
         let at = (x as usize) % bytes.len();
         bytes[at] ^= (x >> 32) as u8 | 1;
         bytes.truncate(bytes.len() - (x >> 40) as usize % 64);
-        let mut s = cspace_viewer::session::Session::new(
-            cspace_viewer::trace::Trace::from_bytes(&bytes),
+        let mut s = cspace_viewer::state::session::Session::new(
+            cspace_viewer::state::trace::Trace::from_bytes(&bytes),
             "fuzz",
         );
         s.command(Command::Last);
-        s.frame_all(cspace_viewer::session::View::Config);
-        let _ = cspace_viewer::app::build_frame(
+        s.frame_all(cspace_viewer::state::session::View::Config);
+        let _ = cspace_viewer::paint::build_frame(
             &mut s,
-            cspace_viewer::session::View::Object,
+            cspace_viewer::state::session::View::Object,
             egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 300.0)),
         );
     }
@@ -415,34 +423,34 @@ fn tampered_fixture(dir: &std::path::Path) -> PathBuf {
 
 fn steps_of_pair(h: &Harness<'_, ViewerApp>) -> (u32, u32) {
     let app = h.state();
-    let hidden = &app.pair.as_ref().unwrap().hidden;
+    let hidden = &app.pair().unwrap().hidden;
     (step(h), hidden.trace.step_at(hidden.timeline.cursor()))
 }
 
 #[test]
 fn fixture_rerun_shows_old_and_new_recordings() {
-    use cspace_viewer::pair::Which;
+    use cspace_viewer::state::pair::Which;
     let dir = temp_dir("rerun");
     let path = tampered_fixture(&dir);
     let mut h = harness(ViewerApp::new(None, Some(&path), None));
     h.run();
-    assert!(h.state().fixture.is_some());
+    assert!(h.state().fixture().is_some());
     assert!(h.state().message.is_none(), "{:?}", h.state().message);
     // Its recording (what a folder lists) opens as the fixture too; a plain recording does not.
-    let rec = cspace_viewer::source::recording_path(&path);
-    assert!(ViewerApp::new(None, Some(&rec), None).fixture.is_some());
+    let rec = cspace_viewer::state::source::recording_path(&path);
+    assert!(ViewerApp::new(None, Some(&rec), None).fixture().is_some());
     let plain = demo_file("plain.cspace");
-    assert!(ViewerApp::new(None, Some(&plain), None).fixture.is_none());
+    assert!(ViewerApp::new(None, Some(&plain), None).fixture().is_none());
     let _ = h.get_by_label_contains("stored answer:");
     h.get_by_label("Next step").click();
     h.run();
     h.get_by_label("Re-run with current code").click();
     h.run();
     let app = h.state();
-    let rerun = app.rerun.as_ref().expect("re-ran");
+    let rerun = app.rerun().expect("re-ran");
     assert_eq!(rerun.check, Ok(()), "the example's check passes");
     assert!(!rerun.identical);
-    let pair = app.pair.as_ref().expect("two recordings");
+    let pair = app.pair().expect("two recordings");
     assert_eq!(pair.showing, Which::B, "the new recording shows");
     assert_eq!(step(&h), 2, "the re-run opens at the same step");
     let d = pair.divergence.clone().expect("one ULP apart");
@@ -453,14 +461,14 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     // Toggle to the stored recording and back; the step stays.
     h.get_by_label("Stored recording").click();
     h.run();
-    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::A);
+    assert_eq!(h.state().pair().unwrap().showing, Which::A);
     assert_eq!(steps_of_pair(&h), (2, 2));
     h.get_by_label("Next step").click();
     h.run();
     assert_eq!(steps_of_pair(&h), (3, 3), "lockstep");
     h.get_by_label("New recording").click();
     h.run();
-    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::B);
+    assert_eq!(h.state().pair().unwrap().showing, Which::B);
     // Both sides just after the differing point.
     h.get_by_label("Jump to divergence").click();
     h.run();
@@ -468,14 +476,14 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     let shown = &app.session;
     let e = shown.timeline.current_event().unwrap();
     assert_eq!(
-        cspace_viewer::pair::event_of_index(&shown.trace, d.index),
+        cspace_viewer::state::pair::event_of_index(&shown.trace, d.index),
         Some(e)
     );
     assert_eq!(step(&h) as usize, d.step);
     assert_eq!(steps_of_pair(&h).0, steps_of_pair(&h).1);
     h.get_by_label("Close comparison").click();
     h.run();
-    assert!(h.state().pair.is_none());
+    assert!(h.state().pair().is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -505,12 +513,16 @@ fn broken_fixtures_show_one_banner() {
         let mut h = harness(ViewerApp::new(None, Some(&path), None));
         h.run();
         let app = h.state();
-        let m = app.message.as_deref().unwrap_or_default();
+        let m = app
+            .message
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         assert!(
             m.contains(expect) && m.contains(&path.display().to_string()),
             "{m}"
         );
-        assert!(app.fixture.is_none());
+        assert!(app.fixture().is_none());
         assert_eq!(h.query_all_by_label_contains(expect).count(), 1);
         assert!(h.query_by_label("Re-run with current code").is_none());
         // The recording beside it still opens.
@@ -521,11 +533,11 @@ fn broken_fixtures_show_one_banner() {
 
 #[test]
 fn diff_two_recordings_in_lockstep() {
-    use cspace_viewer::pair::Which;
+    use cspace_viewer::state::pair::Which;
     let dir = temp_dir("diff");
     let a = dir.join("a.cspace");
     let b = dir.join("b.cspace");
-    let demo = cspace_viewer::demo::recording();
+    let demo = cspace_viewer::state::demo::recording();
     std::fs::write(&a, &demo).unwrap();
     std::fs::write(&b, nudge_point(&demo, 3)).unwrap();
     // Opened from the menu.
@@ -550,11 +562,10 @@ fn diff_two_recordings_in_lockstep() {
     }
     h.get_by_label("Open diff").click();
     h.run();
-    assert_eq!(h.state().opened, Opened::Diff(a.clone(), b.clone()));
+    assert_eq!(h.state().opened(), Opened::Diff(a.clone(), b.clone()));
     let d = h
         .state()
-        .pair
-        .as_ref()
+        .pair()
         .unwrap()
         .divergence
         .clone()
@@ -566,7 +577,7 @@ fn diff_two_recordings_in_lockstep() {
     assert_eq!(steps_of_pair(&h), (2, 2));
     h.get_by_label("B: b.cspace").click();
     h.run();
-    assert_eq!(h.state().pair.as_ref().unwrap().showing, Which::B);
+    assert_eq!(h.state().pair().unwrap().showing, Which::B);
     assert_eq!(steps_of_pair(&h), (2, 2));
     h.get_by_label("Jump to divergence").click();
     h.run();
@@ -579,11 +590,11 @@ fn diff_two_recordings_in_lockstep() {
             || d.index > 0
     );
     // B's configuration space beside A's, through the same camera; unchecked: object space.
-    assert!(h.state().pair.as_ref().unwrap().side_by_side);
+    assert!(h.state().pair().unwrap().side_by_side);
     let _ = h.render().unwrap();
     h.get_by_label("Side by side").click();
     h.run();
-    assert!(!h.state().pair.as_ref().unwrap().side_by_side);
+    assert!(!h.state().pair().unwrap().side_by_side);
     let _ = h.render().unwrap();
     // The same recording twice: no divergence, no jump button.
     let mut app = ViewerApp::new(None, None, None);
@@ -597,11 +608,12 @@ fn diff_two_recordings_in_lockstep() {
     app.open_diff(&a, &dir.join("missing.cspace"));
     assert!(
         app.message
-            .as_deref()
+            .as_ref()
+            .map(ToString::to_string)
             .unwrap_or_default()
             .contains("missing.cspace")
     );
-    assert!(app.pair.is_none());
+    assert!(app.pair().is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -651,7 +663,7 @@ fn live_queries_arrive_step_and_save() {
     });
     h.get_by_label_contains("#0 ").click();
     h.run();
-    assert_eq!(h.state().opened, Opened::Live(0));
+    assert_eq!(h.state().opened(), Opened::Live(0));
     assert_eq!(step(&h), 1);
     // "Next step" at the last pause releases the program for one step.
     for expected in [2, 3] {
@@ -690,6 +702,6 @@ fn live_queries_arrive_step_and_save() {
     let _ = h.get_by_label_contains("failed:");
     h.get_by_label_contains("#1 ").click();
     h.run();
-    assert_eq!(h.state().opened, Opened::Live(1));
+    assert_eq!(h.state().opened(), Opened::Live(1));
     let _ = std::fs::remove_dir_all(&dir);
 }

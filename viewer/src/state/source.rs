@@ -1,7 +1,7 @@
 //! Where recordings come from: files, fixtures, folders, the bundled examples,
 //! the recent-files list, and a watcher that notices changes on disk.
 
-use crate::trace::Trace;
+use crate::state::trace::Trace;
 use notify::Watcher as _;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -107,6 +107,47 @@ pub fn list_folder(dir: &Path) -> Result<Vec<PathBuf>, OpenError> {
         .collect();
     files.retain(|p| recording_path(p) == *p || !recordings.contains(&recording_path(p)));
     Ok(files)
+}
+
+/// An entry of a folder listing for browsing: a subfolder or an openable file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its path.
+    pub path: PathBuf,
+    /// Whether it is a folder.
+    pub is_dir: bool,
+}
+
+/// The subfolders and openable files of the folder `typed` names (or of
+/// its parent, or of `.`), sorted, at most 500; empty when it cannot be read.
+#[must_use]
+pub fn browse(typed: &str) -> Vec<Entry> {
+    let dir = PathBuf::from(typed.trim());
+    let dir = if dir.is_dir() {
+        dir
+    } else {
+        dir.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir
+    };
+    let Ok(rd) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut entries: Vec<Entry> = rd
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() || is_openable(p))
+        .map(|path| Entry {
+            is_dir: path.is_dir(),
+            path,
+        })
+        .collect();
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    entries.truncate(500);
+    entries
 }
 
 /// Watches a file or folder; [`changed`](Self::changed) reports modifications.
@@ -289,6 +330,31 @@ mod tests {
         // Garbage is not an error: it opens empty with a banner.
         std::fs::write(dir.join("bad.cspace"), b"garbage").unwrap();
         assert!(load(&dir.join("bad.cspace")).unwrap().error.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn browse_lists_folders_and_openable_files() {
+        let dir = temp_dir("browse");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("b.cspace"), bytes()).unwrap();
+        std::fs::write(dir.join("a.fixture.json"), "{}").unwrap();
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        let names = |typed: &str| -> Vec<(PathBuf, bool)> {
+            browse(typed)
+                .into_iter()
+                .map(|e| (e.path, e.is_dir))
+                .collect()
+        };
+        let all = vec![
+            (dir.join("a.fixture.json"), false),
+            (dir.join("b.cspace"), false),
+            (dir.join("sub"), true),
+        ];
+        assert_eq!(names(&dir.display().to_string()), all);
+        // A partly typed name lists its folder.
+        assert_eq!(names(&dir.join("b.cs").display().to_string()), all);
+        assert!(names(&dir.join("nope/x").display().to_string()).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -3,7 +3,7 @@
 //! support point in the direction −v, then the closest point of the segment),
 //! using the real support functions.
 
-use crate::hull::shape_support;
+use crate::state::hull::shape_support;
 use cspace_recorder::{self as rec, Rgba, ShapeDecl, ShapeGeom};
 use glam::DVec3;
 use std::f64::consts::PI;
@@ -82,7 +82,7 @@ pub fn recording() -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use crate::trace::Trace;
+    use crate::state::trace::Trace;
 
     #[test]
     fn demo_decodes_and_converges() {

@@ -3,9 +3,9 @@
 //! [`Session`]); the other waits here, kept at the same step (lockstep by
 //! pause), and their first divergence is computed once when the pair opens.
 
-use crate::session::Session;
-use crate::timeline::Command;
-use crate::trace::{Entry, Trace};
+use crate::state::session::Session;
+use crate::state::timeline::Command;
+use crate::state::trace::{Entry, Trace};
 use cspace::diff::{self, Divergence};
 
 /// One of the two recordings of a [`Pair`].

@@ -5,7 +5,7 @@
 //! and growing while it streams. With `CSPACE_LIVE_BLOCK=1` a program waits in
 //! each `pause!` until [`Live::step`] releases it.
 
-use crate::trace::Trace;
+use crate::state::trace::Trace;
 use cspace_recorder::live::{Message, Server};
 use cspace_recorder::{DecodeError, Decoded, Event, Located};
 use std::net::SocketAddr;

@@ -1,8 +1,8 @@
 //! What is visible at the cursor, the meshes of the shapes (computed once per
 //! `Shapes` event), and the selection.
 
-use crate::hull::{self, Mesh};
-use crate::trace::{Entry, ItemClass, Prim, Trace};
+use crate::state::hull::{self, Mesh};
+use crate::state::trace::{Entry, ItemClass, Prim, Trace};
 use cspace_recorder::Vec3Data;
 use std::collections::HashMap;
 
@@ -213,7 +213,7 @@ impl Selection {
             {
                 lines.push(format!("{title}: {}", p.name(trace)));
                 lines.extend(
-                    crate::inspect::describe_vec(v)
+                    crate::state::inspect::describe_vec(v)
                         .into_iter()
                         .map(|l| format!("  {l}")),
                 );
@@ -223,7 +223,7 @@ impl Selection {
             self.first.and_then(|p| p.value(trace)),
             self.second.and_then(|p| p.value(trace)),
         ) {
-            lines.push(crate::inspect::describe_ulps(a, b));
+            lines.push(crate::state::inspect::describe_ulps(a, b));
         }
         lines
     }

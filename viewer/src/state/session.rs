@@ -1,10 +1,10 @@
 //! One open recording: its trace, timeline, visible set, meshes, selection and
 //! the two cameras. The egui app draws this and sends it [`Command`]s.
 
-use crate::camera::{Bounds, OrbitCamera};
-use crate::scene::{MeshCache, Selection, Visible};
-use crate::timeline::{Command, Timeline};
-use crate::trace::{Entry, Prim, Trace};
+use crate::state::camera::{Bounds, OrbitCamera};
+use crate::state::scene::{MeshCache, Selection, Visible};
+use crate::state::timeline::{Command, Timeline};
+use crate::state::trace::{Entry, Prim, Trace};
 use cspace_recorder::Vec3Data;
 
 /// The two 3D views.

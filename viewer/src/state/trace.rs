@@ -8,7 +8,7 @@
 //! a site with the same label records the next one (the
 //! "after add" and "after reduce" call sites of one label replace each other), and `Shapes` stay until the next `Shapes`.
 
-use crate::interval::IntervalIndex;
+use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
     CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, Space, StreamDecoder, Vec3Data,
 };

@@ -1,25 +1,71 @@
-//! Draws the [`Sandbox`] panel: presets, the query, algorithm and precision
+//! The sandbox panel: presets, the query, algorithm and precision
 //! selectors, typed numbers for every parameter with nudge buttons beside
-//! each position and motion component, the results panel, and "Save as
-//! fixture". Every control edits the sandbox, which re-runs the query.
+//! each position and motion component, the results, and "Save as fixture".
+//! Every control returns an [`Edit`]; the app applies it (which re-runs the
+//! query).
 
-use crate::sandbox::{Field, Nudge, SHAPE_KINDS, Sandbox, Side, margin_of, presets};
+use crate::state::sandbox::{Edit, Field, Nudge, SHAPE_KINDS, Sandbox, Side, margin_of, presets};
 use cspace::query::{Algorithm, Precision, QueryKind, ShapeSpec};
 use egui::{Color32, DragValue, RichText};
 
-/// What a frame of the panel did to the sandbox.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// Nothing re-ran.
-    None,
-    /// The query was edited and re-ran: show the new recording at the same step.
-    Edited,
-    /// A preset replaced the query: show it and frame the views.
-    Replaced,
-}
-
 const RED: Color32 = Color32::from_rgb(255, 110, 90);
 const GREEN: Color32 = Color32::from_rgb(120, 220, 120);
+
+/// The sandbox panel over the open sandbox.
+#[derive(Debug)]
+pub struct SandboxPanel<'a> {
+    /// The sandbox.
+    pub sandbox: &'a Sandbox,
+}
+
+impl SandboxPanel<'_> {
+    /// Draws the panel; returns the edit made, if any.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Edit> {
+        let sb = self.sandbox;
+        let mut edits = Edits(None);
+        ui.heading(format!("Sandbox: {}", sb.origin));
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Presets");
+            for (name, _) in presets() {
+                if ui.small_button(name).clicked() {
+                    edits.push(Edit::LoadPreset(name));
+                }
+            }
+        });
+        ui.separator();
+        selectors(ui, sb, &mut edits);
+        ui.separator();
+        results(ui, sb, &mut edits);
+        save(ui, sb, &mut edits);
+        ui.separator();
+        body(ui, sb, Side::A, &mut edits);
+        body(ui, sb, Side::B, &mut edits);
+        if sb.query.query == QueryKind::Sweep {
+            ui.strong("Motion of A");
+            for (axis, label) in ["x", "y", "z"].into_iter().enumerate() {
+                nudged_number(
+                    ui,
+                    sb,
+                    &format!("motion {label}"),
+                    Field::Translation(axis),
+                    &mut edits,
+                );
+            }
+        }
+        edits.0
+    }
+}
+
+/// The edit of this frame (one control changes per frame; a preset wins).
+struct Edits(Option<Edit>);
+
+impl Edits {
+    fn push(&mut self, edit: Edit) {
+        if !matches!(self.0, Some(Edit::LoadPreset(_))) {
+            self.0 = Some(edit);
+        }
+    }
+}
 
 /// A typed number: shows the shortest decimal that reads back as the same
 /// `f64` and parses typed text exactly; named by the label `label` (for
@@ -79,21 +125,19 @@ fn nudges(ui: &mut egui::Ui) -> Option<Nudge> {
 }
 
 /// One component with its nudges: `label value −ulp +ulp −1e-6 +1e-6`.
-fn nudged_number(ui: &mut egui::Ui, sb: &mut Sandbox, label: &str, field: Field) -> bool {
+fn nudged_number(ui: &mut egui::Ui, sb: &Sandbox, label: &str, field: Field, edits: &mut Edits) {
     let Some(mut v) = field.get(&sb.query) else {
-        return false;
+        return;
     };
-    let mut ran = false;
     ui.horizontal(|ui| {
         let label = ui.label(label);
         if number_labelled(ui, &mut v, label.id) {
-            ran |= sb.set(field, v);
+            edits.push(Edit::Set(field, v));
         }
         if let Some(n) = nudges(ui) {
-            ran |= sb.nudge(field, n);
+            edits.push(Edit::Nudge(field, n));
         }
     });
-    ran
 }
 
 /// The shape's parameters as typed numbers; returns whether any changed.
@@ -157,12 +201,11 @@ fn shape_params(ui: &mut egui::Ui, shape: &mut ShapeSpec) -> bool {
     }
 }
 
-fn body(ui: &mut egui::Ui, sb: &mut Sandbox, side: Side) -> bool {
+fn body(ui: &mut egui::Ui, sb: &Sandbox, side: Side, edits: &mut Edits) {
     let name = match side {
         Side::A => "A",
         Side::B => "B",
     };
-    let mut ran = false;
     ui.strong(format!("Shape {name}"));
     // Type.
     let current = side.of(&sb.query).shape.type_name();
@@ -177,32 +220,35 @@ fn body(ui: &mut egui::Ui, sb: &mut Sandbox, side: Side) -> bool {
         })
         .response
         .labelled_by(label.id);
-    if kind != current {
-        ran |= sb.set_shape_kind(side, kind);
+    if kind != current
+        && let Some(k) = SHAPE_KINDS.iter().find(|k| **k == kind)
+    {
+        edits.push(Edit::SetShapeKind(side, k));
     }
     // Parameters.
     let mut shape = side.of(&sb.query).shape.clone();
     if shape_params(ui, &mut shape) {
-        ran |= sb.edit(|q| side.of_mut(q).shape = shape);
+        edits.push(Edit::SetShape(side, shape));
     }
     let mut m = [margin_of(&side.of(&sb.query).shape).unwrap_or(0.0)];
     if numbers(ui, "", &["margin"], &mut m) {
-        ran |= sb.set(Field::Margin(side), m[0]);
+        edits.push(Edit::Set(Field::Margin(side), m[0]));
     }
     // Pose.
     for (axis, label) in ["x", "y", "z"].into_iter().enumerate() {
-        ran |= nudged_number(
+        nudged_number(
             ui,
             sb,
             &format!("{name} position {label}"),
             Field::Position(side, axis),
+            edits,
         );
     }
     let mut r = side.of(&sb.query).rotation;
     ui.label("rotation (unit quaternion)");
     ui.horizontal(|ui| {
         if numbers(ui, "", &["x", "y", "z", "w"], &mut r) {
-            ran |= sb.edit(|q| side.of_mut(q).rotation = r);
+            edits.push(Edit::SetRotation(side, r));
         }
         if ui
             .small_button(format!("Normalise {name}"))
@@ -211,21 +257,23 @@ fn body(ui: &mut egui::Ui, sb: &mut Sandbox, side: Side) -> bool {
         {
             let n = r.iter().map(|c| c * c).sum::<f64>().sqrt();
             if n > 0.0 {
-                ran |= sb.edit(|q| side.of_mut(q).rotation = r.map(|c| c / n));
+                edits.push(Edit::SetRotation(side, r.map(|c| c / n)));
             }
         }
     });
     let mut aa = sb.axis_angle[side as usize];
     ui.label("rotation (axis and angle)");
     if numbers(ui, "", &["x", "y", "z", "deg"], &mut aa) {
-        ran |= sb.set_axis_angle(side, [aa[0], aa[1], aa[2]], aa[3].to_radians());
+        edits.push(Edit::SetAxisAngle(
+            side,
+            [aa[0], aa[1], aa[2]],
+            aa[3].to_radians(),
+        ));
     }
     ui.separator();
-    ran
 }
 
-fn selectors(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
-    let mut ran = false;
+fn selectors(ui: &mut egui::Ui, sb: &Sandbox, edits: &mut Edits) {
     ui.horizontal_wrapped(|ui| {
         let label = ui.label("Query");
         let mut kind = sb.query.query;
@@ -244,7 +292,7 @@ fn selectors(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
             .response
             .labelled_by(label.id);
         if kind != sb.query.query {
-            ran |= sb.set_kind(kind);
+            edits.push(Edit::SetKind(kind));
         }
         let label = ui.label("Algorithm");
         let mut alg = sb.query.resolved_algorithm();
@@ -258,7 +306,7 @@ fn selectors(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
             .response
             .labelled_by(label.id);
         if alg != sb.query.resolved_algorithm() {
-            ran |= sb.edit(|q| q.algorithm = Some(alg));
+            edits.push(Edit::SetAlgorithm(alg));
         }
         let label = ui.label("Precision");
         let mut p = sb.query.precision;
@@ -274,13 +322,12 @@ fn selectors(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
             .response
             .labelled_by(label.id);
         if p != sb.query.precision {
-            ran |= sb.set_precision(p);
+            edits.push(Edit::SetPrecision(p));
         }
     });
-    ran
 }
 
-fn results(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
+fn results(ui: &mut egui::Ui, sb: &Sandbox, edits: &mut Edits) {
     ui.strong("Results");
     if let Some(e) = &sb.error {
         ui.colored_label(
@@ -313,16 +360,13 @@ fn results(ui: &mut egui::Ui, sb: &mut Sandbox) -> bool {
         },
     );
     let mut tol = [sb.tolerance];
-    let mut ran = false;
     if numbers(ui, "", &["relative tolerance"], &mut tol) {
-        sb.tolerance = tol[0];
-        ran = sb.rerun();
+        edits.push(Edit::SetTolerance(tol[0]));
     }
     ui.label(RichText::new(sb.answer_text()).monospace().small());
-    ran
 }
 
-fn save(ui: &mut egui::Ui, sb: &mut Sandbox) {
+fn save(ui: &mut egui::Ui, sb: &Sandbox, edits: &mut Edits) {
     let mut dir = sb.save_dir.display().to_string();
     ui.horizontal(|ui| {
         let label = ui.label("Fixture folder");
@@ -331,7 +375,7 @@ fn save(ui: &mut egui::Ui, sb: &mut Sandbox) {
             .labelled_by(label.id)
             .changed()
         {
-            sb.save_dir = dir.trim().into();
+            edits.push(Edit::SetSaveDir(dir.trim().into()));
         }
     });
     if ui
@@ -341,7 +385,7 @@ fn save(ui: &mut egui::Ui, sb: &mut Sandbox) {
         )
         .clicked()
     {
-        sb.saved = Some(sb.save_fixture());
+        edits.push(Edit::SaveFixture);
     }
     match &sb.saved {
         Some(Ok(p)) => {
@@ -352,37 +396,4 @@ fn save(ui: &mut egui::Ui, sb: &mut Sandbox) {
         }
         None => {}
     }
-}
-
-/// Draws the sandbox panel; returns what changed.
-pub fn panel(ui: &mut egui::Ui, sb: &mut Sandbox) -> Change {
-    let mut change = Change::None;
-    let mut ran = false;
-    ui.heading(format!("Sandbox: {}", sb.origin));
-    ui.horizontal_wrapped(|ui| {
-        ui.label("Presets");
-        for (name, _) in presets() {
-            if ui.small_button(name).clicked() && sb.load_preset(name) {
-                change = Change::Replaced;
-            }
-        }
-    });
-    ui.separator();
-    ran |= selectors(ui, sb);
-    ui.separator();
-    ran |= results(ui, sb);
-    save(ui, sb);
-    ui.separator();
-    ran |= body(ui, sb, Side::A);
-    ran |= body(ui, sb, Side::B);
-    if sb.query.query == QueryKind::Sweep {
-        ui.strong("Motion of A");
-        for (axis, label) in ["x", "y", "z"].into_iter().enumerate() {
-            ran |= nudged_number(ui, sb, &format!("motion {label}"), Field::Translation(axis));
-        }
-    }
-    if change == Change::None && ran {
-        change = Change::Edited;
-    }
-    change
 }

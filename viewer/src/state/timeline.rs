@@ -1,7 +1,7 @@
 //! The cursor over a [`Trace`] and every way to move it: steps (pauses),
 //! single events, scopes, first/last, seeking and playback.
 
-use crate::trace::{Entry, NONE, Trace};
+use crate::state::trace::{Entry, NONE, Trace};
 
 /// A way to move the cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

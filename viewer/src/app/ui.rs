@@ -1,0 +1,200 @@
+//! The top-level layout: menu, toolbar, banner and comparison bar on top,
+//! the timeline and plots below, the sandbox, lists and log on the left,
+//! the inspector on the right, the views in the middle, and the windows.
+//! The panels' actions are queued for [`logic`](super::logic) and applied
+//! before the next frame; keys and dropped files become actions too.
+
+use super::{Mode, ViewerApp};
+use crate::paint;
+use crate::panels::Action;
+use crate::panels::banner::banner;
+use crate::panels::files::Files;
+use crate::panels::fixture::FixturePanel;
+use crate::panels::inspector::Inspector;
+use crate::panels::live::LiveList;
+use crate::panels::log::Log;
+use crate::panels::menu::Menu;
+use crate::panels::pair_bar::PairBar;
+use crate::panels::plots::plots;
+use crate::panels::sandbox::SandboxPanel;
+use crate::panels::toolbar::{TimelineBar, Toolbar};
+use crate::state::live::Live;
+use crate::state::timeline::Command;
+use egui::{Key, Modifiers};
+use std::path::PathBuf;
+
+impl ViewerApp {
+    /// Draws one frame: input first (keys, dropped files, playback), then
+    /// the panels and views; queues what they asked for.
+    pub(super) fn draw(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let mut actions = self.input(&ctx);
+        egui::Panel::top("menu").show(ui, |ui| {
+            actions.extend(
+                Menu {
+                    file_open: self.mode.file().is_some(),
+                    fixture_open: self.mode.fixture().is_some(),
+                    sandbox_open: matches!(self.mode, Mode::Sandbox(_)),
+                    listening: self.live.as_ref().map(Live::addr),
+                    listen_addr: &mut self.listen_addr,
+                    recent: &self.recent.paths,
+                    title: &self.session.title,
+                }
+                .ui(ui),
+            );
+            actions.extend(
+                Toolbar {
+                    session: &mut self.session,
+                }
+                .ui(ui),
+            );
+            let message = self.message.as_ref().map(|m| m as &dyn std::fmt::Display);
+            banner(ui, &self.session.trace, message);
+            if let Some(pair) = self.mode.pair() {
+                actions.extend(PairBar { pair }.ui(ui));
+            }
+        });
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(190.0)
+            .show(ui, |ui| {
+                actions.extend(
+                    TimelineBar {
+                        session: &self.session,
+                        pair: self.mode.pair(),
+                    }
+                    .ui(ui),
+                );
+                plots(ui, &self.session);
+            });
+        if let Mode::Sandbox(sandbox) = &self.mode {
+            egui::Panel::left("sandbox")
+                .resizable(true)
+                .default_size(420.0)
+                .max_size(ui.available_width() * 0.45)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("sandbox scroll")
+                        .show(ui, |ui| {
+                            actions.extend(SandboxPanel { sandbox }.ui(ui).map(Action::Sandbox));
+                        });
+                });
+        }
+        egui::Panel::left("log")
+            .resizable(true)
+            .default_size(300.0)
+            .max_size(ui.available_width() * 0.3)
+            .show(ui, |ui| {
+                actions.extend(self.lists(ui));
+                ui.strong("Log / scopes");
+                actions.extend(
+                    Log {
+                        session: &self.session,
+                        scrolled_to: &mut self.log_scrolled_to,
+                    }
+                    .ui(ui),
+                );
+            });
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(260.0)
+            .max_size(ui.available_width() * 0.25)
+            .show(ui, |ui| {
+                actions.extend(
+                    Inspector {
+                        session: &self.session,
+                    }
+                    .ui(ui),
+                );
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.views(ui));
+        actions.extend(self.open_window.ui(ui));
+        actions.extend(self.diff_window.ui(ui));
+        actions.extend(self.save_window.ui(ui));
+        if !actions.is_empty() {
+            self.actions.extend(actions);
+            ctx.request_repaint();
+        }
+    }
+
+    /// The lists above the log: live queries, the open fixture, the folder's files.
+    fn lists(&self, ui: &mut egui::Ui) -> Vec<Action> {
+        let mut actions = Vec::new();
+        if let Some(live) = &self.live {
+            let open = match self.mode {
+                Mode::Live { id, .. } => Some(id),
+                _ => None,
+            };
+            actions.extend(LiveList { live, open }.ui(ui));
+        }
+        if let Mode::Fixture { fixture, rerun, .. } = &self.mode {
+            actions.extend(
+                FixturePanel {
+                    fixture,
+                    rerun: rerun.as_ref().map(|r| &r.run),
+                }
+                .ui(ui),
+            );
+        }
+        if let Some(folder) = &self.folder {
+            actions.extend(
+                Files {
+                    folder: &folder.path,
+                    files: &folder.files,
+                    open: self.mode.file().map(|f| f.path.as_path()),
+                }
+                .ui(ui),
+            );
+        }
+        actions
+    }
+
+    /// Draws the two 3D views side by side (with their Frame all / Link
+    /// views row); a drag that moves the sandbox's shapes is queued.
+    pub fn views(&mut self, ui: &mut egui::Ui) {
+        let sandbox = matches!(self.mode, Mode::Sandbox(_));
+        if let Some(edit) = paint::views(ui, &mut self.session, self.mode.pair_mut(), sandbox) {
+            self.actions.push(Action::Sandbox(edit));
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// Turns this frame's input into actions (dropped files, step keys) and
+    /// advances playback.
+    fn input(&mut self, ctx: &egui::Context) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let dropped: Option<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .find(|p| !p.as_os_str().is_empty())
+        });
+        actions.extend(dropped.map(Action::OpenPath));
+        if !ctx.egui_wants_keyboard_input() {
+            let bindings = [
+                (Modifiers::SHIFT, Key::ArrowRight, Command::NextEvent),
+                (Modifiers::SHIFT, Key::ArrowLeft, Command::PrevEvent),
+                (Modifiers::NONE, Key::ArrowRight, Command::NextStep),
+                (Modifiers::NONE, Key::ArrowLeft, Command::PrevStep),
+                (Modifiers::NONE, Key::Home, Command::First),
+                (Modifiers::NONE, Key::End, Command::Last),
+                (Modifiers::NONE, Key::Space, Command::TogglePlay),
+            ];
+            for (mods, key, cmd) in bindings {
+                if ctx.input_mut(|i| i.consume_key(mods, key)) {
+                    actions.push(Action::Command(cmd));
+                }
+            }
+        }
+        if self.session.timeline.playing() {
+            let dt = ctx.input(|i| f64::from(i.stable_dt));
+            self.session.tick(dt.min(0.25));
+            ctx.request_repaint();
+        }
+        if let Some(p) = self.mode.pair_mut() {
+            p.follow(&self.session);
+        }
+        actions
+    }
+}

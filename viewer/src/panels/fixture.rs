@@ -1,0 +1,69 @@
+//! The open fixture: what it expects, its stored answer, and after "Re-run
+//! with current code" the new answer, the verdict and whether the new
+//! recording is identical.
+
+use super::{Action, GREEN, RED};
+use crate::state::rerun::{self, Rerun};
+use cspace::fixture::{Expect, Fixture};
+
+/// The fixture panel.
+#[derive(Debug)]
+pub struct FixturePanel<'a> {
+    /// The open fixture.
+    pub fixture: &'a Fixture,
+    /// Its re-run, once asked for.
+    pub rerun: Option<&'a Rerun>,
+}
+
+impl FixturePanel<'_> {
+    /// Draws the panel; returns "re-run" or "edit in the sandbox" when pressed.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Action> {
+        let f = self.fixture;
+        ui.strong(format!("Fixture {}", f.name()));
+        if let Some(failure) = &f.file.failure {
+            ui.label(format!("failed when written: {failure}"));
+        }
+        ui.label(format!(
+            "expect: {}",
+            match f.file.expect {
+                Expect::Pass => "pass",
+                Expect::KnownFailure => "known failure",
+            }
+        ));
+        ui.label(format!("stored answer: {}", rerun::stored_answer(f)));
+        let mut action = None;
+        if ui
+            .button("Re-run with current code")
+            .on_hover_text("re-run the query with recording on and compare the recordings")
+            .clicked()
+        {
+            action = Some(Action::RerunFixture);
+        }
+        if ui
+            .button("Edit in sandbox")
+            .on_hover_text("edit this fixture's query: shapes, poses, algorithm, precision")
+            .clicked()
+        {
+            action = Some(Action::FixtureToSandbox);
+        }
+        if let Some(r) = self.rerun {
+            match &r.answer {
+                Ok(a) => ui.label(format!("new answer: {a}")),
+                Err(e) => ui.colored_label(RED, format!("new run: {e}")),
+            };
+            ui.colored_label(
+                if r.as_expected { GREEN } else { RED },
+                r.verdict(f.file.expect),
+            );
+            ui.label(if r.identical {
+                "new recording: bit-identical to the stored one"
+            } else if f.same_revision() {
+                "new recording differs with the same algorithm revision: nondeterminism"
+            } else {
+                "new recording differs (the algorithm code changed since it was stored)"
+            });
+        }
+        ui.separator();
+        action
+    }
+}

@@ -1,0 +1,43 @@
+//! The inspector: the current event, what is visible, and the hovered and
+//! selected points digit for digit (two selected: their distance in ULPs).
+
+use super::Action;
+use crate::state::session::Session;
+
+/// The inspector over the shown session.
+#[derive(Debug)]
+pub struct Inspector<'a> {
+    /// The shown recording.
+    pub session: &'a Session,
+}
+
+impl Inspector<'_> {
+    /// Draws the inspector; returns "clear the selection" when asked.
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Action> {
+        let s = self.session;
+        ui.heading("Inspector");
+        if let Some(e) = s.timeline.current_event() {
+            ui.label(format!("current event {e}: {}", s.trace.describe(e)));
+            if let Some(site) = s.trace.site_of(e) {
+                ui.weak(format!("{}:{}", site.file, site.line));
+            }
+        }
+        ui.label(format!(
+            "visible: {} config, {} object, {} simplices",
+            s.visible.config.len(),
+            s.visible.object.len(),
+            s.visible.simplices.len()
+        ));
+        ui.separator();
+        let lines = s.selection.describe(&s.trace);
+        if lines.is_empty() {
+            ui.weak("Hover a point to inspect it; click up to two points to compare them in ULPs.");
+        }
+        for l in lines {
+            ui.monospace(l);
+        }
+        ((s.selection.first.is_some() || s.selection.second.is_some())
+            && ui.button("Clear selection").clicked())
+        .then_some(Action::ClearSelection)
+    }
+}
