@@ -9,8 +9,8 @@ use cspace::fixture::replay::{self, RecordingCheck, Verdict};
 use cspace::fixture::{self, Expect, Fixture, FixtureError};
 use cspace_recorder::ShapeDecl;
 use fixture_files::{
-    bad_fixtures, count_fixtures, good_fixture, names_in, sphere, sphere_distance, spheres,
-    temp_dir,
+    bad_fixtures, count_fixtures, fixture_stem, good_fixture, names_in, sphere, sphere_distance,
+    spheres, temp_dir,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
@@ -532,11 +532,7 @@ fn each_bad_fixture_gives_one_clear_error_and_the_others_still_replay() {
     for (path, phrase) in &cases {
         let e = Fixture::load(path).expect_err("a bad fixture");
         let message = e.to_string();
-        let stem = path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .replace(fixture::JSON_SUFFIX, "");
+        let stem = fixture_stem(path);
         assert!(
             message.contains(&stem),
             "error does not name the file: {message}"

@@ -4,8 +4,7 @@
 #[path = "../../tests/fixture_files/mod.rs"]
 mod fixture_files;
 
-use cspace::fixture;
-use fixture_files::{bad_fixtures, count_fixtures, good_fixture, names_in, temp_dir};
+use fixture_files::{bad_fixtures, count_fixtures, fixture_stem, good_fixture, names_in, temp_dir};
 use std::process::Command;
 
 #[test]
@@ -76,11 +75,7 @@ fn the_cli_replays_good_fixtures_and_names_each_bad_one() {
         "{text}"
     );
     for (path, phrase) in &cases {
-        let stem = path
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .replace(fixture::JSON_SUFFIX, "");
+        let stem = fixture_stem(path);
         assert!(
             text.lines()
                 .any(|l| l.starts_with("ERROR") && l.contains(&stem) && l.contains(phrase)),

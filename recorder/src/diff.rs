@@ -170,39 +170,50 @@ impl fmt::Display for Divergence {
     }
 }
 
-/// Distance between two f64 values in units in the last place (`u64::MAX` when
-/// exactly one is NaN; 0 for two NaNs and for +0 vs −0).
+/// The signed number of representable values from `a` to `b` (`b − a`): in
+/// f32 units when both are f32, else in f64 units (f32 widened exactly); 0 for
+/// +0 against −0, `None` when either is NaN. The one ULP distance of the
+/// project: `cspace diff`, the viewer's inspector and pairs use it.
 #[must_use]
-pub fn ulps_f64(a: f64, b: f64) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
-    let key = |x: f64| {
+pub fn ulp_difference(a: Scalar, b: Scalar) -> Option<i128> {
+    // Bits mapped to integers that order like the floats (−0 = +0).
+    fn key64(x: f64) -> i128 {
         let bits = x.to_bits().cast_signed();
         i128::from(if bits < 0 { i64::MIN - bits } else { bits })
-    };
-    (key(a) - key(b)).unsigned_abs().min(u128::from(u64::MAX)) as u64
+    }
+    fn key32(x: f32) -> i128 {
+        let bits = x.to_bits().cast_signed();
+        i128::from(if bits < 0 { i32::MIN - bits } else { bits })
+    }
+    match (a, b) {
+        (Scalar::F32(x), Scalar::F32(y)) if !x.is_nan() && !y.is_nan() => Some(key32(y) - key32(x)),
+        _ => {
+            let (x, y) = (a.to_f64(), b.to_f64());
+            (!x.is_nan() && !y.is_nan()).then(|| key64(y) - key64(x))
+        }
+    }
 }
 
-/// Distance between two f32 values in units in the last place.
+/// Distance between two values in units in the last place: `u64::MAX` when
+/// exactly one is NaN, 0 for two NaNs and for +0 vs −0.
+fn ulps(a: Scalar, b: Scalar) -> u64 {
+    match ulp_difference(a, b) {
+        Some(d) => d.unsigned_abs().min(u128::from(u64::MAX)) as u64,
+        None if a.to_f64().is_nan() && b.to_f64().is_nan() => 0,
+        None => u64::MAX,
+    }
+}
+
+/// Distance between two f64 values in units in the last place (see [`ulp_difference`]).
+#[must_use]
+pub fn ulps_f64(a: f64, b: f64) -> u64 {
+    ulps(Scalar::F64(a), Scalar::F64(b))
+}
+
+/// Distance between two f32 values in f32 units in the last place.
 #[must_use]
 pub fn ulps_f32(a: f32, b: f32) -> u64 {
-    if a.is_nan() || b.is_nan() {
-        return if a.is_nan() && b.is_nan() {
-            0
-        } else {
-            u64::MAX
-        };
-    }
-    let key = |x: f32| {
-        let bits = x.to_bits().cast_signed();
-        i64::from(if bits < 0 { i32::MIN - bits } else { bits })
-    };
-    (key(a) - key(b)).unsigned_abs()
+    ulps(Scalar::F32(a), Scalar::F32(b))
 }
 
 struct Cmp {

@@ -140,3 +140,11 @@ pub fn bad_fixtures() -> (PathBuf, Vec<(PathBuf, &'static str)>) {
     ];
     (dir, cases)
 }
+
+/// The name of a fixture's JSON file without its suffix.
+pub fn fixture_stem(path: &Path) -> String {
+    path.file_name()
+        .expect("name")
+        .to_string_lossy()
+        .replace(fixture::JSON_SUFFIX, "")
+}

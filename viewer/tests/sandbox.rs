@@ -2,7 +2,8 @@
 //! by pressing nudge buttons by their labels, apply a preset, save the query
 //! as a fixture and open that fixture in the sandbox again.
 
-use cspace::query::{Answer, Body, Outcome, Precision, Query, QueryKind, ShapeSpec};
+use cspace::model::{Answer, Outcome, Precision, Query, QueryKind};
+use cspace_recorder::{ShapeDecl, ShapeGeom};
 use cspace_viewer::app::{Opened, ViewerApp};
 use cspace_viewer::state::sandbox::Sandbox;
 use egui::accesskit::Role;
@@ -18,15 +19,8 @@ fn harness(app: ViewerApp) -> Harness<'static, ViewerApp> {
         .build_eframe(|_cc| app)
 }
 
-fn sphere_at(x: f64) -> Body {
-    Body {
-        shape: ShapeSpec::Sphere {
-            radius: 1.0,
-            margin: None,
-        },
-        position: [x, 0.0, 0.0],
-        rotation: [0.0, 0.0, 0.0, 1.0],
-    }
+fn sphere_at(x: f64) -> ShapeDecl {
+    ShapeDecl::new(ShapeGeom::Sphere { radius: 1.0 }).at([x, 0.0, 0.0], ShapeDecl::IDENTITY)
 }
 
 /// Two unit spheres 3 apart (distance 1).
@@ -125,7 +119,7 @@ fn preset_buttons_load_the_preset() {
     h.get_by_label("Long thin boxes").click();
     h.run();
     let sb = h.state().sandbox().expect("open");
-    assert_eq!(sb.query.a.shape.type_name(), "box");
+    assert_eq!(sb.query.a.geom.kind(), "box");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::state::demo;
 use crate::state::live::{Live, LiveQuery};
 use crate::state::pair::{Pair, Which};
 use crate::state::rerun::Rerun;
-use crate::state::sandbox::{self, Change, Edit, Sandbox};
+use crate::state::sandbox::{self, Change, Edit, Sandbox, SandboxError};
 use crate::state::session::{Session, View};
 use crate::state::source::{self, OpenError, Watch};
 use crate::state::timeline::Command;
@@ -134,12 +134,9 @@ impl ViewerApp {
         self.mode = Mode::Sandbox(Box::new(sandbox));
     }
 
-    /// Opens the sandbox on the first preset. Returns whether it opened.
-    pub fn new_sandbox(&mut self) -> bool {
-        let Some((name, _)) = sandbox::presets().into_iter().next() else {
-            return false;
-        };
-        match Sandbox::preset(name) {
+    /// Opens `sandbox`, or shows why it could not be made. Returns whether it opened.
+    fn open_sandbox_or_report(&mut self, sandbox: Result<Sandbox, SandboxError>) -> bool {
+        match sandbox {
             Ok(sb) => {
                 self.open_sandbox(sb);
                 true
@@ -151,6 +148,14 @@ impl ViewerApp {
         }
     }
 
+    /// Opens the sandbox on the first preset. Returns whether it opened.
+    pub fn new_sandbox(&mut self) -> bool {
+        let Some((name, _)) = sandbox::presets().into_iter().next() else {
+            return false;
+        };
+        self.open_sandbox_or_report(Sandbox::preset(name))
+    }
+
     /// Opens the open fixture's query in the sandbox, to edit. Returns
     /// whether a fixture was open and its query runs.
     pub fn fixture_to_sandbox(&mut self) -> bool {
@@ -158,16 +163,8 @@ impl ViewerApp {
             self.problem(AppError::NoFixture);
             return false;
         };
-        match Sandbox::from_fixture(f) {
-            Ok(sb) => {
-                self.open_sandbox(sb);
-                true
-            }
-            Err(e) => {
-                self.problem(e);
-                false
-            }
-        }
+        let sb = Sandbox::from_fixture(f);
+        self.open_sandbox_or_report(sb)
     }
 
     /// Applies `edit` to the open sandbox and shows its new run: at the same

@@ -4,8 +4,9 @@
 //! Every control returns an [`Edit`]; the app applies it (which re-runs the
 //! query).
 
-use crate::state::sandbox::{Edit, Field, Nudge, SHAPE_KINDS, Sandbox, Side, margin_of, presets};
-use cspace::query::{Algorithm, Precision, QueryKind, ShapeSpec};
+use crate::state::sandbox::{Edit, Field, Nudge, SHAPE_KINDS, Sandbox, Side, presets};
+use cspace::model::{Algorithm, Precision, QueryKind};
+use cspace_recorder::ShapeGeom;
 use egui::{Color32, DragValue, RichText};
 
 const RED: Color32 = Color32::from_rgb(255, 110, 90);
@@ -141,35 +142,30 @@ fn nudged_number(ui: &mut egui::Ui, sb: &Sandbox, label: &str, field: Field, edi
 }
 
 /// The shape's parameters as typed numbers; returns whether any changed.
-fn shape_params(ui: &mut egui::Ui, shape: &mut ShapeSpec) -> bool {
+fn shape_params(ui: &mut egui::Ui, shape: &mut ShapeGeom) -> bool {
     match shape {
-        ShapeSpec::Sphere { radius, .. } => {
-            numbers(ui, "", &["radius"], std::slice::from_mut(radius))
-        }
-        ShapeSpec::Box { half_extents, .. } => {
+        ShapeGeom::Sphere { radius } => numbers(ui, "", &["radius"], std::slice::from_mut(radius)),
+        ShapeGeom::Box { half_extents } => {
             numbers(ui, "half extents", &["x", "y", "z"], half_extents)
         }
-        ShapeSpec::Capsule {
+        ShapeGeom::Capsule {
             half_height,
             radius,
-            ..
         }
-        | ShapeSpec::Cylinder {
+        | ShapeGeom::Cylinder {
             half_height,
             radius,
-            ..
         }
-        | ShapeSpec::Cone {
+        | ShapeGeom::Cone {
             half_height,
             radius,
-            ..
         } => {
             let mut v = [*half_height, *radius];
             let changed = numbers(ui, "", &["half height", "radius"], &mut v);
             [*half_height, *radius] = v;
             changed
         }
-        ShapeSpec::Hull { points, .. } => {
+        ShapeGeom::Hull { points } => {
             let mut changed = false;
             let mut remove = None;
             for (i, p) in points.iter_mut().enumerate() {
@@ -197,7 +193,8 @@ fn shape_params(ui: &mut egui::Ui, shape: &mut ShapeSpec) -> bool {
             }
             changed
         }
-        ShapeSpec::Point { .. } => false,
+        // A mesh (from a fixture) is shown by its type; its triangles have no editor.
+        ShapeGeom::Point | ShapeGeom::Mesh { .. } => false,
     }
 }
 
@@ -208,7 +205,7 @@ fn body(ui: &mut egui::Ui, sb: &Sandbox, side: Side, edits: &mut Edits) {
     };
     ui.strong(format!("Shape {name}"));
     // Type.
-    let current = side.of(&sb.query).shape.type_name();
+    let current = side.of(&sb.query).geom.kind();
     let mut kind = current;
     let label = ui.label(format!("{name} type"));
     egui::ComboBox::from_id_salt(("shape", name))
@@ -226,11 +223,11 @@ fn body(ui: &mut egui::Ui, sb: &Sandbox, side: Side, edits: &mut Edits) {
         edits.push(Edit::SetShapeKind(side, k));
     }
     // Parameters.
-    let mut shape = side.of(&sb.query).shape.clone();
+    let mut shape = side.of(&sb.query).geom.clone();
     if shape_params(ui, &mut shape) {
         edits.push(Edit::SetShape(side, shape));
     }
-    let mut m = [margin_of(&side.of(&sb.query).shape).unwrap_or(0.0)];
+    let mut m = [side.of(&sb.query).margin];
     if numbers(ui, "", &["margin"], &mut m) {
         edits.push(Edit::Set(Field::Margin(side), m[0]));
     }

@@ -37,34 +37,11 @@ pub fn distance_to_origin(v: Vec3Data) -> f64 {
     (x * x + y * y + z * z).sqrt()
 }
 
-/// Maps a float's bits to integers that order like the floats (−0 = +0).
-fn ordered64(x: f64) -> i64 {
-    let b = x.to_bits().cast_signed();
-    if b < 0 { i64::MIN - b } else { b }
-}
-
-fn ordered32(x: f32) -> i64 {
-    let b = i64::from(x.to_bits().cast_signed());
-    if b < 0 { i64::from(i32::MIN) - b } else { b }
-}
-
 /// The number of representable values between `a` and `b` (signed, `b − a`),
 /// in f32 units when both are f32, else in f64 units; `None` if either is NaN.
 #[must_use]
 pub fn ulps(a: Scalar, b: Scalar) -> Option<i128> {
-    match (a, b) {
-        (Scalar::F32(x), Scalar::F32(y)) if !x.is_nan() && !y.is_nan() => {
-            Some(i128::from(ordered32(y)) - i128::from(ordered32(x)))
-        }
-        _ => {
-            let (x, y) = (a.to_f64(), b.to_f64());
-            if x.is_nan() || y.is_nan() {
-                None
-            } else {
-                Some(i128::from(ordered64(y)) - i128::from(ordered64(x)))
-            }
-        }
-    }
+    cspace_recorder::diff::ulp_difference(a, b)
 }
 
 /// The inspector lines for a vector: each coordinate with 17 digits and its

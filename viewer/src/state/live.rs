@@ -107,11 +107,10 @@ impl LiveQuery {
             .bytes
             .as_ref()
             .map_or(0, |b| u64::try_from(b.len()).unwrap_or(u64::MAX));
-        Trace::from_decoded(Decoded {
-            events: self.events.clone(),
-            valid_len,
-            error: self.error.clone(),
-        })
+        let mut decoded = Decoded::from_events(self.events.iter().cloned());
+        decoded.valid_len = valid_len;
+        decoded.error.clone_from(&self.error);
+        Trace::from_decoded(decoded)
     }
 
     /// The stream bytes: as received once closed, else the events so far re-encoded.

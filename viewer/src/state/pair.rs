@@ -6,7 +6,7 @@
 use crate::state::session::Session;
 use crate::state::timeline::Command;
 use crate::state::trace::{Entry, Trace};
-use cspace::diff::{self, Divergence};
+use cspace_recorder::diff::{self, Divergence};
 
 /// One of the two recordings of a [`Pair`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub struct Pair {
 #[must_use]
 pub fn divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
     let (a, b) = (cspace_recorder::decode(a), cspace_recorder::decode(b));
-    diff::first_divergence(&diff::Side::new(&a.events), &diff::Side::new(&b.events), 0)
+    diff::first_divergence(&diff::Aligned::new(&a), &diff::Aligned::new(&b), 0)
 }
 
 /// The event of `trace` that is the `index`-th compared event (site

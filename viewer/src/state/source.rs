@@ -2,6 +2,7 @@
 //! the recent-files list, and a watcher that notices changes on disk.
 
 use crate::state::trace::Trace;
+use cspace::fixture::{JSON_SUFFIX, RECORDING_SUFFIX};
 use notify::Watcher as _;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,7 +49,7 @@ pub fn is_openable(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy())
         .unwrap_or_default();
-    !name.starts_with('.') && (name.ends_with(".cspace") || name.ends_with(".fixture.json"))
+    !name.starts_with('.') && (name.ends_with(RECORDING_SUFFIX) || name.ends_with(JSON_SUFFIX))
 }
 
 /// The recording to read for `path`: a fixture's sibling `NAME.cspace`, else `path`.
@@ -58,8 +59,8 @@ pub fn recording_path(path: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match name.strip_suffix(".fixture.json") {
-        Some(stem) => path.with_file_name(format!("{stem}.cspace")),
+    match name.strip_suffix(JSON_SUFFIX) {
+        Some(stem) => path.with_file_name(format!("{stem}{RECORDING_SUFFIX}")),
         None => path.to_path_buf(),
     }
 }

@@ -7,26 +7,19 @@
 //! dies just after the `Pop` that closes its scope, a `Simplex` dies when the
 //! a site with the same label records the next one (the
 //! "after add" and "after reduce" call sites of one label replace each other), and `Shapes` stay until the next `Shapes`.
+//!
+//! (One file of ~700 lines: the index and the one-pass builder that fills it
+//! share every table, and half of it is the tests of their invariants.)
 
 use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
-    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, Space, StreamDecoder, Vec3Data,
+    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, SiteDef, Space, StreamDecoder,
+    Vec3Data,
 };
 use std::collections::HashMap;
 
 /// "No such event": an unclosed scope's pop, a top-level event's parent.
 pub const NONE: u32 = u32::MAX;
-
-/// Where a recorded event came from.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SiteInfo {
-    /// Source file of the macro call.
-    pub file: String,
-    /// Line of the macro call.
-    pub line: u32,
-    /// The macro's label.
-    pub label: String,
-}
 
 /// The geometry of a point, line or triangle drawable.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -181,7 +174,7 @@ pub enum ItemClass {
 /// A loaded recording with its indexes.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
-    sites: HashMap<u32, SiteInfo>,
+    sites: HashMap<u32, SiteDef>,
     /// Every event, compactly.
     pub entries: Vec<Entry>,
     /// Byte offset of each event in the stream.
@@ -213,7 +206,8 @@ pub struct Trace {
 }
 
 /// The site returned for an id the stream never defined.
-static UNKNOWN_SITE: std::sync::LazyLock<SiteInfo> = std::sync::LazyLock::new(|| SiteInfo {
+static UNKNOWN_SITE: std::sync::LazyLock<SiteDef> = std::sync::LazyLock::new(|| SiteDef {
+    id: NONE,
     file: "?".into(),
     line: 0,
     label: String::new(),
@@ -279,14 +273,7 @@ impl Builder {
         let u32len = |n: usize| u32::try_from(n).unwrap_or(NONE);
         let entry = match event {
             Event::Site(def) => {
-                t.sites.insert(
-                    def.id,
-                    SiteInfo {
-                        file: def.file,
-                        line: def.line,
-                        label: def.label,
-                    },
-                );
+                t.sites.insert(def.id, def);
                 Entry::Site
             }
             Event::Push { site } => {
@@ -464,13 +451,13 @@ impl Trace {
 
     /// The call site with this id (a placeholder for undefined ids).
     #[must_use]
-    pub fn site(&self, id: u32) -> &SiteInfo {
+    pub fn site(&self, id: u32) -> &SiteDef {
         self.sites.get(&id).unwrap_or(&UNKNOWN_SITE)
     }
 
     /// The call site of event `i`.
     #[must_use]
-    pub fn site_of(&self, i: u32) -> Option<&SiteInfo> {
+    pub fn site_of(&self, i: u32) -> Option<&SiteDef> {
         let site = match *self.entries.get(i as usize)? {
             Entry::Site => return None,
             Entry::Push { site, .. }

@@ -1,7 +1,7 @@
 //! The results panel's numbers: the sandbox query's answer beside a second
 //! algorithm's ([`compare`]), flagged when they differ beyond a tolerance.
 
-use cspace::query::{Algorithm, Answer, Outcome, Precision, Query, QueryKind};
+use cspace::model::{Algorithm, Answer, Outcome, Precision, Query, QueryKind};
 
 /// The results panel: the query's answer next to a reference answer from a
 /// second algorithm, and their difference.
@@ -29,7 +29,7 @@ fn reference_run(q: &Query, kind: QueryKind, algorithm: Algorithm) -> Option<Ans
     let mut r = q.clone();
     r.query = kind;
     r.algorithm = Some(algorithm);
-    std::panic::catch_unwind(|| cspace::query::run(&r))
+    std::panic::catch_unwind(|| cspace::model::run(&r))
         .ok()
         .and_then(Result::ok)
 }

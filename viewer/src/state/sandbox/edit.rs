@@ -2,7 +2,8 @@
 //! by [`Sandbox::apply`], which says what the view should do ([`Change`]).
 
 use super::{Field, Nudge, Sandbox, Side};
-use cspace::query::{Algorithm, Precision, QueryKind, ShapeSpec};
+use cspace::model::{Algorithm, Precision, QueryKind};
+use cspace_recorder::ShapeGeom;
 use std::path::PathBuf;
 
 /// What dragging in object space moves.
@@ -30,7 +31,7 @@ pub enum Edit {
     /// Change a body's shape type (parameters defaulted, margin kept).
     SetShapeKind(Side, &'static str),
     /// Replace a body's shape (its parameters edited).
-    SetShape(Side, ShapeSpec),
+    SetShape(Side, ShapeGeom),
     /// Set one number.
     Set(Field, f64),
     /// Nudge one number.
@@ -78,7 +79,7 @@ impl Sandbox {
                 self.rerun()
             }
             Edit::SetShapeKind(side, kind) => self.set_shape_kind(side, kind),
-            Edit::SetShape(side, shape) => self.edit(|q| side.of_mut(q).shape = shape),
+            Edit::SetShape(side, shape) => self.edit(|q| side.of_mut(q).geom = shape),
             Edit::Set(field, v) => self.set(field, v),
             Edit::Nudge(field, n) => self.nudge(field, n),
             Edit::SetRotation(side, r) => self.edit(|q| side.of_mut(q).rotation = r),
@@ -101,29 +102,9 @@ impl Sandbox {
 #[cfg(test)]
 mod tests {
     use super::super::SandboxError;
-    use super::super::presets::{body, query, sphere};
+    use super::super::presets::sphere;
+    use super::super::tests::{distance, spheres};
     use super::*;
-    use cspace::query::{Answer, Outcome};
-
-    fn distance(s: &Sandbox) -> f64 {
-        match &s.run.answer {
-            Ok(Answer {
-                outcome: Outcome::Distance { distance, .. },
-                ..
-            }) => *distance,
-            other => panic!("not a distance: {other:?}"),
-        }
-    }
-
-    fn spheres() -> Sandbox {
-        let q = query(
-            QueryKind::Distance,
-            body(sphere(1.0), [0.0, 0.0, 0.0]),
-            body(sphere(1.0), [3.0, 0.0, 0.0]),
-            None,
-        );
-        Sandbox::new(q, "spheres").expect("valid")
-    }
 
     #[test]
     fn apply_says_what_changed() {

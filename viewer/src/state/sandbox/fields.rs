@@ -2,7 +2,8 @@
 //! number ([`Field`]), how a nudge moves it ([`Nudge`]), and the shape
 //! helpers (types, defaults, margins, rotations as axis and angle).
 
-use cspace::query::{Body, Precision, Query, ShapeSpec};
+use cspace::model::{Precision, Query};
+use cspace_recorder::{ShapeDecl, ShapeGeom};
 
 /// One of the two bodies of the query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +38,8 @@ pub enum Nudge {
     Down,
 }
 
-/// The shape types `eval` accepts, for picking one.
+/// The shape types the sandbox edits, for picking one (every JSON kind but
+/// `mesh`, whose triangles have no editor).
 pub const SHAPE_KINDS: [&str; 7] = [
     "sphere", "box", "capsule", "cylinder", "cone", "hull", "point",
 ];
@@ -64,73 +66,38 @@ pub fn to_axis_angle(q: [f64; 4]) -> ([f64; 3], f64) {
     ([q[0] / v, q[1] / v, q[2] / v], 2.0 * v.atan2(q[3]))
 }
 
-/// A default shape of type `kind` (one of [`SHAPE_KINDS`]) with `margin`;
-/// `None` for an unknown name.
+/// A default shape of type `kind` (one of [`SHAPE_KINDS`]); `None` for an
+/// unknown name.
 #[must_use]
-pub fn default_shape(kind: &str, margin: Option<f64>) -> Option<ShapeSpec> {
+pub fn default_shape(kind: &str) -> Option<ShapeGeom> {
     Some(match kind {
-        "sphere" => ShapeSpec::Sphere {
-            radius: 1.0,
-            margin,
-        },
-        "box" => ShapeSpec::Box {
+        "sphere" => ShapeGeom::Sphere { radius: 1.0 },
+        "box" => ShapeGeom::Box {
             half_extents: [1.0; 3],
-            margin,
         },
-        "capsule" => ShapeSpec::Capsule {
+        "capsule" => ShapeGeom::Capsule {
             half_height: 1.0,
             radius: 0.5,
-            margin,
         },
-        "cylinder" => ShapeSpec::Cylinder {
+        "cylinder" => ShapeGeom::Cylinder {
             half_height: 1.0,
             radius: 1.0,
-            margin,
         },
-        "cone" => ShapeSpec::Cone {
+        "cone" => ShapeGeom::Cone {
             half_height: 1.0,
             radius: 1.0,
-            margin,
         },
-        "hull" => ShapeSpec::Hull {
+        "hull" => ShapeGeom::Hull {
             points: vec![
                 [1.0, 0.0, 0.0],
                 [-1.0, 0.0, 0.0],
                 [0.0, 1.0, 0.0],
                 [0.0, 0.0, 1.0],
             ],
-            margin,
         },
-        "point" => ShapeSpec::Point { margin },
+        "point" => ShapeGeom::Point,
         _ => return None,
     })
-}
-
-/// The margin of a shape (0 when absent).
-#[must_use]
-pub fn margin_of(shape: &ShapeSpec) -> Option<f64> {
-    match shape {
-        ShapeSpec::Sphere { margin, .. }
-        | ShapeSpec::Box { margin, .. }
-        | ShapeSpec::Capsule { margin, .. }
-        | ShapeSpec::Cylinder { margin, .. }
-        | ShapeSpec::Cone { margin, .. }
-        | ShapeSpec::Hull { margin, .. }
-        | ShapeSpec::Point { margin } => *margin,
-    }
-}
-
-/// The margin field of a shape.
-pub fn margin_mut(shape: &mut ShapeSpec) -> &mut Option<f64> {
-    match shape {
-        ShapeSpec::Sphere { margin, .. }
-        | ShapeSpec::Box { margin, .. }
-        | ShapeSpec::Capsule { margin, .. }
-        | ShapeSpec::Cylinder { margin, .. }
-        | ShapeSpec::Cone { margin, .. }
-        | ShapeSpec::Hull { margin, .. }
-        | ShapeSpec::Point { margin } => margin,
-    }
 }
 
 /// `v` moved by `nudge` in precision `p`. ULP steps are taken in the
@@ -153,7 +120,7 @@ pub fn nudged(v: f64, nudge: Nudge, p: Precision) -> f64 {
 impl Side {
     /// The body of `q` on this side.
     #[must_use]
-    pub fn of(self, q: &Query) -> &Body {
+    pub fn of(self, q: &Query) -> &ShapeDecl {
         match self {
             Self::A => &q.a,
             Self::B => &q.b,
@@ -161,7 +128,7 @@ impl Side {
     }
 
     /// The body of `q` on this side, to edit.
-    pub fn of_mut(self, q: &mut Query) -> &mut Body {
+    pub fn of_mut(self, q: &mut Query) -> &mut ShapeDecl {
         match self {
             Self::A => &mut q.a,
             Self::B => &mut q.b,
@@ -176,7 +143,7 @@ impl Field {
         match self {
             Self::Position(s, i) => s.of(q).position.get(i).copied(),
             Self::Translation(i) => q.translation.and_then(|t| t.get(i).copied()),
-            Self::Margin(s) => Some(margin_of(&s.of(q).shape).unwrap_or(0.0)),
+            Self::Margin(s) => Some(s.of(q).margin),
         }
     }
 
@@ -194,7 +161,7 @@ impl Field {
                     *c = v;
                 }
             }
-            Self::Margin(s) => *margin_mut(&mut s.of_mut(q).shape) = Some(v),
+            Self::Margin(s) => s.of_mut(q).margin = v,
         }
     }
 }

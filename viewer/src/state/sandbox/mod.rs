@@ -16,8 +16,7 @@ pub mod presets;
 pub use compare::{Comparison, compare, default_tolerance};
 pub use edit::{Change, Edit, Grab};
 pub use fields::{
-    Field, Nudge, SHAPE_KINDS, Side, axis_angle, default_shape, margin_mut, margin_of, nudged,
-    to_axis_angle,
+    Field, Nudge, SHAPE_KINDS, Side, axis_angle, default_shape, nudged, to_axis_angle,
 };
 pub use presets::presets;
 
@@ -25,7 +24,7 @@ use crate::state::session::Session;
 use crate::state::trace::Trace;
 use cspace::check::Check;
 use cspace::fixture::{self, Fixture, FixtureError};
-use cspace::query::{Algorithm, Answer, Outcome, Precision, Query, QueryError, QueryKind};
+use cspace::model::{Algorithm, Answer, Outcome, Precision, Query, QueryError, QueryKind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -223,12 +222,11 @@ impl Sandbox {
 
     /// Sets the shape type of `side` (its margin kept, parameters defaulted).
     pub fn set_shape_kind(&mut self, side: Side, kind: &str) -> bool {
-        let margin = margin_of(&side.of(&self.query).shape);
-        let Some(shape) = default_shape(kind, margin) else {
+        let Some(shape) = default_shape(kind) else {
             self.error = Some(SandboxError::UnknownShape(kind.to_owned()));
             return false;
         };
-        self.edit(|q| side.of_mut(q).shape = shape)
+        self.edit(|q| side.of_mut(q).geom = shape)
     }
 
     /// Sets the rotation of `side` to `angle` radians about `axis`.
@@ -407,7 +405,8 @@ mod tests {
     use super::*;
     use crate::state::timeline::Command;
 
-    fn distance(s: &Sandbox) -> f64 {
+    /// The distance the sandbox's last run answered (panics on another kind).
+    pub(super) fn distance(s: &Sandbox) -> f64 {
         match &s.run.answer {
             Ok(Answer {
                 outcome: Outcome::Distance { distance, .. },
@@ -417,7 +416,8 @@ mod tests {
         }
     }
 
-    fn spheres() -> Sandbox {
+    /// Two unit spheres 3 apart (distance 1).
+    pub(super) fn spheres() -> Sandbox {
         let q = query(
             QueryKind::Distance,
             body(sphere(1.0), [0.0, 0.0, 0.0]),
@@ -440,7 +440,7 @@ mod tests {
         let (axis, angle) = to_axis_angle(q);
         assert!((angle - 0.5).abs() < 1e-12 && (axis[1] - 1.0).abs() < 1e-12);
         assert!(s.set_shape_kind(Side::A, "box"));
-        assert_eq!(s.query.a.shape.type_name(), "box");
+        assert_eq!(s.query.a.geom.kind(), "box");
         assert!((distance(&s) - 2.0).abs() < 1e-9);
         assert!(!s.set_shape_kind(Side::A, "blob"));
         assert!(s.move_by(Side::B, [1.0, 0.0, 0.0]));
@@ -453,7 +453,7 @@ mod tests {
     fn invalid_edit_keeps_last_good_run() {
         let mut s = spheres();
         let before = s.run.recording.clone();
-        assert!(!s.edit(|q| q.b.shape = sphere(-1.0)));
+        assert!(!s.edit(|q| q.b.geom = sphere(-1.0)));
         let e = s.error.clone().expect("error shown").to_string();
         assert!(e.contains("b.shape.radius"), "{e}");
         assert_eq!(s.run.recording, before);
@@ -467,7 +467,7 @@ mod tests {
         );
         // Fixing it clears the error.
         assert!(s.edit(|q| {
-            q.b.shape = sphere(1.0);
+            q.b.geom = sphere(1.0);
             q.a.rotation = [0.0, 0.0, 0.0, 1.0];
         }));
         assert!(s.error.is_none());
@@ -493,7 +493,7 @@ mod tests {
         assert!(s.nudge(f, Nudge::Up));
         assert!((s.query.b.position[0] - (f64::from(narrow) + 1e-6)).abs() < 1e-15);
         assert!(s.nudge(Field::Margin(Side::A), Nudge::Up));
-        assert_eq!(margin_of(&s.query.a.shape), Some(1e-6));
+        assert_eq!(s.query.a.margin, 1e-6);
         assert_eq!(
             nudged(0.0, Nudge::UlpDown, Precision::F64),
             -f64::from_bits(1)

@@ -2,46 +2,39 @@
 //! grazing and exact contact, degenerate hulls), by name.
 
 use super::fields::axis_angle;
-use cspace::query::{Algorithm, Body, Precision, Query, QueryKind, ShapeSpec};
+use cspace::model::{Algorithm, Precision, Query, QueryKind};
+use cspace_recorder::{ShapeDecl, ShapeGeom};
 
-pub(super) fn body(shape: ShapeSpec, position: [f64; 3]) -> Body {
-    Body {
-        shape,
-        position,
-        rotation: [0.0, 0.0, 0.0, 1.0],
-    }
+pub(super) fn body(shape: ShapeGeom, position: [f64; 3]) -> ShapeDecl {
+    ShapeDecl::new(shape).at(position, ShapeDecl::IDENTITY)
 }
 
-fn cube(h: [f64; 3]) -> ShapeSpec {
-    ShapeSpec::Box {
-        half_extents: h,
-        margin: None,
-    }
+fn cube(h: [f64; 3]) -> ShapeGeom {
+    ShapeGeom::Box { half_extents: h }
 }
 
 /// A box as the hull of its corners: penetration runs GJK and EPA on it
 /// (two true boxes are answered by the separating axis test, nothing to watch).
-fn cube_hull(h: [f64; 3]) -> ShapeSpec {
+fn cube_hull(h: [f64; 3]) -> ShapeGeom {
     let points = (0..8)
         .map(|i| {
             let s = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
             [s(1) * h[0], s(2) * h[1], s(4) * h[2]]
         })
         .collect();
-    ShapeSpec::Hull {
-        points,
-        margin: None,
-    }
+    ShapeGeom::Hull { points }
 }
 
-pub(super) fn sphere(radius: f64) -> ShapeSpec {
-    ShapeSpec::Sphere {
-        radius,
-        margin: None,
-    }
+pub(super) fn sphere(radius: f64) -> ShapeGeom {
+    ShapeGeom::Sphere { radius }
 }
 
-pub(super) fn query(kind: QueryKind, a: Body, b: Body, translation: Option<[f64; 3]>) -> Query {
+pub(super) fn query(
+    kind: QueryKind,
+    a: ShapeDecl,
+    b: ShapeDecl,
+    translation: Option<[f64; 3]>,
+) -> Query {
     Query {
         id: None,
         query: kind,
@@ -76,18 +69,16 @@ pub fn presets() -> Vec<(&'static str, Query)> {
         Some([20.0, 0.0, 0.0]),
     );
     far.algorithm = Some(Algorithm::Ca);
-    let coplanar = ShapeSpec::Hull {
+    let coplanar = ShapeGeom::Hull {
         points: vec![
             [-1.0, 0.0, -1.0],
             [1.0, 0.0, -1.0],
             [1.0, 0.0, 1.0],
             [-1.0, 0.0, 1.0],
         ],
-        margin: None,
     };
-    let segment = ShapeSpec::Hull {
+    let segment = ShapeGeom::Hull {
         points: vec![[-1.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
-        margin: None,
     };
     let mut deep = query(
         Penetration,

@@ -1,0 +1,82 @@
+//! Closed-form sweeps of spheres and points.
+
+use super::{Sweep, SweepError, hit};
+use crate::collide::Status;
+use crate::real::{Real, V3, Vector};
+use crate::shape::{Geom, Placed};
+use cspace_recorder as rec;
+
+/// Closed-form sweep of a sphere (or point) against a sphere (or point):
+/// the time of impact of a point against a sphere of the summed radii,
+/// solved from `|P + t·motion|² = R²` with `P` the centre of A relative to
+/// B's (never from the raw positions).
+///
+/// # Errors
+/// [`SweepError::Unsupported`] if either shape is not a sphere or a point.
+pub fn analytic<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+) -> Result<Sweep<T>, SweepError> {
+    round_shape(a, "a")?;
+    round_shape(b, "b")?;
+    rec::shapes!(a, b, motion);
+    let _scope = rec::scope!("analytic sphere sweep");
+    let out = sphere_sphere(a, motion, b);
+    Ok(out)
+}
+
+fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), SweepError> {
+    let shape = match p.shape.geom {
+        Geom::Point | Geom::Sphere { .. } => return Ok(()),
+        Geom::Box { .. } => "box",
+        Geom::Capsule { .. } => "capsule",
+        Geom::Cylinder { .. } => "cylinder",
+        Geom::Cone { .. } => "cone",
+        Geom::Hull { .. } => "hull",
+    };
+    Err(SweepError::Unsupported { which, shape })
+}
+
+fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    let (ra, rb) = (a.shape.radius(), b.shape.radius());
+    let r = ra + rb;
+    // Sphere-relative: the bug class this guards against takes P·P from the raw point.
+    let p = a.pose.position - b.pose.position;
+    let c = p.dot(p) - r * r;
+    let surface = |centre: V3<T>, n: V3<T>| (centre + n * ra + b.pose.position - n * rb) * T::HALF;
+    rec::value!("c = |P|² − R²", c);
+    if c <= T::ZERO {
+        rec::text!("overlapping at t = 0");
+        let n = (-p)
+            .try_normalize()
+            .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+        return Sweep {
+            hit: true,
+            toi: T::ZERO,
+            normal: n,
+            point: surface(a.pose.position, n),
+            iterations: 0,
+            status: Status::Converged,
+        };
+    }
+    let aa = motion.dot(motion);
+    let half_b = p.dot(motion);
+    let disc = half_b * half_b - aa * c;
+    if aa <= T::ZERO || !aa.is_finite() || half_b >= T::ZERO || disc < T::ZERO {
+        rec::text!("miss: no real root ahead");
+        return Sweep::miss(0, Status::Converged);
+    }
+    // The smaller root (−b' − √disc)/a, written without cancellation.
+    let toi = c / (-half_b + disc.sqrt());
+    if toi > T::ONE {
+        rec::text!("miss: contact after t = 1");
+        return Sweep::miss(0, Status::Converged);
+    }
+    let centre = a.pose.position + motion * toi;
+    let n = (b.pose.position - centre)
+        .try_normalize()
+        .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+    rec::point!("A at impact", centre, rec::Rgba::RED);
+    hit(toi, n, surface(centre, n), 0, Status::Converged)
+}

@@ -1,0 +1,144 @@
+//! Linear sweeps (shape casts): shape A moves by `motion` over t ∈ [0, 1]
+//! against a static shape B. Four methods:
+//!
+//! - [`conservative_advancement`]: GJK distance, then advance by the
+//!   distance over the closing speed (a Newton step on the convex distance
+//!   function, so it never passes the contact), warm-started.
+//! - [`ray_cast`]: van den Bergen's GJK ray cast (2004) of the ray `−t·motion`
+//!   against the CSO of the cores, inflated by the radii. The default (the
+//!   `cspace eval` sweep without an `algorithm`): one GJK-like loop, where
+//!   conservative advancement runs a GJK per step.
+//! - [`swept_mpr`]: MPR on the swept CSO `(A − B) + [0, 1]·motion`: decide a
+//!   hit, then cast from the origin along the motion to the swept CSO's far
+//!   side and subtract from 1 ("Thoughts on shape casting").
+//! - [`analytic`]: closed form for sphere–point and sphere–sphere.
+//!
+//! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
+
+mod advance;
+mod analytic;
+mod ray;
+mod swept;
+
+pub use advance::conservative_advancement;
+pub use analytic::analytic;
+pub use ray::ray_cast;
+pub use swept::swept_mpr;
+
+use super::Status;
+use super::cso::Cso;
+use super::{gjk, mpr};
+use crate::real::{Real, V3, Vector};
+use crate::shape::Placed;
+use cspace_recorder as rec;
+
+/// The most advancement steps of [`conservative_advancement`] and
+/// [`ray_cast`] (each step of the former is a warm-started GJK).
+pub const MAX_ITERS: u32 = 128;
+
+/// The result of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sweep<T: Real> {
+    /// Whether A touches B for some t ∈ [0, 1].
+    pub hit: bool,
+    /// The time of impact, in [0, 1]; 1 on a miss.
+    pub toi: T,
+    /// Unit normal at impact, from A towards B (zero on a miss).
+    pub normal: V3<T>,
+    /// The world contact point at impact (zero on a miss).
+    pub point: V3<T>,
+    /// Support evaluations made (over all inner queries).
+    pub iterations: u32,
+    /// How the iteration ended.
+    pub status: Status,
+}
+
+impl<T: Real> Sweep<T> {
+    /// No contact over the whole motion.
+    #[must_use]
+    pub fn miss(iterations: u32, status: Status) -> Self {
+        Self {
+            hit: false,
+            toi: T::ONE,
+            normal: V3::<T>::ZERO,
+            point: V3::<T>::ZERO,
+            iterations,
+            status,
+        }
+    }
+}
+
+/// Why [`analytic`] cannot sweep these shapes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SweepError {
+    /// The closed forms cover spheres and points (with margins) only.
+    #[error("analytic sweep needs a sphere or a point for {which}, got a {shape}")]
+    Unsupported {
+        /// `a` or `b`.
+        which: &'static str,
+        /// The shape type found.
+        shape: &'static str,
+    },
+}
+
+/// A world normal and contact point.
+pub(super) type Contact<T> = (V3<T>, V3<T>);
+
+/// The distance below which GJK reports contact (its relative tolerance
+/// times the scale). From the CSO, which has the scale already: a hull's
+/// scale is a scan of its points.
+pub(super) fn gjk_tol<T: Real>(cso: &Cso<'_, T>) -> T {
+    gjk::rel_tol::<T>() * cso.scale
+}
+
+/// The toi tolerance: a step below it ends the advancement (ε^¾).
+pub(super) fn toi_tol<T: Real>() -> T {
+    mpr::rel_tol::<T>()
+}
+
+/// The hit at t = 0 of overlapping shapes: the MPR penetration normal and
+/// the middle of its contact points.
+pub(super) fn initial<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, iterations: u32) -> Sweep<T> {
+    rec::text!("overlapping at t = 0");
+    let p = mpr::penetration_unrecorded(a, b);
+    let normal = p
+        .normal
+        .try_normalize()
+        .unwrap_or_else(|| fallback_normal(a, b));
+    Sweep {
+        hit: true,
+        toi: T::ZERO,
+        normal,
+        point: (p.point_a + p.point_b) * T::HALF,
+        iterations: iterations + p.iterations,
+        status: Status::Converged,
+    }
+}
+
+/// From A's position towards B's, or +Y when they coincide.
+pub(super) fn fallback_normal<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> V3<T> {
+    (b.pose.position - a.pose.position)
+        .try_normalize()
+        .unwrap_or(V3::<T>::Y)
+}
+
+/// A hit at `toi`, recorded.
+pub(super) fn hit<T: Real>(
+    toi: T,
+    normal: V3<T>,
+    point: V3<T>,
+    iterations: u32,
+    status: Status,
+) -> Sweep<T> {
+    rec::value!("toi", toi);
+    rec::point!("contact", point, rec::Rgba::GREEN);
+    rec::text!("hit at t = {toi:?}");
+    Sweep {
+        hit: true,
+        toi,
+        normal,
+        point,
+        iterations,
+        status,
+    }
+}

@@ -1,0 +1,125 @@
+//! MPR on the swept CSO `(A − B) + [0, 1]·motion`: decide a hit, then cast
+//! along the motion to the far side.
+
+use super::advance::advance;
+use super::{Sweep, hit, initial};
+use crate::collide::Status;
+use crate::collide::cso::{Cso, CsoSupport};
+use crate::collide::mpr::{self, Mode, Origin};
+use crate::collide::simplex::{CsoPoint, Simplex};
+use crate::real::{Real, V3, Vector};
+use crate::shape::Placed;
+use cspace_recorder as rec;
+
+/// MPR on the swept CSO ("Thoughts on shape casting", 2010). The swept CSO
+/// `K = (A − B) + [0, 1]·motion` holds the origin iff A hits B during the
+/// motion, which MPR decides. On a hit, MPR casts from the origin along the
+/// motion to the far side of `K` (started from an interior point on the ray
+/// behind the origin, in `K` extended backwards); the far side is
+/// `A − B + motion`, so the distance `s` found there gives `toi = 1 − s`.
+pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    rec::shapes!(a, b, motion);
+    let _scope = rec::scope!("swept mpr");
+    swept(a, motion, b)
+}
+
+fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    let origin = a.pose.position;
+    let (tol, size) = mpr::tolerance(a, b);
+    let size = size + motion.max_abs();
+    let tol = tol + mpr::portal_rel::<T>() * motion.max_abs();
+    // 1. Does the swept CSO hold the origin?
+    let support = CsoSupport::new(a, b);
+    let swept_support = |d: V3<T>| {
+        let p = support.at(d);
+        if d.dot(motion) > T::ZERO {
+            shifted(p, motion)
+        } else {
+            p
+        }
+    };
+    let v0 = shifted(mpr::interior(a, b), motion * T::HALF);
+    let test = {
+        let _scope = rec::scope!("hit test on the swept CSO");
+        mpr::portal(&swept_support, v0, (tol, size), Mode::Boolean)
+    };
+    let mut iterations = test.iterations;
+    match test.origin {
+        Origin::Separated { .. } => {
+            rec::text!("miss: the swept CSO excludes the origin");
+            return Sweep::miss(iterations, test.status);
+        }
+        Origin::Degenerate => return degenerate(a, motion, b, iterations),
+        Origin::Inside { .. } => {}
+    }
+    let mlen = motion.length();
+    if mlen <= size * T::EPSILON {
+        return initial(a, b, iterations);
+    }
+    // 2. Cast from the origin along the motion: K extended backwards by
+    // `back · motion` so that v0 = −(back/2)·motion, on the ray, is inside.
+    let back = T::TWO * (size / mlen).max(T::ONE);
+    let cast_support = |d: V3<T>| {
+        let p = support.at(d);
+        if d.dot(motion) > T::ZERO {
+            shifted(p, motion)
+        } else {
+            shifted(p, motion * -back)
+        }
+    };
+    let start = CsoPoint::new(motion * (-back * T::HALF), V3::<T>::ZERO);
+    // A tighter tolerance than the hit test: the portal's normal is the
+    // contact normal, and on curved surfaces its error is √(tolerance).
+    let fine = size * mpr::rel_tol::<T>();
+    let ray = {
+        let _scope = rec::scope!("cast along the motion");
+        mpr::portal(&cast_support, start, (fine, size), Mode::Surface)
+    };
+    iterations += ray.iterations;
+    let Origin::Inside { portal, normal } = ray.origin else {
+        return degenerate(a, motion, b, iterations);
+    };
+    let along = normal.dot(motion);
+    if along <= T::ZERO {
+        return degenerate(a, motion, b, iterations);
+    }
+    let s = normal.dot(portal[0].w) / along;
+    rec::value!("far side s", s);
+    if s >= T::ONE {
+        return initial(a, b, iterations);
+    }
+    let toi = (T::ONE - s).max(T::ZERO);
+    let [p1, p2, p3] = portal;
+    let exit = motion * s;
+    let on_b = match mpr::barycentric(exit, p1.w, p2.w, p3.w) {
+        Some([u, v, w]) => p1.b * u + p2.b * v + p3.b * w,
+        None => p1.b,
+    };
+    hit(toi, normal, on_b + origin, iterations, ray.status)
+}
+
+/// `p` with A's witness moved by `delta`.
+fn shifted<T: Real>(mut p: CsoPoint<T>, delta: V3<T>) -> CsoPoint<T> {
+    p.w += delta;
+    p.a += delta;
+    p
+}
+
+/// Conservative advancement, marked [`Status::Degenerate`], for when a portal collapses.
+fn degenerate<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+    iterations: u32,
+) -> Sweep<T> {
+    rec::text!("degenerate portal: falling back to conservative advancement");
+    let start = Cso::new(a, b);
+    let mut s = advance(
+        (a, b, &start),
+        motion,
+        (T::ZERO, iterations),
+        (&Simplex::new(), None),
+    );
+    s.status = Status::Degenerate;
+    s
+}
