@@ -7,10 +7,11 @@ mod fixture_files;
 use cspace::check::{self, Check};
 use cspace::fixture::replay::{self, RecordingCheck, Verdict};
 use cspace::fixture::{self, Expect, Fixture, FixtureError};
+use cspace::model::Query;
 use cspace_recorder::ShapeDecl;
 use fixture_files::{
-    bad_fixtures, count_fixtures, fixture_stem, good_fixture, names_in, sphere, sphere_distance,
-    spheres, temp_dir,
+    bad_fixtures, count_fixtures, files_in, fixture_stem, good_fixture, names_in, sphere,
+    sphere_distance, spheres, temp_dir,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestError, TestRunner};
@@ -213,6 +214,44 @@ fn parallel_threads_never_clobber_each_other() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two threads of one test name: when one replaces its earlier case, a file
+/// that is also the other thread's latest case stays (it was deleted before,
+/// losing the other thread's fixture).
+#[test]
+fn replacing_a_case_never_deletes_another_threads_latest_fixture() {
+    use std::sync::{Arc, Barrier};
+    let dir = temp_dir("replace");
+    let q0 = spheres("replace", 1.0, [0.0; 3], 1.0, [3.0, 0.0, 0.0], "f64");
+    let q1 = spheres("replace", 1.0, [0.0; 3], 1.0, [4.0, 0.0, 0.0], "f64");
+    let step = Arc::new(Barrier::new(2));
+    let fail = |q: &Query| {
+        check::try_query_in(&dir, "replace", q, |_| Err("always fails".into()))
+            .expect_err("always fails")
+            .fixture
+            .expect("written")
+    };
+    let (first, latest) = std::thread::scope(|s| {
+        let a = s.spawn(|| {
+            let first = fail(&q0);
+            step.wait(); // B writes the same case.
+            step.wait();
+            (first, fail(&q1)) // A moves on: the shared file is still B's latest.
+        });
+        let b = s.spawn(|| {
+            step.wait();
+            let latest = fail(&q0);
+            step.wait();
+            latest
+        });
+        let (first, _) = a.join().expect("thread a");
+        (first, b.join().expect("thread b"))
+    });
+    assert_eq!(first, latest, "the same content is the same file");
+    Fixture::load(&latest).unwrap_or_else(|e| panic!("thread b's fixture is gone: {e}"));
+    assert_eq!(count_fixtures(&dir), (2, 2), "{:?}", names_in(&dir));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Run by [`the_fixture_dir_variable_directs_capture_across_processes`] in a
 /// child process with `CSPACE_FIXTURE_DIR` set: fails on purpose.
 #[test]
@@ -253,15 +292,15 @@ fn the_fixture_dir_variable_directs_capture_across_processes() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(count_fixtures(&dir), (1, 1), "{:?}\n{text}", names_in(&dir));
-    let json = names_in(&dir)
+    let path = files_in(&dir)
         .into_iter()
-        .find(|n| n.ends_with(fixture::JSON_SUFFIX))
+        .find(|p| p.to_string_lossy().ends_with(fixture::JSON_SUFFIX))
         .expect("the fixture");
+    let json = path.file_name().expect("name").to_string_lossy();
     assert!(
         json.starts_with("child_deliberately_failing_check-"),
         "{json}"
     );
-    let path = dir.join(&json);
     assert!(
         text.contains(&format!("fixture: {}", path.display())),
         "{text}"
@@ -270,17 +309,22 @@ fn the_fixture_dir_variable_directs_capture_across_processes() {
         text.contains(&format!("cargo run -p cspace-viewer -- {}", path.display())),
         "{text}"
     );
-    // Three processes saving the same failure at once: still one whole fixture.
+    // Three processes saving the same failure at once: each keeps one whole
+    // fixture in its own run folder, and none touches another's.
     let children: Vec<_> = (0..3).map(|_| run_child(&dir)).collect();
     for c in children {
         assert!(!c.wait_with_output().expect("child").status.success());
     }
-    assert_eq!(count_fixtures(&dir), (1, 1), "{:?}", names_in(&dir));
+    assert_eq!(count_fixtures(&dir), (4, 4), "{:?}", names_in(&dir));
     assert!(
         names_in(&dir).iter().all(|n| !n.starts_with('.')),
         "temporary files left"
     );
-    Fixture::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    for p in files_in(&dir) {
+        if p.to_string_lossy().ends_with(fixture::JSON_SUFFIX) {
+            Fixture::load(&p).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -312,7 +356,7 @@ fn a_shrunk_property_failure_leaves_only_the_minimal_case() {
     };
     assert_eq!(count_fixtures(&dir), (1, 1), "{:?}", names_in(&dir));
     let minimal = spheres("shrinking", r, [0.0; 3], r, [x, y, 0.0], "f64");
-    let path = dir.join(format!(
+    let path = fixture::run_dir(&dir).join(format!(
         "{}{}",
         fixture::file_stem("shrinking", &minimal),
         fixture::JSON_SUFFIX
@@ -553,6 +597,29 @@ fn each_bad_fixture_gives_one_clear_error_and_the_others_still_replay() {
         "{summary}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A symbolic link back up the tree is not followed in a loop, and a folder
+/// without fixtures is an error, not an empty success.
+#[test]
+fn replay_walks_link_loops_once_and_refuses_an_empty_folder() {
+    let dir = temp_dir("walk");
+    good_fixture(&dir, "walked");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&dir, dir.join("loop")).expect("symlink");
+    let results = replay::replay_paths(std::slice::from_ref(&dir), false);
+    let summary = replay::Summary::of(&results);
+    assert_eq!((summary.passed, summary.errors), (1, 0), "{summary}");
+
+    let empty = temp_dir("empty");
+    let results = replay::replay_paths(std::slice::from_ref(&empty), false);
+    assert!(
+        matches!(results.as_slice(), [Err(FixtureError::NoFixtures { .. })]),
+        "{results:?}"
+    );
+    assert!(!replay::Summary::of(&results).ok());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&empty);
 }
 
 // ---------------------------------------------------------------- properties

@@ -25,14 +25,28 @@ pub struct Options {
 ///
 /// # Errors
 /// Reading the input or writing the output failed.
-pub fn run(input: impl BufRead, mut output: impl Write, options: &Options) -> io::Result<usize> {
+pub fn run(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    options: &Options,
+) -> io::Result<usize> {
     let mut failed = 0;
-    for (i, line) in input.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
         }
-        let out = eval_line(&line, i + 1, options);
+        // A line that is not UTF-8 gets its own error answer; the run goes on.
+        let out = match std::str::from_utf8(&bytes) {
+            Ok(line) if line.trim().is_empty() => continue,
+            Ok(line) => eval_line(line.trim_end_matches(['\n', '\r']), number, options),
+            Err(e) => json!({
+                "id": Value::Null,
+                "ok": false,
+                "error": format!("line {number}: not UTF-8 at byte {}", e.valid_up_to()),
+            }),
+        };
         if out.get("ok") == Some(&Value::Bool(false)) {
             failed += 1;
         }

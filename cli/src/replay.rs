@@ -76,6 +76,14 @@ pub(crate) enum FixturesAction {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Remove old runs' folders of new fixtures (`run-*`), keeping the newest.
+    Prune {
+        /// Folder of new fixtures (default: the new-fixture folder).
+        path: Option<PathBuf>,
+        /// How many of the newest runs to keep.
+        #[arg(long, default_value_t = 1)]
+        keep: usize,
+    },
     /// List the fixtures under a folder (default: the new-fixture folder).
     List {
         /// Folder or file.
@@ -120,6 +128,22 @@ pub(crate) fn run_fixtures(args: &FixturesArgs) -> ExitCode {
                         false
                     }
                 })
+        }
+        FixturesAction::Prune { path, keep } => {
+            let dir = path.clone().unwrap_or_else(fixture::fixture_dir);
+            match fixture::prune_runs(&dir, *keep) {
+                Ok(removed) => {
+                    for run in &removed {
+                        println!("removed {}", run.display());
+                    }
+                    println!("{} runs removed, {keep} kept at most", removed.len());
+                    true
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", dir.display());
+                    false
+                }
+            }
         }
         FixturesAction::List { path } => {
             let dir = path.clone().unwrap_or_else(fixture::fixture_dir);

@@ -5,6 +5,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn eval(args: &[&str], input: &str) -> (Vec<Value>, String, bool) {
+    eval_bytes(args, input.as_bytes())
+}
+
+fn eval_bytes(args: &[&str], input: &[u8]) -> (Vec<Value>, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cspace"))
         .arg("eval")
         .args(args)
@@ -16,7 +20,7 @@ fn eval(args: &[&str], input: &str) -> (Vec<Value>, String, bool) {
     // Feed stdin from another thread: the output may fill the pipe first.
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
-    let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let feeder = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().unwrap();
     feeder.join().unwrap().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -280,4 +284,30 @@ fn reads_a_file_argument() {
     let _ = std::fs::remove_file(&path);
     let (_, stderr, ok) = eval(&["/nonexistent/queries.jsonl"], "");
     assert!(!ok && stderr.contains("/nonexistent/queries.jsonl"));
+}
+
+/// Every line gets exactly one answer with its id (or line number) and the
+/// field named: a line that is not UTF-8 does not stop the run, and a number
+/// beyond f64 keeps the line's id and names its field.
+#[test]
+fn every_line_is_answered_even_when_not_utf8_or_out_of_range() {
+    let good = r#"{"id":"c","query":"distance","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[3,0,0]}}"#;
+    let huge = r#"{"id":"a","query":"distance","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1e309},"position":[3,0,0]}}"#;
+    let mut input = Vec::new();
+    input.extend_from_slice(huge.as_bytes());
+    input.extend_from_slice(b"\n\xff\xfe{\"id\":\"b\"}\n");
+    input.extend_from_slice(good.as_bytes());
+    input.push(b'\n');
+    let (out, _, ok) = eval_bytes(&[], &input);
+    assert!(ok);
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0]["id"], "a");
+    assert_eq!(out[0]["ok"], false);
+    let e = out[0]["error"].as_str().unwrap();
+    assert!(e.contains("b.shape.radius") && e.contains("1e309"), "{e}");
+    assert_eq!(out[1]["ok"], false);
+    let e = out[1]["error"].as_str().unwrap();
+    assert!(e.contains("line 2") && e.contains("UTF-8"), "{e}");
+    assert_eq!(out[2]["id"], "c");
+    assert_eq!(out[2]["ok"], true);
 }

@@ -104,3 +104,46 @@ fn the_cli_replays_good_fixtures_and_names_each_bad_one() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn prune_removes_old_runs_and_nothing_else() {
+    let dir = temp_dir("prune");
+    for run in [
+        "run-000000000001-7",
+        "run-000000000002-7",
+        "run-000000000003-7",
+        "other",
+    ] {
+        std::fs::create_dir_all(dir.join(run)).expect("mkdir");
+        std::fs::write(dir.join(run).join("x.fixture.json"), "{}").expect("write");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .args(["fixtures", "prune", "--keep", "1"])
+        .arg(&dir)
+        .output()
+        .expect("run cspace fixtures prune");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("2 runs removed"), "{text}");
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("read")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["other", "run-000000000003-7"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_of_a_folder_without_fixtures_fails_and_says_so() {
+    let dir = temp_dir("cli-empty");
+    let out = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .arg("replay")
+        .arg(&dir)
+        .output()
+        .expect("run cspace replay");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("no fixtures"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,7 +38,13 @@ macro_rules! __guard {
 #[macro_export]
 macro_rules! __site {
     ($label:literal) => {{
-        static SITE: $crate::Site = $crate::Site::new(::core::file!(), ::core::line!(), $label);
+        static SITE: $crate::Site = $crate::Site::in_package(
+            ::core::env!("CARGO_PKG_NAME"),
+            ::core::env!("CARGO_MANIFEST_DIR"),
+            ::core::file!(),
+            ::core::line!(),
+            $label,
+        );
         &SITE
     }};
 }

@@ -36,8 +36,12 @@ pub fn is_on() -> bool {
 /// nothing until it records and its strings are written once per stream.
 #[derive(Debug)]
 pub struct Site {
-    /// Source file.
+    /// Source file, as `file!()` gives it.
     pub file: &'static str,
+    /// The package the site is in and its manifest folder (`CARGO_PKG_NAME`,
+    /// `CARGO_MANIFEST_DIR`), when the macros made the site: the recorded
+    /// file is then `package/path-in-package` wherever the crate was built.
+    pub package: Option<(&'static str, &'static str)>,
     /// Source line.
     pub line: u32,
     /// The macro's label literal.
@@ -46,14 +50,48 @@ pub struct Site {
 }
 
 impl Site {
-    /// A site not yet given an id.
+    /// A site not yet given an id; `file` is recorded as given.
     #[must_use]
     pub const fn new(file: &'static str, line: u32, label: &'static str) -> Self {
         Self {
             file,
+            package: None,
             line,
             label,
             id: AtomicU32::new(0),
+        }
+    }
+
+    /// A site in `package`, whose manifest is in `manifest_dir` (what the
+    /// macros use): its file is recorded relative to the package.
+    #[must_use]
+    pub const fn in_package(
+        package: &'static str,
+        manifest_dir: &'static str,
+        file: &'static str,
+        line: u32,
+        label: &'static str,
+    ) -> Self {
+        Self {
+            file,
+            package: Some((package, manifest_dir)),
+            line,
+            label,
+            id: AtomicU32::new(0),
+        }
+    }
+
+    /// The file as recorded: `package/path-in-package` for a site in a
+    /// package, so a recording does not depend on where the crate was built
+    /// (cargo gives `file!()` relative to the workspace for workspace members
+    /// and absolute otherwise); else the file as given.
+    #[must_use]
+    pub fn recorded_file(&self) -> String {
+        match self.package {
+            Some((package, manifest_dir)) => {
+                format!("{package}/{}", path_in_package(self.file, manifest_dir))
+            }
+            None => self.file.to_owned(),
         }
     }
 
@@ -72,6 +110,32 @@ impl Site {
             Err(won) => won,
         }
     }
+}
+
+/// `file` relative to the package whose manifest folder is `manifest_dir`,
+/// with `/` separators. `file` is absolute (under `manifest_dir`) or relative
+/// to the workspace root, which is a folder above `manifest_dir`: then the
+/// longest tail of `manifest_dir` that `file` starts with is the package's
+/// place in the workspace (none for the root package).
+fn path_in_package(file: &str, manifest_dir: &str) -> String {
+    let file = file.replace('\\', "/");
+    let manifest = manifest_dir.replace('\\', "/");
+    let manifest = manifest.trim_end_matches('/');
+    if let Some(rest) = file.strip_prefix(manifest)
+        && rest.starts_with('/')
+    {
+        return rest.trim_start_matches('/').to_owned();
+    }
+    let parts: Vec<&str> = manifest.split('/').filter(|p| !p.is_empty()).collect();
+    for k in 0..parts.len() {
+        let tail = parts[k..].join("/");
+        if let Some(rest) = file.strip_prefix(&tail)
+            && rest.starts_with('/')
+        {
+            return rest.trim_start_matches('/').to_owned();
+        }
+    }
+    file
 }
 
 /// Where a recording's bytes go as they are produced.
@@ -154,7 +218,7 @@ impl Recorder {
             &mut self.bytes,
             &Event::Site(SiteDef {
                 id,
-                file: site.file.to_owned(),
+                file: site.recorded_file(),
                 line: site.line,
                 label: site.label.to_owned(),
             }),
@@ -437,5 +501,46 @@ mod tests {
             let _off = crate::scope!("off", false);
         });
         assert!(kinds(&r).is_empty());
+    }
+
+    /// A site records the same file whether cargo gave `file!()` relative to
+    /// the workspace (a member) or absolute (a dependency built elsewhere).
+    #[test]
+    fn recorded_files_do_not_depend_on_where_the_crate_was_built() {
+        let in_workspace = Site::in_package("cspace", "/work/main", "src/collide/gjk.rs", 1, "");
+        let as_dependency = Site::in_package(
+            "cspace",
+            "/home/u/.cargo/git/checkouts/cspace/main",
+            "/home/u/.cargo/git/checkouts/cspace/main/src/collide/gjk.rs",
+            1,
+            "",
+        );
+        assert_eq!(in_workspace.recorded_file(), "cspace/src/collide/gjk.rs");
+        assert_eq!(as_dependency.recorded_file(), in_workspace.recorded_file());
+        let member = Site::in_package(
+            "cspace-recorder",
+            "/w/ws/recorder",
+            "recorder/src/record.rs",
+            1,
+            "",
+        );
+        let member_elsewhere = Site::in_package(
+            "cspace-recorder",
+            "/x/recorder",
+            "/x/recorder/src/record.rs",
+            1,
+            "",
+        );
+        assert_eq!(member.recorded_file(), "cspace-recorder/src/record.rs");
+        assert_eq!(member_elsewhere.recorded_file(), member.recorded_file());
+        let windows = Site::in_package(
+            "cspace",
+            "C:\\w\\cspace",
+            "C:\\w\\cspace\\src\\gjk.rs",
+            1,
+            "",
+        );
+        assert_eq!(windows.recorded_file(), "cspace/src/gjk.rs");
+        assert_eq!(Site::new("engine.c", 3, "").recorded_file(), "engine.c");
     }
 }

@@ -133,7 +133,29 @@ pub fn header() -> [u8; HEADER_LEN] {
 }
 
 /// Appends one framed event to `out`.
+///
+/// The writer never produces what the reader refuses: an event whose frame
+/// would exceed [`MAX_FRAME_LEN`] (a hull of millions of points, megabytes of
+/// text) is replaced by a [`Event::Text`] at the same call site saying what was
+/// left out and why.
 pub fn encode_event(out: &mut Vec<u8>, event: &Event) {
+    let start = out.len();
+    let len = encode_frame(out, event);
+    if len > MAX_FRAME_LEN as usize {
+        out.truncate(start);
+        let note = Event::Text {
+            site: event.site(),
+            text: format!(
+                "{} event left out: its frame of {len} bytes exceeds the stream's limit of {MAX_FRAME_LEN} bytes",
+                event.kind().name()
+            ),
+        };
+        encode_frame(out, &note);
+    }
+}
+
+/// Appends `event` as a frame and returns its payload length.
+fn encode_frame(out: &mut Vec<u8>, event: &Event) -> usize {
     // Reserve one length byte, encode in place, and widen the length field only
     // when the payload turns out to be 128 bytes or more (rare).
     let start = out.len();
@@ -146,9 +168,11 @@ pub fn encode_event(out: &mut Vec<u8>, event: &Event) {
         out[start] = len as u8;
     } else {
         let mut prefix = [0u8; 5];
-        let n = leb128(len as u32, &mut prefix);
+        // Lengths past u32 are cut off by the caller's limit check, not here.
+        let n = leb128(u32::try_from(len).unwrap_or(u32::MAX), &mut prefix);
         out.splice(start..=start, prefix[..n].iter().copied());
     }
+    len
 }
 
 /// Encodes events into a complete stream: header then frames.

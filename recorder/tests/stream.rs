@@ -276,6 +276,43 @@ fn no_length_field_allocates_beyond_the_bytes_present() {
     );
 }
 
+/// The writer never produces a frame the reader refuses: an event too large
+/// for one frame (an 800 000-point hull, 17 MiB of text) becomes a note at its
+/// call site, and the stream stays readable to the end.
+#[test]
+fn events_too_large_for_a_frame_become_notes_and_the_stream_stays_readable() {
+    let points: Vec<[f64; 3]> = (0..800_000).map(|i| [f64::from(i), 0.0, 1.0]).collect();
+    let huge_hull = Event::Shapes {
+        site: 1,
+        a: Box::new(ShapeDecl::new(ShapeGeom::Hull { points })),
+        b: Box::new(ShapeDecl::new(ShapeGeom::Point)),
+        motion: None,
+    };
+    let huge_text = Event::Text {
+        site: 2,
+        text: "x".repeat(17 << 20),
+    };
+    let after = Event::Pause { site: 3 };
+    let bytes = stream::encode_stream(&[huge_hull, huge_text, after.clone()]);
+    let d = decode(&bytes);
+    assert_eq!(d.error, None);
+    assert_eq!(d.events.len(), 3);
+    for (e, (site, kind)) in d.events.iter().zip([(1, "shapes"), (2, "text")]) {
+        match &e.event {
+            Event::Text { site: s, text } => {
+                assert_eq!(*s, site);
+                assert!(
+                    text.starts_with(&format!("{kind} event left out"))
+                        && text.contains("exceeds the stream's limit"),
+                    "{text}"
+                );
+            }
+            other => panic!("expected a note, got {:?}", other.kind()),
+        }
+    }
+    assert_eq!(d.events[2].event, after);
+}
+
 /// Set by the crash test for the child process it spawns.
 const CRASH_ENV: &str = "CSPACE_RECORDER_CRASH_CHILD";
 const CRASH_EVENTS: usize = 1000;

@@ -175,9 +175,10 @@ pub fn parse_value(line: &str) -> Result<serde_json::Value, QueryError> {
 /// The marker string (as JSON) that stands in for a non-finite literal.
 const MARK: &str = "\"\\u0001nonfinite\"";
 
-/// `line` with every bare `NaN`/`Infinity` literal (outside strings) replaced
-/// by [`MARK`], and the first literal replaced.
-fn mark_non_finite(line: &str) -> (String, Option<&'static str>) {
+/// `line` with every bare `NaN`/`Infinity` literal and every number too large
+/// for an f64 (`1e309`) outside strings replaced by [`MARK`], and the first
+/// one replaced.
+fn mark_non_finite(line: &str) -> (String, Option<String>) {
     const LITERALS: [&str; 7] = ["-Infinity", "Infinity", "-NaN", "NaN", "-inf", "inf", "nan"];
     let mut out = String::with_capacity(line.len());
     let mut first = None;
@@ -197,8 +198,23 @@ fn mark_non_finite(line: &str) -> (String, Option<&'static str>) {
             in_string = true;
         } else if let Some(lit) = LITERALS.iter().find(|l| rest.starts_with(**l)) {
             out.push_str(MARK);
-            first = first.or(Some(*lit));
+            first = first.or_else(|| Some((*lit).to_owned()));
             i += lit.len();
+            continue;
+        } else if c == '-' || c.is_ascii_digit() {
+            let len = rest
+                .find(|ch: char| {
+                    !(ch.is_ascii_digit() || matches!(ch, '-' | '+' | '.' | 'e' | 'E'))
+                })
+                .unwrap_or(rest.len());
+            let number = &rest[..len];
+            if number.parse::<f64>().is_ok_and(f64::is_infinite) {
+                out.push_str(MARK);
+                first = first.or_else(|| Some(number.to_owned()));
+            } else {
+                out.push_str(number);
+            }
+            i += len.max(1);
             continue;
         }
         out.push(c);
@@ -214,10 +230,7 @@ fn non_finite_literal(line: &str) -> Option<QueryError> {
     let lit = first?;
     let value: serde_json::Value = serde_json::from_str(&patched).ok()?;
     let path = find_marker(&value, "")?;
-    Some(QueryError::NotFinite {
-        path,
-        value: lit.to_owned(),
-    })
+    Some(QueryError::NotFinite { path, value: lit })
 }
 
 /// The `id` of a line that does not parse, if it can be recovered (the line

@@ -23,19 +23,34 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// The file names in `dir`, sorted.
+/// The names of the files below `dir`, sorted.
 pub fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| {
-            e.expect("dir entry")
-                .file_name()
+    let mut names: Vec<String> = files_in(dir)
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .expect("a file")
                 .to_string_lossy()
                 .into_owned()
         })
         .collect();
     names.sort();
     names
+}
+
+/// Every file below `dir` (fixtures go into per-process run folders), sorted.
+pub fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            files.extend(files_in(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
 }
 
 pub fn count_fixtures(dir: &Path) -> (usize, usize) {
