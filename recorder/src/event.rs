@@ -199,13 +199,16 @@ pub enum ShapeGeom {
     /// The convex hull of points (any number, degenerate sets allowed).
     Hull {
         /// The points; the hull is what they span.
+        #[serde(deserialize_with = "bounded_vec")]
         points: Vec<[f64; 3]>,
     },
     /// A triangle mesh; its convex hull is the shape.
     Mesh {
         /// Vertex positions.
+        #[serde(deserialize_with = "bounded_vec")]
         vertices: Vec<[f64; 3]>,
         /// Triangles as vertex indices.
+        #[serde(deserialize_with = "bounded_vec")]
         triangles: Vec<[u32; 3]>,
     },
 }
@@ -303,6 +306,7 @@ pub enum Event {
         /// Call site.
         site: u32,
         /// 0 to 4 vertices.
+        #[serde(deserialize_with = "bounded_vec")]
         vertices: Vec<CsoVertex>,
     },
     /// A named scalar, one sample of a per-iteration series (the site label names it).
@@ -423,4 +427,30 @@ impl EventKind {
             Self::Shapes => "shapes",
         }
     }
+}
+
+/// Deserialises a sequence without trusting its declared length for the
+/// allocation: elements are pushed as they decode (from a small start), so a
+/// corrupt length inside a short frame costs what the frame holds, not what
+/// it claims. (serde's own `Vec` reserves up to 1 MiB from the claim.)
+fn bounded_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Elements<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Elements<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(16));
+            while let Some(x) = seq.next_element()? {
+                out.push(x);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Elements(std::marker::PhantomData))
 }

@@ -286,14 +286,14 @@ fn decode_frame(bytes: &[u8], offset: u64) -> Result<Frame, DecodeError> {
         .deserialize(payload)
         .map_err(|e| DecodeError::Corrupt {
             offset,
-            reason: e.to_string(),
+            reason: reason(&e),
         })?;
     // A frame must be exactly one event: trailing bytes mean corruption.
     let re_len = options()
         .serialized_size(&event)
         .map_err(|e| DecodeError::Corrupt {
             offset,
-            reason: e.to_string(),
+            reason: reason(&e),
         })?;
     if re_len != len {
         return Err(DecodeError::Corrupt {
@@ -302,6 +302,28 @@ fn decode_frame(bytes: &[u8], offset: u64) -> Result<Frame, DecodeError> {
         });
     }
     Ok(Frame::Event(event, used + len as usize))
+}
+
+/// A bincode error as a reason that is never empty: bincode reports reading
+/// past the end of a frame as an I/O error without a message.
+fn reason(e: &bincode::Error) -> String {
+    match e.as_ref() {
+        bincode::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            "the event ends before its last field (the frame is shorter than what it declares)"
+                .to_owned()
+        }
+        bincode::ErrorKind::SizeLimit => {
+            "a length inside the event exceeds the bytes left in its frame".to_owned()
+        }
+        _ => {
+            let text = e.to_string();
+            if text.trim_end().ends_with(':') {
+                format!("{text} (no detail given)")
+            } else {
+                text
+            }
+        }
+    }
 }
 
 /// An event and the stream offset of its frame.

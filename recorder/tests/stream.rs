@@ -220,10 +220,15 @@ impl XorShift {
 
 #[test]
 fn a_hundred_thousand_mutated_streams_decode_without_panic() {
+    // `CSPACE_FUZZ_MUTATIONS=N` runs a longer campaign (CI runs 100 000).
+    let count: usize = std::env::var("CSPACE_FUZZ_MUTATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(100_000);
     let base = stream::encode_stream(&sample_events());
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut errors = 0usize;
-    for _ in 0..100_000 {
+    for _ in 0..count {
         let mut bytes = base.clone();
         for _ in 0..=rng.below(4) {
             match rng.below(4) {
@@ -250,11 +255,12 @@ fn a_hundred_thousand_mutated_streams_decode_without_panic() {
         if let Some(e) = &d.error {
             errors += 1;
             assert!(e.offset() <= bytes.len() as u64, "{e}");
-            assert!(!e.to_string().is_empty());
+            let text = e.to_string();
+            assert!(!text.trim_end().ends_with(':'), "an empty reason: {text}");
         }
     }
     assert!(
-        errors > 10_000,
+        errors > count / 10,
         "mutations must mostly be detected, got {errors}"
     );
 }

@@ -187,9 +187,13 @@ fn apply(app: &mut ViewerApp, args: &Args) {
     }
 }
 
-/// Why `--screenshot` wrote no image.
+/// Why `--screenshot` failed: no image, or an image of an input that is
+/// missing, empty, damaged or of a newer format (written with its banner).
 #[derive(Debug, thiserror::Error)]
 enum ScreenshotError {
+    /// The input could not be opened or read in full; the image shows what was.
+    #[error("{0} (the image shows what could be read)")]
+    Input(String),
     /// The offscreen renderer failed.
     #[error("rendering failed: {0}")]
     Render(String),
@@ -207,9 +211,6 @@ fn screenshot(args: &Args, step: u32, out: &Path) -> Result<(), ScreenshotError>
     let (w, h) = args.size.unwrap_or((1600.0, 1000.0));
     let mut app = ViewerApp::new(None, args.path.as_deref(), None);
     apply(&mut app, args);
-    if let Some(m) = &app.message {
-        eprintln!("warning: {m}");
-    }
     app.command(Command::SeekStep(step));
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(w, h))
@@ -230,7 +231,18 @@ fn screenshot(args: &Args, step: u32, out: &Path) -> Result<(), ScreenshotError>
         app.session.timeline.status(&app.session.trace),
         out.display()
     );
-    Ok(())
+    // Opening failed, or the recording is damaged, empty or newer: say so.
+    let damage = app.session.trace.error.as_ref().map(|e| {
+        let file = args
+            .path
+            .as_deref()
+            .map_or_else(|| app.session.title.clone(), |p| p.display().to_string());
+        format!("{file}: {e}")
+    });
+    match app.message.as_ref().map(ToString::to_string).or(damage) {
+        Some(problem) => Err(ScreenshotError::Input(problem)),
+        None => Ok(()),
+    }
 }
 
 fn main() -> ExitCode {

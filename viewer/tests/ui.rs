@@ -705,3 +705,30 @@ fn live_queries_arrive_step_and_save() {
     assert_eq!(h.state().opened(), Opened::Live(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A recording holding one 4 MiB text opens, renders and steps without a
+/// crash: the log shows one clipped line, and "whole text" shows it a page at
+/// a time.
+#[test]
+fn a_four_megabyte_text_is_clipped_in_the_log_and_shown_whole_by_pages() {
+    let huge = "y".repeat(4 << 20);
+    let ((), r) = cspace_recorder::record(|| {
+        cspace_recorder::text!("{huge}");
+        cspace_recorder::pause!("after the text");
+    });
+    let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge-text.cspace");
+    r.save(&path).unwrap();
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    let _ = h.render().expect("renders without exceeding the GPU's buffers");
+    h.get_by_label("whole text").click();
+    h.run();
+    assert!(h.state().text_window.shown.is_some());
+    h.get_by_label_contains("page 1 of 256");
+    h.get_by_label("Next page").click();
+    h.run();
+    h.get_by_label_contains("page 2 of 256");
+    let _ = h.render().expect("the text window renders");
+}

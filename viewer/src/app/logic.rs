@@ -79,6 +79,7 @@ impl ViewerApp {
                 self.listen();
             }
             Action::OpenLive(id) => self.open_live(id),
+            Action::ShowText(event) => self.text_window.shown = Some((event, 0)),
             Action::AskSaveLive(id) => {
                 let file = self.save_dir.join(format!("live-{id}.cspace"));
                 self.save_window.pending = Some((id, file.display().to_string()));

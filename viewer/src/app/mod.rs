@@ -11,7 +11,7 @@ mod logic;
 mod ui;
 
 use crate::panels::Action;
-use crate::panels::windows::{DiffWindow, OpenWindow, SaveWindow};
+use crate::panels::windows::{DiffWindow, OpenWindow, SaveWindow, TextWindow};
 use crate::state::live::{self, Live, LiveError};
 use crate::state::pair::Pair;
 use crate::state::rerun::Rerun;
@@ -257,6 +257,8 @@ pub struct ViewerApp {
     open_window: OpenWindow,
     diff_window: DiffWindow,
     save_window: SaveWindow,
+    /// The "Text" window: a clipped text shown whole.
+    pub text_window: TextWindow,
     /// The cursor the log last scrolled to.
     log_scrolled_to: Option<u32>,
 }
@@ -294,6 +296,7 @@ impl ViewerApp {
             open_window: OpenWindow::default(),
             diff_window: DiffWindow::default(),
             save_window: SaveWindow::default(),
+            text_window: TextWindow::default(),
             log_scrolled_to: None,
         };
         match path {

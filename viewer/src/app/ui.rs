@@ -110,6 +110,11 @@ impl ViewerApp {
         egui::CentralPanel::default().show(ui, |ui| self.views(ui));
         actions.extend(self.open_window.ui(ui));
         actions.extend(self.diff_window.ui(ui));
+        let shown_text = self
+            .text_window
+            .shown
+            .and_then(|(e, _)| self.session.trace.text(e));
+        self.text_window.ui(ui, shown_text);
         actions.extend(self.save_window.ui(ui));
         if !actions.is_empty() {
             self.actions.extend(actions);

@@ -4,6 +4,7 @@
 use super::Action;
 use crate::state::session::Session;
 use crate::state::timeline::Command;
+use crate::state::trace::{DESCRIBE_MAX_CHARS, clip};
 
 /// The log panel over the shown session.
 #[derive(Debug)]
@@ -15,7 +16,8 @@ pub struct Log<'a> {
 }
 
 impl Log<'_> {
-    /// Draws the rows in view; returns a jump to the row clicked.
+    /// Draws the rows in view; returns a jump to the row clicked, or the
+    /// request to show a clipped text whole.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Action> {
         let trace = &self.session.trace;
         let current = trace.log_row_at(self.session.timeline.cursor());
@@ -36,9 +38,19 @@ impl Log<'_> {
             for r in range {
                 let row = trace.log[r];
                 let site = trace.site_of(row.event);
-                let loc = site.map_or_else(String::new, |s| format!("{}:{}", s.file, s.line));
+                let loc = site.map_or_else(String::new, |s| {
+                    clip(&format!("{}:{}", s.file, s.line), DESCRIBE_MAX_CHARS)
+                });
                 ui.horizontal(|ui| {
                     ui.add_space(f32::from(row.depth.min(40)) * 14.0);
+                    if trace.is_clipped(row.event)
+                        && ui
+                            .small_button("whole text")
+                            .on_hover_text("show this text whole, page by page")
+                            .clicked()
+                    {
+                        jump = Some(Action::ShowText(row.event));
+                    }
                     let text = trace.describe(row.event);
                     let text = if Some(r) == current {
                         egui::RichText::new(text).strong()
@@ -53,12 +65,12 @@ impl Log<'_> {
                         ))
                         .clicked()
                     {
-                        jump = Some(row.event);
+                        jump = Some(Action::Command(Command::JumpToEvent(row.event)));
                     }
                     ui.weak(loc);
                 });
             }
         });
-        jump.map(|e| Action::Command(Command::JumpToEvent(e)))
+        jump
     }
 }

@@ -43,6 +43,8 @@ pub enum Action {
     ShowOpen,
     /// Show the "Diff two recordings" window.
     ShowDiff,
+    /// Show text event `i` of the shown recording whole ("Text" window).
+    ShowText(u32),
     /// Compare two recordings (or fixtures) in lockstep.
     OpenDiff(PathBuf, PathBuf),
     /// Open the sandbox on the first preset.

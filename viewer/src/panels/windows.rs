@@ -139,3 +139,75 @@ impl SaveWindow {
         None
     }
 }
+
+/// How many bytes of a text the "Text" window shows per page.
+pub const TEXT_PAGE_BYTES: usize = 16 << 10;
+
+/// The "Text" window: one text event whole, a page at a time (a label of
+/// megabytes would exhaust the renderer), with a button to copy it all.
+#[derive(Debug, Default)]
+pub struct TextWindow {
+    /// The text event shown and the page, while the window is open.
+    pub shown: Option<(u32, usize)>,
+}
+
+impl TextWindow {
+    /// Draws the window for `text` (the shown event's whole text) while open.
+    pub fn ui(&mut self, ui: &mut egui::Ui, text: Option<&str>) {
+        let Some((event, mut page)) = self.shown else {
+            return;
+        };
+        let Some(text) = text else {
+            self.shown = None;
+            return;
+        };
+        let pages = text.len().div_ceil(TEXT_PAGE_BYTES).max(1);
+        page = page.min(pages - 1);
+        let mut open = true;
+        egui::Window::new(format!("Text of event {event}"))
+            .open(&mut open)
+            .default_size([640.0, 420.0])
+            .show(ui.ctx(), |ui| {
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(page > 0, egui::Button::new("Previous page"))
+                        .clicked()
+                    {
+                        page -= 1;
+                    }
+                    ui.label(format!(
+                        "page {} of {pages} · {} bytes",
+                        page + 1,
+                        text.len()
+                    ));
+                    if ui
+                        .add_enabled(page + 1 < pages, egui::Button::new("Next page"))
+                        .clicked()
+                    {
+                        page += 1;
+                    }
+                    if ui.button("Copy all").clicked() {
+                        ui.ctx().copy_text(text.to_owned());
+                    }
+                });
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.label(page_of(text, page));
+                });
+            });
+        self.shown = open.then_some((event, page));
+    }
+}
+
+/// Page `page` of `text`: [`TEXT_PAGE_BYTES`] bytes, cut at character boundaries.
+#[must_use]
+pub fn page_of(text: &str, page: usize) -> &str {
+    let boundary = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = boundary(page.saturating_mul(TEXT_PAGE_BYTES));
+    &text[start..boundary(start + TEXT_PAGE_BYTES)]
+}

@@ -21,6 +21,22 @@ use std::collections::HashMap;
 /// "No such event": an unclosed scope's pop, a top-level event's parent.
 pub const NONE: u32 = u32::MAX;
 
+/// The longest line [`Trace::describe`] returns, in characters.
+pub const DESCRIBE_MAX_CHARS: usize = 200;
+
+/// `s` cut to its first line and at most `max` characters, saying how many
+/// characters were left out.
+#[must_use]
+pub fn clip(s: &str, max: usize) -> String {
+    let first = s.lines().next().unwrap_or("");
+    let kept: String = first.chars().take(max).collect();
+    if kept.len() == s.len() {
+        return kept;
+    }
+    let left = s.chars().count() - kept.chars().count();
+    format!("{kept} … ({left} more characters)")
+}
+
 /// The geometry of a point, line or triangle drawable.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Prim {
@@ -526,9 +542,33 @@ impl Trace {
         self.log.partition_point(|r| r.event < c).checked_sub(1)
     }
 
-    /// A one-line description of event `i` for the log and the inspector.
+    /// A one-line description of event `i` for the log and the inspector, at
+    /// most [`DESCRIBE_MAX_CHARS`] characters: the first line of a long or
+    /// multi-line text, then how much more there is ([`Trace::text`] has it
+    /// whole). Hostile recordings hold megabytes of text or labels; drawing
+    /// them whole each frame would exhaust memory and the GPU's buffers.
     #[must_use]
     pub fn describe(&self, i: u32) -> String {
+        clip(&self.describe_whole(i), DESCRIBE_MAX_CHARS)
+    }
+
+    /// The whole text of text event `i` (`None` for other events).
+    #[must_use]
+    pub fn text(&self, i: u32) -> Option<&str> {
+        match *self.entries.get(i as usize)? {
+            Entry::Text { text, .. } => self.texts.get(text as usize).map(String::as_str),
+            _ => None,
+        }
+    }
+
+    /// Whether [`Trace::describe`] shortened event `i`.
+    #[must_use]
+    pub fn is_clipped(&self, i: u32) -> bool {
+        self.text(i)
+            .is_some_and(|t| t.contains('\n') || t.chars().nth(DESCRIBE_MAX_CHARS).is_some())
+    }
+
+    fn describe_whole(&self, i: u32) -> String {
         let Some(entry) = self.entries.get(i as usize) else {
             return String::new();
         };
@@ -693,5 +733,31 @@ mod tests {
         for i in 0..4 {
             let _ = t.describe(i);
         }
+    }
+
+    #[test]
+    fn long_texts_and_labels_are_clipped_to_one_short_line() {
+        let huge = "x".repeat(4 << 20);
+        let ((), r) = cspace_recorder::record(|| {
+            cspace_recorder::text!("{huge}");
+            cspace_recorder::text!("two\nlines");
+            cspace_recorder::text!("short");
+        });
+        let t = Trace::from_decoded(cspace_recorder::decode(&r.bytes));
+        let texts: Vec<u32> = (0..t.len()).filter(|&i| t.text(i).is_some()).collect();
+        assert_eq!(texts.len(), 3);
+        let d = t.describe(texts[0]);
+        assert!(d.chars().count() < DESCRIBE_MAX_CHARS + 40, "{}", d.len());
+        assert!(
+            d.ends_with(&format!(
+                "({} more characters)",
+                (4 << 20) - DESCRIBE_MAX_CHARS
+            )),
+            "{d}"
+        );
+        assert!(t.is_clipped(texts[0]) && t.is_clipped(texts[1]) && !t.is_clipped(texts[2]));
+        assert_eq!(t.text(texts[0]).map(str::len), Some(4 << 20));
+        assert_eq!(t.describe(texts[1]), "two … (6 more characters)");
+        assert_eq!(t.describe(texts[2]), "short");
     }
 }
