@@ -311,3 +311,35 @@ fn every_line_is_answered_even_when_not_utf8_or_out_of_range() {
     assert_eq!(out[2]["id"], "c");
     assert_eq!(out[2]["ok"], true);
 }
+
+/// `eval --record` with an 800 000-point hull answers and writes a recording
+/// the reader opens: the shapes event too large for a frame becomes a note.
+#[test]
+fn a_huge_hull_records_a_readable_stream() {
+    let dir = std::env::temp_dir().join(format!("cspace-eval-huge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let points: Vec<[f64; 3]> = (0..800_000)
+        .map(|i| {
+            let t = f64::from(i) * 0.001;
+            [t.cos(), t.sin(), (t * 0.37).sin()]
+        })
+        .collect();
+    let line = json!({
+        "id": "huge",
+        "query": "distance",
+        "a": {"shape": {"type": "hull", "points": points}},
+        "b": {"shape": {"type": "sphere", "radius": 0.5}, "position": [4.0, 0.0, 0.0]},
+    })
+    .to_string();
+    let (out, _, ok) = eval(&["--record", dir.to_str().unwrap()], &line);
+    assert!(ok && out[0]["ok"] == true, "{out:?}");
+    let bytes = std::fs::read(dir.join("huge.cspace")).unwrap();
+    assert!(bytes.len() < 16 << 20, "{} bytes", bytes.len());
+    let decoded = cspace_recorder::decode(&bytes);
+    assert!(decoded.error.is_none(), "{:?}", decoded.error);
+    assert!(decoded.events.iter().any(|l| matches!(
+        &l.event,
+        cspace_recorder::Event::Text { text, .. } if text.starts_with("shapes event left out")
+    )));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -722,7 +722,9 @@ fn a_four_megabyte_text_is_clipped_in_the_log_and_shown_whole_by_pages() {
     r.save(&path).unwrap();
     let mut h = harness(ViewerApp::new(None, Some(&path), None));
     h.run();
-    let _ = h.render().expect("renders without exceeding the GPU's buffers");
+    let _ = h
+        .render()
+        .expect("renders without exceeding the GPU's buffers");
     h.get_by_label("whole text").click();
     h.run();
     assert!(h.state().text_window.shown.is_some());
