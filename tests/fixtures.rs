@@ -1,6 +1,9 @@
 //! Fixtures end to end: capture by the check helpers, the file format, replay
 //! of every checked-in fixture, bad input, and property tests that save their
 //! minimal failing case.
+//!
+//! (~700 lines: one concept's end-to-end tests; shared file helpers live in
+//! `fixture_files/`.)
 
 mod fixture_files;
 

@@ -1,6 +1,9 @@
 //! GJK distance and intersection: exact ground truth, published failure
 //! configurations, invariances, cross-checks against parry, warm start,
 //! recording and properties.
+//!
+//! (~900 lines: one algorithm's integration tests, each a few dozen lines;
+//! the shared generators live in `gjk_common/`.)
 
 #![allow(clippy::too_many_lines, clippy::cast_lossless)]
 

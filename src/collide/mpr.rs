@@ -127,6 +127,8 @@ pub(crate) fn portal<T: Real>(
         s(d)
     };
     let len = size;
+    // One check of the recorder per query; the loops' drawing sits under it.
+    let recording = rec::ENABLED && rec::is_on();
     if v0.w.length_squared() <= (len * T::EPSILON) * (len * T::EPSILON) {
         // The origin is the interior point itself: any ray from v0 works.
         rec::text!("origin at v0: nudging v0 along -x");
@@ -174,7 +176,9 @@ pub(crate) fn portal<T: Real>(
             return search(Origin::Degenerate, iterations, Status::Degenerate);
         }
         let v3 = sup(n);
-        rec::triangle!(cso "candidate portal", v1.w, v2.w, v3.w, rec::Rgba::GREY);
+        if recording {
+            rec::triangle!(cso "candidate portal", v1.w, v2.w, v3.w, rec::Rgba::GREY);
+        }
         if v3.w.dot(n) <= T::ZERO {
             return separated(n, v3.w, iterations);
         }
@@ -195,7 +199,9 @@ pub(crate) fn portal<T: Real>(
         // Phase 2: portal refinement.
         for _ in 0..MAX_ITERS {
             let [p1, p2, p3] = portal;
-            rec::triangle!(cso "portal", p1.w, p2.w, p3.w, rec::Rgba::YELLOW);
+            if recording {
+                rec::triangle!(cso "portal", p1.w, p2.w, p3.w, rec::Rgba::YELLOW);
+            }
             let Some(normal) = (p2.w - p1.w).cross(p3.w - p1.w).try_normalize() else {
                 rec::text!("portal collapsed");
                 return search(Origin::Degenerate, iterations, Status::Degenerate);
@@ -211,8 +217,10 @@ pub(crate) fn portal<T: Real>(
                 );
             }
             let v4 = sup(normal);
-            rec::point!(cso "support", v4.w, rec::Rgba::RED);
-            rec::pause!("refine");
+            if recording {
+                rec::point!(cso "support", v4.w, rec::Rgba::RED);
+                rec::pause!("refine");
+            }
             let d4 = v4.w.dot(normal);
             if !hit && d4 < T::ZERO {
                 rec::text!("support plane separates the origin");
@@ -221,7 +229,9 @@ pub(crate) fn portal<T: Real>(
             let gap = (d4 - p1.w.dot(normal))
                 .min(d4 - p2.w.dot(normal))
                 .min(d4 - p3.w.dot(normal));
-            rec::value!("portal gap", gap);
+            if recording {
+                rec::value!("portal gap", gap);
+            }
             if gap <= tol || v4.w == p1.w || v4.w == p2.w || v4.w == p3.w {
                 if hit {
                     rec::text!("portal on the surface: gap {gap:?}");

@@ -1,6 +1,8 @@
 //! UI tests: press the step buttons and keys by their labels and check the
 //! state; image snapshots of both views (wgpu, headless on Mesa's software
 //! Vulkan; refresh with `UPDATE_SNAPSHOTS=1`).
+//!
+//! (~700 lines: the whole app driven through its UI, one test per behaviour.)
 
 use cspace_viewer::app::{Opened, ViewerApp};
 use cspace_viewer::state::timeline::Command;
