@@ -736,3 +736,27 @@ fn a_four_megabyte_text_is_clipped_in_the_log_and_shown_whole_by_pages() {
     h.get_by_label_contains("page 2 of 256");
     let _ = h.render().expect("the text window renders");
 }
+
+/// Eight presses of → queued in one frame step eight times (each press
+/// counts, also a key held down and repeated by the system).
+#[test]
+fn eight_queued_key_presses_step_eight_times() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/examples/gjk-cylinder-cone.cspace");
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    let start = step(&h);
+    for _ in 0..8 {
+        h.key_press(Key::ArrowRight);
+    }
+    h.step();
+    h.run();
+    assert_eq!(step(&h), start + 8);
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::SHIFT, Key::ArrowLeft);
+    }
+    let c = h.state().session.timeline.cursor();
+    h.step();
+    h.run();
+    assert_eq!(h.state().session.timeline.cursor(), c - 3);
+}

@@ -186,10 +186,11 @@ impl ViewerApp {
                 (Modifiers::NONE, Key::End, Command::Last),
                 (Modifiers::NONE, Key::Space, Command::TogglePlay),
             ];
+            // Every press counts: eight presses (or key repeats) queued in one
+            // frame step eight times.
             for (mods, key, cmd) in bindings {
-                if ctx.input_mut(|i| i.consume_key(mods, key)) {
-                    actions.push(Action::Command(cmd));
-                }
+                let presses = ctx.input_mut(|i| i.count_and_consume_key(mods, key));
+                actions.extend(std::iter::repeat_n(Action::Command(cmd), presses));
             }
         }
         if self.session.timeline.playing() {
