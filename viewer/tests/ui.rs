@@ -443,7 +443,10 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     assert!(ViewerApp::new(None, Some(&rec), None).fixture().is_some());
     let plain = demo_file("plain.cspace");
     assert!(ViewerApp::new(None, Some(&plain), None).fixture().is_none());
-    let _ = h.get_by_label_contains("stored answer:");
+    // The stored answer as a table, field by field; its checks before a re-run.
+    let _ = h.get_by_label("stored");
+    assert!(h.query_all_by_label("distance").count() >= 1);
+    let _ = h.get_by_label_contains("check: distance");
     h.get_by_label("Next step").click();
     h.run();
     h.get_by_label("Re-run with current code").click();
@@ -457,7 +460,9 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     assert_eq!(step(&h), 2, "the re-run opens at the same step");
     let d = pair.divergence.clone().expect("one ULP apart");
     assert!(d.to_string().contains("1 ulps"), "{d}");
-    let _ = h.get_by_label_contains("new answer:");
+    // The new answer beside the stored one; each check passes against it.
+    let _ = h.get_by_label("new");
+    let _ = h.get_by_label_contains("PASS  distance");
     let _ = h.get_by_label("PASS: the check passes now");
     let _ = h.get_by_label_contains("first divergence at step");
     // Toggle to the stored recording and back; the step stays.

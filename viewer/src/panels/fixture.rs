@@ -30,7 +30,8 @@ impl FixturePanel<'_> {
                 Expect::KnownFailure => "known failure",
             }
         ));
-        ui.label(format!("stored answer: {}", rerun::stored_answer(f)));
+        let new = self.rerun.and_then(|r| r.answer.as_ref().ok());
+        answer_table(ui, f, new);
         let mut action = None;
         if ui
             .button("Re-run with current code")
@@ -47,10 +48,9 @@ impl FixturePanel<'_> {
             action = Some(Action::FixtureToSandbox);
         }
         if let Some(r) = self.rerun {
-            match &r.answer {
-                Ok(a) => ui.label(format!("new answer: {a}")),
-                Err(e) => ui.colored_label(RED, format!("new run: {e}")),
-            };
+            if let Err(e) = &r.answer {
+                ui.colored_label(RED, format!("new run: {e}"));
+            }
             ui.colored_label(
                 if r.as_expected { GREEN } else { RED },
                 r.verdict(f.file.expect),
@@ -65,5 +65,45 @@ impl FixturePanel<'_> {
         }
         ui.separator();
         action
+    }
+}
+
+/// The stored answer (and the re-run's, once there is one) as a table, field
+/// by field, then each stored check with PASS or FAIL against the new answer.
+fn answer_table(ui: &mut egui::Ui, f: &Fixture, new: Option<&serde_json::Value>) {
+    let rows = rerun::answer_rows(f, new);
+    if rows.is_empty() {
+        ui.label("stored answer: (none)");
+    } else {
+        egui::Grid::new("fixture answer")
+            .striped(true)
+            .num_columns(if new.is_some() { 3 } else { 2 })
+            .show(ui, |ui| {
+                ui.strong("field");
+                ui.strong("stored");
+                if new.is_some() {
+                    ui.strong("new");
+                }
+                ui.end_row();
+                for r in &rows {
+                    ui.label(&r.field);
+                    ui.label(&r.stored);
+                    if let Some(v) = &r.new {
+                        if r.differs {
+                            ui.colored_label(RED, v);
+                        } else {
+                            ui.label(v);
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+    for (what, result) in rerun::check_rows(f, new) {
+        match result {
+            None => ui.label(format!("check: {what}")),
+            Some(Ok(())) => ui.colored_label(GREEN, format!("PASS  {what}")),
+            Some(Err(why)) => ui.colored_label(RED, format!("FAIL  {what}: {why}")),
+        };
     }
 }

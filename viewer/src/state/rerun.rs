@@ -9,7 +9,7 @@ use cspace::fixture::{self, Expect, Fixture};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rerun {
     /// The answer now (as `cspace eval` prints it), or why there is none.
-    pub answer: Result<String, String>,
+    pub answer: Result<serde_json::Value, String>,
     /// Whether the check passes now, and why not.
     pub check: Result<(), String>,
     /// Whether that is what the fixture expects (a regression passes, a known failure fails).
@@ -31,7 +31,7 @@ impl Rerun {
             Expect::KnownFailure => check.is_err(),
         };
         let answer = result
-            .map(|a| fixture::answer_json(&a).to_string())
+            .map(|a| fixture::answer_json(&a))
             .map_err(|e| e.to_string());
         let identical = recording.bytes == fixture.recording_bytes();
         Self {
@@ -57,14 +57,90 @@ impl Rerun {
     }
 }
 
-/// The stored answer of `fixture` as one line (`(none)` when it had none).
+/// One field of an answer, stored and new, for the fixture panel's table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerRow {
+    /// The field, e.g. `distance`.
+    pub field: String,
+    /// Its stored value, readable (`—` when absent).
+    pub stored: String,
+    /// Its value in the re-run (`None` before a re-run).
+    pub new: Option<String>,
+    /// Whether the re-run's value differs from the stored one.
+    pub differs: bool,
+}
+
+/// The stored answer of `fixture` and, once re-run, the new one, field by
+/// field (the stored answer's order, then fields only the new one has).
 #[must_use]
-pub fn stored_answer(fixture: &Fixture) -> String {
-    fixture
+pub fn answer_rows(fixture: &Fixture, new: Option<&serde_json::Value>) -> Vec<AnswerRow> {
+    let empty = serde_json::Map::new();
+    let stored = fixture
         .file
         .answer
         .as_ref()
-        .map_or_else(|| "(none)".to_owned(), ToString::to_string)
+        .and_then(serde_json::Value::as_object)
+        .unwrap_or(&empty);
+    let new_obj = new.and_then(serde_json::Value::as_object);
+    let mut fields: Vec<&String> = stored.keys().collect();
+    if let Some(n) = new_obj {
+        fields.extend(n.keys().filter(|k| !stored.contains_key(*k)));
+    }
+    fields
+        .into_iter()
+        .map(|field| {
+            let old = stored.get(field);
+            let now = new_obj.map(|n| n.get(field));
+            AnswerRow {
+                field: field.clone(),
+                stored: old.map_or_else(|| "—".to_owned(), readable),
+                new: now.map(|v| v.map_or_else(|| "—".to_owned(), readable)),
+                differs: now.is_some_and(|v| v != old),
+            }
+        })
+        .collect()
+}
+
+/// A JSON value for reading: numbers exactly (shortest round trip), vectors
+/// as `(x, y, z)`, strings without quotes.
+#[must_use]
+pub fn readable(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) if n.is_f64() => n
+            .as_f64()
+            .map_or_else(|| n.to_string(), |x| format!("{x:?}")),
+        serde_json::Value::Number(n) => n.to_string(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(readable).collect();
+            format!("({})", parts.join(", "))
+        }
+        serde_json::Value::Null => "null".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// Each stored check of `fixture` with whether the re-run's answer meets it
+/// (`None` before a re-run), and why not.
+#[must_use]
+pub fn check_rows(
+    fixture: &Fixture,
+    new: Option<&serde_json::Value>,
+) -> Vec<(String, Option<Result<(), String>>)> {
+    fixture
+        .file
+        .checks
+        .iter()
+        .map(|c| {
+            let what = match c {
+                check::Check::Near { field, value, tol } => {
+                    format!("{field} = {value:?} ± {tol:?}")
+                }
+                check::Check::Equals { field, value } => format!("{field} = {value}"),
+            };
+            (what, new.map(|a| c.eval(a)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -90,7 +166,10 @@ mod tests {
         if f.same_revision() {
             assert!(r.identical, "same revision: deterministic");
         }
-        assert_ne!(stored_answer(&f), "(none)");
+        assert!(
+            !answer_rows(&f, None).is_empty(),
+            "the example stores its answer"
+        );
     }
 
     #[test]
@@ -106,5 +185,52 @@ mod tests {
         assert!(r.verdict(Expect::KnownFailure).starts_with("KNOWN"));
         r.check = Ok(());
         assert!(r.verdict(Expect::KnownFailure).starts_with("FIXED"));
+    }
+
+    #[test]
+    fn answer_rows_read_field_by_field_and_flag_differences() {
+        let f = Fixture::load(&example("gjk-grazing")).expect("example");
+        let rows = answer_rows(&f, None);
+        let distance = rows
+            .iter()
+            .find(|r| r.field == "distance")
+            .expect("distance row");
+        assert!(distance.new.is_none() && !distance.differs);
+        assert!(!distance.stored.contains('"'), "{}", distance.stored);
+        let point = rows
+            .iter()
+            .find(|r| r.field == "point_a")
+            .expect("point row");
+        assert!(
+            point.stored.starts_with('(') && point.stored.ends_with(')'),
+            "{}",
+            point.stored
+        );
+        let iterations = rows
+            .iter()
+            .find(|r| r.field == "iterations")
+            .expect("iterations row");
+        assert!(!iterations.stored.contains('.'), "{}", iterations.stored);
+        let mut new = f.file.answer.clone().expect("stored answer");
+        new["distance"] = serde_json::json!(123.0);
+        let rows = answer_rows(&f, Some(&new));
+        let distance = rows
+            .iter()
+            .find(|r| r.field == "distance")
+            .expect("distance row");
+        assert_eq!(distance.new.as_deref(), Some("123.0"));
+        assert!(distance.differs);
+        assert!(
+            rows.iter()
+                .filter(|r| r.field != "distance")
+                .all(|r| !r.differs)
+        );
+        let checks = check_rows(&f, Some(&new));
+        assert!(!checks.is_empty());
+        assert!(
+            checks
+                .iter()
+                .any(|(what, r)| what.starts_with("distance") && matches!(r, Some(Err(_))))
+        );
     }
 }
