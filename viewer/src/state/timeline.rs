@@ -96,6 +96,7 @@ impl Timeline {
     pub fn apply(&mut self, trace: &Trace, command: Command) -> bool {
         let n = trace.len();
         let c = self.cursor.min(n);
+        let is_site = |i: u32| matches!(trace.entries.get(i as usize), Some(Entry::Site));
         let next = match command {
             Command::First => 0,
             Command::Last => n,
@@ -107,8 +108,22 @@ impl Timeline {
                 let k = trace.pauses.partition_point(|&p| p + 1 < c);
                 k.checked_sub(1).map_or(0, |k| trace.pauses[k] + 1)
             }
-            Command::NextEvent | Command::StepInto => (c + 1).min(n),
-            Command::PrevEvent => c.saturating_sub(1),
+            // Site definitions are the stream's bookkeeping, not steps of the
+            // algorithm: event stepping passes over them.
+            Command::NextEvent | Command::StepInto => {
+                let mut t = (c + 1).min(n);
+                while t < n && is_site(t - 1) {
+                    t += 1;
+                }
+                t
+            }
+            Command::PrevEvent => {
+                let mut t = c.saturating_sub(1);
+                while t > 0 && is_site(t - 1) {
+                    t -= 1;
+                }
+                t
+            }
             Command::StepOver => match trace.entries.get(c as usize) {
                 Some(&Entry::Push { pop, .. }) => {
                     if pop == NONE {
@@ -231,9 +246,14 @@ mod tests {
         assert_eq!(tl.cursor(), 0);
         assert!(!tl.apply(&t, Command::PrevStep));
         assert!(!tl.apply(&t, Command::PrevEvent));
+        // Event 0 defines a call site: stepping by event passes over it.
+        assert_eq!(t.entries[0], Entry::Site);
         tl.apply(&t, Command::NextEvent);
-        assert_eq!(tl.cursor(), 1);
-        assert_eq!(tl.current_event(), Some(0));
+        assert_eq!(tl.cursor(), 2);
+        assert_eq!(tl.current_event(), Some(1));
+        assert_ne!(t.entries[1], Entry::Site);
+        tl.apply(&t, Command::PrevEvent);
+        assert_eq!(tl.cursor(), 0, "back over the site definition too");
         tl.apply(&t, Command::Last);
         assert_eq!(tl.cursor(), t.len());
         assert!(!tl.apply(&t, Command::NextEvent));
