@@ -231,6 +231,7 @@ fn expand<T: Real>(
             rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
             rec::line!(cso "face normal", V3::<T>::ZERO, cso.world_vector(face.n * lower), rec::Rgba::BLUE);
             rec::value!("epa lower bound", lower);
+            rec::value!("epa gap tolerance", tol);
             rec::value!("epa upper bound", best_upper);
             rec::pause!("epa expand");
         }

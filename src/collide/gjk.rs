@@ -219,7 +219,7 @@ fn run_with<T: Real>(
         let vw = v.dot(p.w);
         let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
-            record_support(cso, &p, vv, vw);
+            record_support(cso, &p, (vv, vw), rel);
         }
         let end = 'step: {
             // Squared forms of `v·w > r |v|` and `|v|² − v·w ≤ rel (|v| + scale) |v|`
@@ -275,16 +275,23 @@ fn run_with<T: Real>(
     }
 }
 
-/// Records an iteration's support point and distance bounds. The recording
-/// steps of [`run`] are out of line so its loop keeps its registers.
+/// Records an iteration's support point, the distance bounds, and the gap
+/// between them at which the loop stops (`|v|² − v·w ≤ rel·√(2(|v|² +
+/// scale²))·|v|`, divided by `|v|`): the viewer plots the gap against it. The
+/// recording steps of [`run`] are out of line so its loop keeps its registers.
 #[cold]
 #[inline(never)]
-fn record_support<T: Real>(cso: &Cso<'_, T>, p: &CsoPoint<T>, vv: T, vw: T) {
+fn record_support<T: Real>(cso: &Cso<'_, T>, p: &CsoPoint<T>, (vv, vw): (T, T), rel: T) {
     rec::point!(cso "support w", cso.world_vector(p.w), rec::Rgba::RED);
     rec::point!("support on A", cso.world_point(p.a), rec::Rgba::RED);
     rec::point!("support on B", cso.world_point(p.b), rec::Rgba::ORANGE);
     rec::value!("upper bound", vv.sqrt() - cso.radius());
     rec::value!("lower bound", vw / vv.sqrt() - cso.radius());
+    let scale = cso.scale;
+    rec::value!(
+        "gap tolerance",
+        rel * (T::TWO * (vv + scale * scale)).sqrt()
+    );
 }
 
 /// Records the simplex with the new support point added.

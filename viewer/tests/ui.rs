@@ -780,3 +780,30 @@ fn eight_queued_key_presses_step_eight_times() {
     h.run();
     assert_eq!(h.state().session.timeline.cursor(), c - 3);
 }
+
+/// A click on a plot seeks to the step under the pointer; the plots share one
+/// step axis (a click near the right end of any plot is the last step).
+#[test]
+fn clicking_a_plot_seeks_to_its_step() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures/examples/gjk-cylinder-cone.cspace");
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    assert_eq!(step(&h), 1);
+    // The log-scale gap plot is there, with the stopping tolerance.
+    let _ = h.get_by_label("bound gap (log)");
+    let title = h.get_by_label("upper bound").rect();
+    // The plot sits under its title: click inside it, near its right end.
+    let at = egui::pos2(title.left() + 0.97 * 0.3 * 1200.0, title.bottom() + 50.0);
+    h.hover_at(at);
+    h.drag_at(at);
+    h.run_steps(2);
+    h.drop_at(at);
+    h.run();
+    let last = h.state().session.trace.pauses.len() as u32;
+    let now = step(&h);
+    assert!(
+        now + 2 >= last && now > 1,
+        "seeked near the last step {last}: now {now}"
+    );
+}

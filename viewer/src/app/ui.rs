@@ -15,7 +15,7 @@ use crate::panels::live::LiveList;
 use crate::panels::log::Log;
 use crate::panels::menu::Menu;
 use crate::panels::pair_bar::PairBar;
-use crate::panels::plots::plots;
+use crate::panels::plots::Plots;
 use crate::panels::sandbox::SandboxPanel;
 use crate::panels::toolbar::{TimelineBar, Toolbar};
 use crate::state::live::Live;
@@ -65,7 +65,12 @@ impl ViewerApp {
                     }
                     .ui(ui),
                 );
-                plots(ui, &self.session);
+                actions.extend(
+                    Plots {
+                        session: &self.session,
+                    }
+                    .ui(ui),
+                );
             });
         if let Mode::Sandbox(sandbox) = &self.mode {
             egui::Panel::left("sandbox")

@@ -12,6 +12,7 @@ pub mod inspect;
 pub mod interval;
 pub mod live;
 pub mod pair;
+pub mod plots;
 pub mod rerun;
 pub mod sandbox;
 pub mod scene;

@@ -1,0 +1,178 @@
+//! What the plots panel shows, computed from a trace: one plot per `value!`
+//! series on a shared step axis, a series with a single sample as a number,
+//! and for each pair of distance bounds (`upper bound` / `lower bound`, or
+//! with a prefix such as `epa `) their gap on a log scale with the stopping
+//! tolerance the algorithm recorded (`gap tolerance`), so convergence and the
+//! stop are visible where a linear plot is flat.
+
+use crate::state::trace::Trace;
+
+/// One line of a plot: its name and its (step, value) points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotLine {
+    /// The series name.
+    pub name: String,
+    /// (step, value) points; on a log plot the value is its log10.
+    pub points: Vec<[f64; 2]>,
+}
+
+/// What one cell of the plots panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlotModel {
+    /// A series over the steps (several lines share a plot).
+    Lines {
+        /// The plot's title.
+        title: String,
+        /// Its lines.
+        lines: Vec<PlotLine>,
+        /// Whether values are log10 (the axis reads powers of ten).
+        log: bool,
+    },
+    /// A series with one sample (a depth, a time of impact): the number itself.
+    Value {
+        /// The series name.
+        name: String,
+        /// Its sample.
+        value: f64,
+    },
+}
+
+/// The suffixes that make a bounds pair and its tolerance.
+const UPPER: &str = "upper bound";
+const LOWER: &str = "lower bound";
+const TOLERANCE: &str = "gap tolerance";
+
+/// The plots of `trace`, in the order the series first appear, each bounds
+/// pair's gap plot right after its lower bound.
+#[must_use]
+pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
+    let by_name = |name: &str| trace.series.iter().find(|s| s.name == name);
+    let mut out = Vec::new();
+    for s in &trace.series {
+        if s.name.ends_with(TOLERANCE) && by_name(&s.name.replace(TOLERANCE, UPPER)).is_some() {
+            continue; // drawn on its gap plot
+        }
+        if s.points.len() == 1 {
+            out.push(PlotModel::Value {
+                name: s.name.clone(),
+                value: s.points[0][1],
+            });
+            continue;
+        }
+        out.push(PlotModel::Lines {
+            title: s.name.clone(),
+            lines: vec![PlotLine {
+                name: s.name.clone(),
+                points: finite(&s.points),
+            }],
+            log: false,
+        });
+        let Some(prefix) = s.name.strip_suffix(LOWER) else {
+            continue;
+        };
+        let Some(upper) = by_name(&format!("{prefix}{UPPER}")) else {
+            continue;
+        };
+        let gap: Vec<[f64; 2]> = upper
+            .points
+            .iter()
+            .zip(&s.points)
+            .map(|(u, l)| [u[0], log10(u[1] - l[1])])
+            .filter(|p| p[1].is_finite())
+            .collect();
+        let mut lines = vec![PlotLine {
+            name: format!("{prefix}bound gap"),
+            points: gap,
+        }];
+        if let Some(tol) = by_name(&format!("{prefix}{TOLERANCE}")) {
+            lines.push(PlotLine {
+                name: tol.name.clone(),
+                points: tol
+                    .points
+                    .iter()
+                    .map(|p| [p[0], log10(p[1])])
+                    .filter(|p| p[1].is_finite())
+                    .collect(),
+            });
+        }
+        out.push(PlotModel::Lines {
+            title: format!("{prefix}bound gap (log)"),
+            lines,
+            log: true,
+        });
+    }
+    out
+}
+
+/// The last step any series can be at: the shared x-axis runs from 0 to it.
+#[must_use]
+pub fn last_step(trace: &Trace) -> f64 {
+    trace.pauses.len() as f64
+}
+
+/// log10 of a gap; a gap of zero or less (met exactly) sits at 1e-300.
+fn log10(v: f64) -> f64 {
+    if v > 0.0 { v.log10() } else { -300.0 }
+}
+
+fn finite(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    points
+        .iter()
+        .filter(|p| p[1].is_finite())
+        .copied()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace_recorder as rec;
+
+    #[test]
+    fn bounds_get_a_log_gap_plot_with_their_tolerance_and_single_samples_are_values() {
+        let ((), r) = rec::record(|| {
+            for (u, l) in [(1.0f64, 0.0f64), (0.1, 0.09), (1e-6, 1e-6 - 1e-9)] {
+                rec::value!("upper bound", u);
+                rec::value!("lower bound", l);
+                rec::value!("gap tolerance", 1e-8);
+                rec::pause!("step");
+            }
+            rec::value!("depth", 0.25f64);
+        });
+        let t = Trace::from_decoded(rec::decode(&r.bytes));
+        let models = plot_models(&t);
+        let titles: Vec<String> = models
+            .iter()
+            .map(|m| match m {
+                PlotModel::Lines { title, .. } => title.clone(),
+                PlotModel::Value { name, .. } => format!("value {name}"),
+            })
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                "upper bound",
+                "lower bound",
+                "bound gap (log)",
+                "value depth"
+            ]
+        );
+        let PlotModel::Lines { lines, log, .. } = &models[2] else {
+            panic!("a gap plot");
+        };
+        assert!(*log);
+        assert_eq!(lines[0].points.len(), 3);
+        assert!((lines[0].points[0][1] - 0.0).abs() < 1e-12, "gap 1 → 10^0");
+        assert!((lines[0].points[2][1] - (-9.0)).abs() < 1e-6, "gap 1e-9");
+        assert_eq!(lines[1].name, "gap tolerance");
+        assert!((lines[1].points[0][1] - (-8.0)).abs() < 1e-12);
+        assert_eq!(
+            models[3],
+            PlotModel::Value {
+                name: "depth".into(),
+                value: 0.25
+            }
+        );
+        assert!((last_step(&t) - 3.0).abs() < f64::EPSILON);
+    }
+}
