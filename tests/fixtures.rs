@@ -522,11 +522,33 @@ fn replay_demands_identical_recordings_and_update_rewrites_them() {
     assert_eq!(good.recording, RecordingCheck::Identical);
     assert_eq!(good.verdict, Verdict::Pass);
 
-    // Another query's recording stored under this fixture, same revision: nondeterminism.
+    // Another query's recording stored under this fixture: its input is not
+    // the query's, which is not nondeterminism.
     let other = spheres("other", 2.0, [0.0; 3], 1.0, [9.0, 1.0, 0.0], "f64");
     let (_, other_recording) = fixture::run_recorded(&other);
     assert_ne!(other_recording.bytes, fx.recording);
-    fx.set_recording(other_recording.bytes);
+    let mut edited = fx.clone();
+    edited.set_recording(other_recording.bytes);
+    assert_eq!(edited.recording_matches_query(), Some(false));
+    let r = replay::replay(edited, false).expect("replay");
+    assert_eq!(r.recording, RecordingCheck::InputChanged, "{}", r.line());
+    assert!(r.ok());
+    assert!(r.line().contains("input differs"), "{}", r.line());
+
+    // The same input recorded with a later event changed, same revision: nondeterminism.
+    assert_eq!(fx.recording_matches_query(), Some(true));
+    let events: Vec<cspace_recorder::Event> = cspace_recorder::decode(&fx.recording)
+        .events
+        .into_iter()
+        .map(|l| match l.event {
+            cspace_recorder::Event::Text { site, text } => cspace_recorder::Event::Text {
+                site,
+                text: format!("{text} (another run)"),
+            },
+            e => e,
+        })
+        .collect();
+    fx.set_recording(cspace_recorder::stream::encode_stream(&events));
     fx.write().expect("write");
     let fx = Fixture::load(&path).expect("still a valid fixture");
     let r = replay::replay(fx.clone(), false).expect("replay");
