@@ -3,6 +3,7 @@
 //! Vulkan; refresh with `UPDATE_SNAPSHOTS=1`).
 
 use cspace_viewer::app::{Opened, ViewerApp};
+use cspace_viewer::state::live::LiveState;
 use cspace_viewer::state::timeline::Command;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -680,7 +681,7 @@ fn live_queries_arrive_step_and_save() {
         a.live
             .as_ref()
             .and_then(|l| l.query(0))
-            .is_some_and(|q| q.bytes.is_some())
+            .is_some_and(|q| q.state != LiveState::Streaming)
     });
     let _ = h.get_by_label_contains("finished");
     h.get_by_label("Save…").click();
@@ -697,7 +698,7 @@ fn live_queries_arrive_step_and_save() {
         a.live
             .as_ref()
             .and_then(|l| l.query(1))
-            .is_some_and(|q| q.bytes.is_some())
+            .is_some_and(|q| q.state != LiveState::Streaming)
     });
     let _ = h.get_by_label_contains("failed:");
     h.get_by_label_contains("#1 ").click();
