@@ -1,24 +1,37 @@
 //! `cspace listen`: receive live recordings from programs run with
-//! `CSPACE_LIVE=ADDR` and save each as a `.cspace` file as it completes.
+//! `CSPACE_LIVE=ADDR` and save each as a `.cspace` file as it arrives.
+//!
+//! The server writes every stream to disk as its bytes arrive and keeps no
+//! events in memory ([`Delivery::Save`](cspace_recorder::live::Delivery)), so
+//! memory stays bounded whatever programs send.
 
-use cspace_recorder::live::{Message, Server};
+use cspace_recorder::live::{Message, Server, ServerOptions, Summary, exposure_warning};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Listens on `addr`, saving recordings into `out` until `count` have ended
-/// (forever when `None`). Prints one line per connection.
-pub fn run(addr: &str, out: &Path, count: Option<usize>) -> ExitCode {
-    let server = match Server::bind(addr) {
+/// (forever when `None`); a connection silent for `idle_timeout` is dropped.
+/// Prints one line per connection.
+pub fn run(addr: &str, out: &Path, count: Option<usize>, idle_timeout: Duration) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(out) {
+        eprintln!("error: {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    let options = ServerOptions {
+        idle_timeout,
+        ..ServerOptions::save_to(out)
+    };
+    let server = match Server::bind_with(addr, options) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: cannot listen on {addr}: {e}");
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::fs::create_dir_all(out) {
-        eprintln!("error: {}: {e}", out.display());
-        return ExitCode::FAILURE;
+    if let Some(warning) = exposure_warning(server.addr()) {
+        eprintln!("{warning}");
     }
     println!(
         "listening on {0}; run programs with CSPACE_LIVE={0}",
@@ -27,44 +40,41 @@ pub fn run(addr: &str, out: &Path, count: Option<usize>) -> ExitCode {
     let _ = std::io::stdout().flush();
     let mut ended = 0;
     while count.is_none_or(|c| ended < c) {
-        let Some(message) = server.next_timeout(std::time::Duration::from_millis(200)) else {
+        let Some(message) = server.next_timeout(Duration::from_millis(200)) else {
             continue;
         };
-        let (id, bytes, error) = match message {
-            Message::Connected { id, peer } => {
-                println!("{id}: connected from {peer}");
-                continue;
+        match message {
+            Message::Connected { id, peer } => println!("{id}: connected from {peer}"),
+            Message::Refused { peer, limit } => {
+                println!("refused {peer}: {limit} connections are open already");
             }
-            Message::Events { .. } => continue,
-            Message::Finished { id, bytes } => (id, bytes, None),
-            Message::Failed { id, bytes, error } => (id, bytes, Some(error)),
-        };
-        ended += 1;
-        let name = if error.is_some() {
-            format!("live-{id}.partial.cspace")
-        } else {
-            format!("live-{id}.cspace")
-        };
-        let path = out.join(name);
-        let decoded = cspace_recorder::decode(&bytes);
-        let pauses = decoded
-            .events
-            .iter()
-            .filter(|l| matches!(l.event, cspace_recorder::Event::Pause { .. }))
-            .count();
-        match cspace_recorder::write_atomic(&path, &bytes) {
-            Ok(()) => print!(
-                "{id}: {} events, {pauses} pauses, saved {}",
-                decoded.events.len(),
-                path.display()
-            ),
-            Err(e) => print!("{id}: could not save {}: {e}", path.display()),
-        }
-        match error {
-            Some(e) => println!(" (stream ended early: {e})"),
-            None => println!(),
+            Message::Events { .. } => {}
+            Message::Finished { id, summary } => {
+                ended += 1;
+                println!("{id}: {}", saved(&summary));
+            }
+            Message::Failed { id, summary, error } => {
+                ended += 1;
+                if summary.saved.is_some() {
+                    println!("{id}: {} (stream ended early: {error})", saved(&summary));
+                } else {
+                    println!("{id}: nothing valid received, nothing saved ({error})");
+                }
+            }
         }
         let _ = std::io::stdout().flush();
     }
     ExitCode::SUCCESS
+}
+
+/// "N events, P pauses, saved PATH".
+fn saved(summary: &Summary) -> String {
+    let path = summary
+        .saved
+        .as_deref()
+        .map_or_else(|| "nothing".to_owned(), |p| p.display().to_string());
+    format!(
+        "{} events, {} pauses, saved {path}",
+        summary.events, summary.pauses
+    )
 }

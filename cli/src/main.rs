@@ -48,6 +48,9 @@ enum Command {
         /// Stop after this many recordings.
         #[arg(long)]
         count: Option<usize>,
+        /// Disconnect a program that sends nothing for this many seconds.
+        #[arg(long, default_value_t = cspace_recorder::live::IDLE_TIMEOUT.as_secs_f64())]
+        idle_timeout: f64,
     },
     /// Count a recording's events per kind, their bytes, and its pauses.
     Stats {
@@ -77,7 +80,18 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Dump { file, json } => inspect(&file, |loaded, out| dump::dump(loaded, json, out)),
         Command::Diff { a, b, ulps } => diff(&a, &b, ulps),
-        Command::Listen { addr, out, count } => listen::run(&addr, &out, count),
+        Command::Listen {
+            addr,
+            out,
+            count,
+            idle_timeout,
+        } => match std::time::Duration::try_from_secs_f64(idle_timeout) {
+            Ok(idle) if !idle.is_zero() => listen::run(&addr, &out, count, idle),
+            _ => {
+                eprintln!("error: --idle-timeout must be a positive number of seconds");
+                ExitCode::FAILURE
+            }
+        },
         Command::Stats { file } => inspect(&file, |loaded, out| {
             dump::print_stats(&dump::stats(loaded), out)
         }),

@@ -73,3 +73,92 @@ fn eval_streams_its_recordings_to_a_listening_cspace() {
     }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Starts `cspace listen` with `args` and returns it with the address it printed.
+fn start_listen(args: &[&str], out: &std::path::Path) -> (std::process::Child, String) {
+    let mut listener = Command::new(env!("CARGO_BIN_EXE_cspace"))
+        .arg("listen")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start cspace listen");
+    let mut first = String::new();
+    BufReader::new(listener.stdout.as_mut().expect("stdout"))
+        .read_line(&mut first)
+        .expect("a first line");
+    let addr = first
+        .strip_prefix("listening on ")
+        .and_then(|r| r.split(';').next())
+        .expect("the address is printed first")
+        .to_owned();
+    (listener, addr)
+}
+
+#[test]
+fn listen_warns_when_it_listens_beyond_loopback() {
+    let out = std::env::temp_dir().join(format!("cspace-listen-warn-{}", std::process::id()));
+    // `--count 0` ends at once: nothing is received, no traffic is sent.
+    for (addr, warns) in [("0.0.0.0:0", true), ("127.0.0.1:0", false)] {
+        let (listener, _) = start_listen(&["--addr", addr, "--count", "0"], &out);
+        let output = listener.wait_with_output().expect("listen ends");
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr.contains("warning") && stderr.contains("anyone"),
+            warns,
+            "{addr}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Peak resident memory of process `pid` in bytes (Linux).
+#[cfg(target_os = "linux")]
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    kib << 10
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn listen_holds_little_memory_for_a_long_stream_of_tiny_frames() {
+    let out = std::env::temp_dir().join(format!("cspace-listen-tiny-{}", std::process::id()));
+    // 8 MiB of 3-byte pause frames: 2.8 million events.
+    let ((), recording) = cspace_recorder::record(|| {
+        for _ in 0..2_800_000 {
+            cspace_recorder::pause!("tiny");
+        }
+    });
+    let (mut listener, addr) = start_listen(&["--addr", "127.0.0.1:0", "--count", "2"], &out);
+    let mut peer = std::net::TcpStream::connect(&addr).expect("connect");
+    peer.write_all(&recording.bytes).expect("send");
+    drop(peer);
+    let mut lines = BufReader::new(listener.stdout.take().expect("stdout")).lines();
+    let saved = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.contains("saved"))
+        .expect("a saved line");
+    // Measured while it still runs (it waits for a second recording).
+    let peak = peak_rss(listener.id());
+    let _ = listener.kill();
+    let _ = listener.wait();
+    assert!(saved.contains("2800001 events, 2800000 pauses"), "{saved}");
+    let file = std::fs::read(out.join("live-0.cspace")).expect("saved file");
+    assert!(file == recording.bytes, "the saved file is the stream");
+    // Before streams went to disk, this took ~40 bytes per stream byte (340 MiB).
+    assert!(
+        peak < 64 << 20,
+        "peak resident memory {} MiB for an 8 MiB stream",
+        peak >> 20
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -5,6 +5,7 @@
 //! (~700 lines: the whole app driven through its UI, one test per behaviour.)
 
 use cspace_viewer::app::{Opened, ViewerApp};
+use cspace_viewer::state::live::LiveState;
 use cspace_viewer::state::timeline::Command;
 use cspace_viewer::state::trace::Entry;
 use egui::{Key, Modifiers};
@@ -705,7 +706,7 @@ fn live_queries_arrive_step_and_save() {
         a.live
             .as_ref()
             .and_then(|l| l.query(0))
-            .is_some_and(|q| q.bytes.is_some())
+            .is_some_and(|q| q.state != LiveState::Streaming)
     });
     let _ = h.get_by_label_contains("finished");
     h.get_by_label("Save…").click();
@@ -722,7 +723,7 @@ fn live_queries_arrive_step_and_save() {
         a.live
             .as_ref()
             .and_then(|l| l.query(1))
-            .is_some_and(|q| q.bytes.is_some())
+            .is_some_and(|q| q.state != LiveState::Streaming)
     });
     let _ = h.get_by_label_contains("failed:");
     h.get_by_label_contains("#1 ").click();

@@ -378,6 +378,9 @@ impl ViewerApp {
         }
         match Live::listen(&self.listen_addr) {
             Ok(live) => {
+                if let Some(warning) = cspace_recorder::live::exposure_warning(live.addr()) {
+                    eprintln!("{warning}");
+                }
                 self.message = None;
                 self.live = Some(live);
                 true

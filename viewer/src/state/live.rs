@@ -4,9 +4,16 @@
 //! then streams there); each connection is one query, listed as it arrives
 //! and growing while it streams. With `CSPACE_LIVE_BLOCK=1` a program waits in
 //! each `pause!` until [`Live::step`] releases it.
+//!
+//! Memory is bounded: the server hands over at most
+//! [`MAX_EVENTS`](cspace_recorder::live::MAX_EVENTS) events per query (the
+//! query then fails with a message saying so) and holds at most
+//! [`MAX_TOTAL_BYTES`](cspace_recorder::live::MAX_TOTAL_BYTES) for the
+//! connections open at once; of the ended queries the newest are kept, at
+//! most [`MAX_QUERIES`] queries and [`MAX_KEPT_EVENTS`] events in all.
 
 use crate::state::trace::Trace;
-use cspace_recorder::live::{Message, Server};
+use cspace_recorder::live::{Message, Server, ServerOptions};
 use cspace_recorder::{DecodeError, Decoded, Event, Located};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -16,6 +23,9 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
 /// Most queries kept; the oldest finished ones go first.
 pub const MAX_QUERIES: usize = 200;
+
+/// Most events kept in all queries together; the oldest finished queries go first.
+pub const MAX_KEPT_EVENTS: usize = 2_000_000;
 
 /// Why listening or saving failed.
 #[derive(Debug, thiserror::Error)]
@@ -61,8 +71,8 @@ pub struct LiveQuery {
     pub peer: SocketAddr,
     /// The events received, in order.
     pub events: Vec<Located>,
-    /// The complete (or valid-prefix) stream once the connection closed.
-    pub bytes: Option<Vec<u8>>,
+    /// Bytes of the valid stream once the connection closed (0 before).
+    pub valid_len: u64,
     /// Whether it is streaming, finished or failed.
     pub state: LiveState,
     /// The decode error of a failed connection.
@@ -103,23 +113,18 @@ impl LiveQuery {
     /// The recording so far, indexed for the views.
     #[must_use]
     pub fn trace(&self) -> Trace {
-        let valid_len = self
-            .bytes
-            .as_ref()
-            .map_or(0, |b| u64::try_from(b.len()).unwrap_or(u64::MAX));
         let mut decoded = Decoded::from_events(self.events.iter().cloned());
-        decoded.valid_len = valid_len;
+        decoded.valid_len = self.valid_len;
         decoded.error.clone_from(&self.error);
         Trace::from_decoded(decoded)
     }
 
-    /// The stream bytes: as received once closed, else the events so far re-encoded.
+    /// The stream bytes: the events received, encoded again (the same bytes
+    /// the program sent for them; the server keeps no copy).
     #[must_use]
     pub fn stream_bytes(&self) -> Vec<u8> {
-        self.bytes.clone().unwrap_or_else(|| {
-            let events: Vec<Event> = self.events.iter().map(|l| l.event.clone()).collect();
-            cspace_recorder::stream::encode_stream(&events)
-        })
+        let events: Vec<Event> = self.events.iter().map(|l| l.event.clone()).collect();
+        cspace_recorder::stream::encode_stream(&events)
     }
 }
 
@@ -129,21 +134,33 @@ pub struct Live {
     server: Server,
     /// Queries, oldest first.
     pub queries: Vec<LiveQuery>,
+    /// Connections refused because too many were open, and the last one's address.
+    pub refused: (u64, Option<SocketAddr>),
 }
 
 impl Live {
-    /// Listens on `addr` (`127.0.0.1:0` picks a free loopback port).
+    /// Listens on `addr` (`127.0.0.1:0` picks a free loopback port) as a
+    /// stepping receiver with the default bounds.
     ///
     /// # Errors
     /// Binding failed.
     pub fn listen(addr: &str) -> Result<Self, LiveError> {
-        let server = Server::bind(addr).map_err(|source| LiveError::Bind {
+        Self::listen_with(addr, ServerOptions::events())
+    }
+
+    /// Listens on `addr` with `options` (their delivery should be events).
+    ///
+    /// # Errors
+    /// Binding failed.
+    pub fn listen_with(addr: &str, options: ServerOptions) -> Result<Self, LiveError> {
+        let server = Server::bind_with(addr, options).map_err(|source| LiveError::Bind {
             addr: addr.to_owned(),
             source,
         })?;
         Ok(Self {
             server,
             queries: Vec::new(),
+            refused: (0, None),
         })
     }
 
@@ -173,7 +190,7 @@ impl Live {
                         id,
                         peer,
                         events: Vec::new(),
-                        bytes: None,
+                        valid_len: 0,
                         state: LiveState::Streaming,
                         error: None,
                         steps: 0,
@@ -194,20 +211,26 @@ impl Live {
                     }
                     id
                 }
-                Message::Finished { id, bytes } => {
+                Message::Finished { id, summary } => {
                     if let Some(q) = self.query_mut(id) {
-                        q.bytes = Some(bytes);
+                        q.valid_len = summary.valid_len;
                         q.state = LiveState::Finished;
                     }
+                    self.trim();
                     id
                 }
-                Message::Failed { id, bytes, error } => {
+                Message::Failed { id, summary, error } => {
                     if let Some(q) = self.query_mut(id) {
-                        q.bytes = Some(bytes);
+                        q.valid_len = summary.valid_len;
                         q.state = LiveState::Failed(error.to_string());
-                        q.error = Some(error);
+                        q.error = Some(error.to_decode_error());
                     }
+                    self.trim();
                     id
+                }
+                Message::Refused { peer, .. } => {
+                    self.refused = (self.refused.0 + 1, Some(peer));
+                    continue;
                 }
             };
             if !changed.contains(&id) {
@@ -217,16 +240,22 @@ impl Live {
         changed
     }
 
-    /// Drops the oldest closed queries beyond [`MAX_QUERIES`].
+    /// Drops the oldest closed queries beyond [`MAX_QUERIES`] queries or
+    /// [`MAX_KEPT_EVENTS`] events.
     fn trim(&mut self) {
-        while self.queries.len() > MAX_QUERIES {
+        self.trim_to(MAX_QUERIES, MAX_KEPT_EVENTS);
+    }
+
+    fn trim_to(&mut self, max_queries: usize, max_events: usize) {
+        let mut events: usize = self.queries.iter().map(|q| q.events.len()).sum();
+        while self.queries.len() > max_queries || events > max_events {
             match self
                 .queries
                 .iter()
                 .position(|q| q.state != LiveState::Streaming)
             {
                 Some(i) => {
-                    self.queries.remove(i);
+                    events -= self.queries.remove(i).events.len();
                 }
                 None => break,
             }
@@ -297,7 +326,7 @@ mod tests {
             l.query(0).is_some_and(|q| q.state == LiveState::Finished)
         });
         let q = live.query(0).expect("kept");
-        assert_eq!(q.bytes.as_deref(), Some(&recording.bytes[..]));
+        assert_eq!(q.valid_len, recording.bytes.len() as u64);
         assert_eq!(q.stream_bytes(), recording.bytes);
         assert!(q.describe().contains("finished"));
         let path =
@@ -324,5 +353,66 @@ mod tests {
             Live::listen(&addr.to_string()),
             Err(LiveError::Bind { .. })
         ));
+    }
+
+    #[test]
+    fn a_query_beyond_the_event_limit_fails_saying_so_and_keeps_the_first_events() {
+        let options = ServerOptions {
+            delivery: cspace_recorder::live::Delivery::Events { max_events: 100 },
+            ..ServerOptions::events()
+        };
+        let mut live = Live::listen_with("127.0.0.1:0", options).expect("bind");
+        let sink = LiveSink::connect(live.addr(), false).expect("connect");
+        let _ = cspace_recorder::record_to(Box::new(sink), || {
+            for i in 0..500 {
+                cspace_recorder::point!("p", [f64::from(i), 0.0, 0.0]);
+            }
+        });
+        poll_until(&mut live, |l| {
+            l.query(0)
+                .is_some_and(|q| matches!(q.state, LiveState::Failed(_)))
+        });
+        let q = live.query(0).expect("kept");
+        assert_eq!(q.events.len(), 100);
+        assert!(
+            q.describe().contains("more than 100 events"),
+            "{}",
+            q.describe()
+        );
+        assert_eq!(q.trace().len(), 100);
+        assert_eq!(q.stream_bytes().len() as u64, q.valid_len);
+    }
+
+    #[test]
+    fn trimming_keeps_streaming_queries_and_the_newest_ended_ones_within_the_event_budget() {
+        let mut live = Live::listen("127.0.0.1:0").expect("bind");
+        let query = |id: u64, events: usize, state: LiveState| LiveQuery {
+            id,
+            peer: live.addr(),
+            events: vec![
+                Located {
+                    offset: 8,
+                    event: Event::Pause { site: 0 },
+                };
+                events
+            ],
+            valid_len: 0,
+            state,
+            error: None,
+            steps: 0,
+        };
+        let queries = vec![
+            query(0, 40, LiveState::Finished),
+            query(1, 40, LiveState::Streaming),
+            query(2, 40, LiveState::Finished),
+            query(3, 40, LiveState::Finished),
+        ];
+        live.queries = queries;
+        live.trim_to(10, 100);
+        let ids: Vec<u64> = live.queries.iter().map(|q| q.id).collect();
+        assert_eq!(ids, [1, 3], "the oldest ended queries went first");
+        live.trim_to(1, 0);
+        let ids: Vec<u64> = live.queries.iter().map(|q| q.id).collect();
+        assert_eq!(ids, [1], "a streaming query stays");
     }
 }
