@@ -57,7 +57,7 @@ impl FixturePanel<'_> {
             );
             ui.label(if r.identical {
                 "new recording: bit-identical to the stored one"
-            } else if f.recording_matches_query() == Some(false) {
+            } else if r.input_changed {
                 "new recording differs: the stored recording shows other input than the fixture's query (edited after recording)"
             } else if f.same_revision() {
                 "new recording differs with the same algorithm revision: nondeterminism"

@@ -18,6 +18,9 @@ pub struct Rerun {
     pub recording: Vec<u8>,
     /// Whether the new recording is bit-identical to the stored one.
     pub identical: bool,
+    /// Whether the stored recording shows other input than the fixture's
+    /// query (edited after recording), so a difference is not nondeterminism.
+    pub input_changed: bool,
 }
 
 impl Rerun {
@@ -34,12 +37,14 @@ impl Rerun {
             .map(|a| fixture::answer_json(&a))
             .map_err(|e| e.to_string());
         let identical = recording.bytes == fixture.recording_bytes();
+        let input_changed = !identical && fixture.recording_matches_query() == Some(false);
         Self {
             answer,
             check,
             as_expected,
             recording: recording.bytes,
             identical,
+            input_changed,
         }
     }
 
@@ -180,6 +185,7 @@ mod tests {
             as_expected: false,
             recording: Vec::new(),
             identical: false,
+            input_changed: false,
         };
         assert!(r.verdict(Expect::Pass).contains("why"));
         assert!(r.verdict(Expect::KnownFailure).starts_with("KNOWN"));
