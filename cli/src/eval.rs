@@ -18,6 +18,9 @@ pub struct Options {
     pub repeat: Option<u32>,
     /// Write one recording per query to `DIR/<id>.cspace` (or `line<N>` without id).
     pub record: Option<PathBuf>,
+    /// Record every query so it streams to the viewer named by `CSPACE_LIVE`
+    /// (set from the environment by [`cli`]), with or without `record`.
+    pub live: bool,
 }
 
 /// Evaluates every line of `input`, writing one output line per query.
@@ -78,22 +81,25 @@ pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
         Ok(q) => q,
         Err(e) => return fail(&e),
     };
-    let result = match (&options.record, options.repeat) {
-        (Some(dir), _) => {
-            let (answer, recording) = query::run_recorded(&q);
-            let name = q.id.clone().unwrap_or_else(|| format!("line{number}"));
-            if answer.is_ok()
-                && let Err(e) = recording.save(&recording_path(dir, &name))
-            {
-                return json!({"id": id, "ok": false, "error": format!("writing the recording of {name}: {e}")});
-            }
-            match (answer, options.repeat) {
-                (Ok(a), Some(n)) => query::run_timed(&q, n).map(|(_, ns)| (a, Some(ns))),
-                (a, _) => a.map(|a| (a, None)),
-            }
+    let result = if options.record.is_some() || options.live {
+        // Recorded: `record()` also streams to CSPACE_LIVE when it is set.
+        let (answer, recording) = query::run_recorded(&q);
+        let name = q.id.clone().unwrap_or_else(|| format!("line{number}"));
+        if let Some(dir) = &options.record
+            && answer.is_ok()
+            && let Err(e) = recording.save(&recording_path(dir, &name))
+        {
+            return json!({"id": id, "ok": false, "error": format!("writing the recording of {name}: {e}")});
         }
-        (None, Some(n)) => query::run_timed(&q, n).map(|(a, ns)| (a, Some(ns))),
-        (None, None) => query::run(&q).map(|a| (a, None)),
+        match (answer, options.repeat) {
+            (Ok(a), Some(n)) => query::run_timed(&q, n).map(|(_, ns)| (a, Some(ns))),
+            (a, _) => a.map(|a| (a, None)),
+        }
+    } else {
+        match options.repeat {
+            Some(n) => query::run_timed(&q, n).map(|(a, ns)| (a, Some(ns))),
+            None => query::run(&q).map(|a| (a, None)),
+        }
     };
     match result {
         Ok((answer, ns)) => success(&id, &answer, ns),
@@ -139,6 +145,9 @@ fn success(id: &Value, answer: &Answer, ns: Option<f64>) -> Value {
 /// written; bad queries are reported in the output and counted on stderr.
 #[must_use]
 pub fn cli(file: &str, options: &Options) -> std::process::ExitCode {
+    let mut options = options.clone();
+    options.live = std::env::var_os(cspace_recorder::live::LIVE_ENV).is_some_and(|v| !v.is_empty());
+    let options = &options;
     let stdout = io::stdout().lock();
     let result = if file == "-" {
         run(io::stdin().lock(), stdout, options)

@@ -99,7 +99,14 @@ fn main() -> ExitCode {
             file,
             repeat,
             record,
-        } => eval::cli(&file, &eval::Options { repeat, record }),
+        } => eval::cli(
+            &file,
+            &eval::Options {
+                repeat,
+                record,
+                live: false,
+            },
+        ),
         Command::Replay(args) => replay::run_replay(&args),
         Command::Fixtures(args) => replay::run_fixtures(&args),
     }

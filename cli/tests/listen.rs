@@ -1,5 +1,5 @@
 //! Live attach end to end: `cspace listen` receives what `cspace eval` records
-//! (with `--record`) when run with `CSPACE_LIVE` pointing at it.
+//! when run with `CSPACE_LIVE` pointing at it (with or without `--record`).
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::process::{Command, Stdio};
@@ -26,9 +26,9 @@ fn eval_streams_its_recordings_to_a_listening_cspace() {
             r#"{{"id":"{id}","query":"distance","a":{{"shape":{{"type":"box","half_extents":[1,1,1]}},"position":[0,0,0],"rotation":[0,0,0,1]}},"b":{{"shape":{{"type":"sphere","radius":0.5}},"position":[3,0.5,0],"rotation":[0,0,0,1]}}}}"#
         )
     };
+    // Without --record: CSPACE_LIVE alone makes eval record and stream.
     let mut eval = Command::new(env!("CARGO_BIN_EXE_cspace"))
-        .args(["eval", "--record"])
-        .arg(out.join("eval"))
+        .arg("eval")
         .env("CSPACE_LIVE", &addr)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

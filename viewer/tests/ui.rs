@@ -811,3 +811,65 @@ fn clicking_a_plot_seeks_to_its_step() {
         "seeked near the last step {last}: now {now}"
     );
 }
+
+/// Thirty programs' queries: each named by its shapes and first scope (not
+/// the peer's port), listed in a scrolling list that leaves the log in view.
+#[test]
+fn thirty_live_queries_are_named_and_scroll_without_pushing_the_log_away() {
+    use cspace_recorder::live::LiveSink;
+    use cspace_recorder::{ShapeDecl, ShapeGeom};
+    use std::time::{Duration, Instant};
+    let mut app = ViewerApp::new(None, None, None);
+    app.listen_addr = "127.0.0.1:0".into();
+    let mut h = sized(app, 1280.0, 720.0);
+    h.run();
+    h.get_by_label("Live").click();
+    h.run();
+    h.get_by_label("Listen").click();
+    h.run();
+    let addr = h.state().live.as_ref().expect("listening").addr();
+    for i in 0..30 {
+        let sink = LiveSink::connect(addr, false).unwrap();
+        let a = ShapeDecl::new(ShapeGeom::Box {
+            half_extents: [1.0; 3],
+        });
+        let b = ShapeDecl::new(ShapeGeom::Sphere { radius: 1.0 })
+            .at([3.0 + f64::from(i), 0.0, 0.0], ShapeDecl::IDENTITY);
+        let _ = cspace_recorder::record_to(Box::new(sink), || {
+            cspace_recorder::shapes!(a, b);
+            let _scope = cspace_recorder::scope!("my gjk");
+            cspace_recorder::pause!("step");
+        });
+    }
+    let until = Instant::now() + Duration::from_secs(20);
+    let arrived = |a: &ViewerApp| {
+        a.live.as_ref().is_some_and(|l| {
+            l.queries.len() == 30 && l.queries.iter().all(|q| q.state == LiveState::Finished)
+        })
+    };
+    while !arrived(h.state()) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert!(arrived(h.state()), "30 queries arrive");
+    // Names come with the events; let the list draw them.
+    h.run_steps(3);
+    let described = h
+        .state()
+        .live
+        .as_ref()
+        .unwrap()
+        .query(29)
+        .unwrap()
+        .describe();
+    assert!(
+        described.starts_with("#29 box–sphere · my gjk"),
+        "{described}"
+    );
+    let _ = h.get_by_label_contains("#29 box–sphere · my gjk");
+    let log = h.get_by_label("Log / scopes").rect();
+    assert!(
+        log.bottom() < 720.0,
+        "the log's title stays on screen: {log:?}"
+    );
+}

@@ -4,6 +4,9 @@
 use super::{Action, RED};
 use crate::state::live::{Live, LiveState};
 
+/// The live list's height in points: about eight rows, then it scrolls.
+const LIST_HEIGHT: f32 = 180.0;
+
 /// The list of live queries.
 #[derive(Debug)]
 pub struct LiveList<'a> {
@@ -25,23 +28,34 @@ impl LiveList<'_> {
             ));
         }
         let mut action = None;
-        for q in live.queries.iter().rev() {
-            let selected = self.open == Some(q.id);
-            ui.horizontal_wrapped(|ui| {
-                let text = q.describe();
-                let text = if matches!(q.state, LiveState::Failed(_)) {
-                    egui::RichText::new(text).color(RED)
-                } else {
-                    egui::RichText::new(text)
-                };
-                if ui.selectable_label(selected, text).clicked() {
-                    action = Some(Action::OpenLive(q.id));
-                }
-                if ui.small_button("Save…").clicked() {
-                    action = Some(Action::AskSaveLive(q.id));
+        // A list of its own height, scrolling: many queries never push the log away.
+        egui::ScrollArea::vertical()
+            .id_salt("live list")
+            .max_height(LIST_HEIGHT)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                for q in live.queries.iter().rev() {
+                    let selected = self.open == Some(q.id);
+                    ui.horizontal(|ui| {
+                        if ui.small_button("Save…").clicked() {
+                            action = Some(Action::AskSaveLive(q.id));
+                        }
+                        let text = q.describe();
+                        let text = if matches!(q.state, LiveState::Failed(_)) {
+                            egui::RichText::new(text).color(RED)
+                        } else {
+                            egui::RichText::new(text)
+                        };
+                        if ui
+                            .selectable_label(selected, text)
+                            .on_hover_text(format!("from {}", q.peer))
+                            .clicked()
+                        {
+                            action = Some(Action::OpenLive(q.id));
+                        }
+                    });
                 }
             });
-        }
         ui.separator();
         action
     }

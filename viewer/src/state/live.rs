@@ -62,6 +62,36 @@ pub enum LiveState {
     Failed(String),
 }
 
+/// How many of a query's first events [`query_name`] looks at.
+const NAME_WITHIN: usize = 4096;
+
+/// A query's name from its first events: its shapes' kinds and its first
+/// scope's label ("box–sphere · gjk iteration"), or the first text; `None`
+/// until one of them has arrived.
+#[must_use]
+pub fn query_name(events: &[Located]) -> Option<String> {
+    let label = |site: u32| {
+        events.iter().find_map(|l| match &l.event {
+            Event::Site(def) if def.id == site => Some(def.label.clone()),
+            _ => None,
+        })
+    };
+    let shapes = events.iter().find_map(|l| match &l.event {
+        Event::Shapes { a, b, .. } => Some(format!("{}–{}", a.geom.kind(), b.geom.kind())),
+        _ => None,
+    });
+    let what = events.iter().find_map(|l| match &l.event {
+        Event::Push { site } => label(*site).filter(|s| !s.is_empty()),
+        Event::Text { text, .. } => Some(crate::state::trace::clip(text, 60)),
+        _ => None,
+    });
+    match (shapes, what) {
+        (Some(s), Some(w)) => Some(format!("{s} · {w}")),
+        (Some(s), None) => Some(s),
+        (None, w) => w,
+    }
+}
+
 /// One program's recording, as received so far.
 #[derive(Debug)]
 pub struct LiveQuery {
@@ -79,10 +109,13 @@ pub struct LiveQuery {
     pub error: Option<DecodeError>,
     /// Events received in pauses (steps so far).
     pub steps: u32,
+    /// What the query is, from its first events ([`query_name`]), once known.
+    pub name: Option<String>,
 }
 
 impl LiveQuery {
-    /// One line for the list: id, peer, steps, events and state.
+    /// One line for the list: id, the query's name (else its peer), steps,
+    /// events and state.
     #[must_use]
     pub fn describe(&self) -> String {
         let state = match &self.state {
@@ -90,10 +123,10 @@ impl LiveQuery {
             LiveState::Finished => "finished".to_owned(),
             LiveState::Failed(why) => format!("failed: {why}"),
         };
+        let name = self.name.clone().unwrap_or_else(|| self.peer.to_string());
         format!(
-            "#{} {} · {} steps · {} events · {state}",
+            "#{} {name} · {} steps · {} events · {state}",
             self.id,
-            self.peer,
             self.steps,
             self.events.len()
         )
@@ -194,6 +227,7 @@ impl Live {
                         state: LiveState::Streaming,
                         error: None,
                         steps: 0,
+                        name: None,
                     });
                     self.trim();
                     id
@@ -208,6 +242,11 @@ impl Live {
                         )
                         .unwrap_or(u32::MAX);
                         q.events.extend(events);
+                        // The name comes from the first events (shapes, then a scope,
+                        // perhaps in separate batches): look no further than these.
+                        if q.events.len() <= NAME_WITHIN || q.name.is_none() {
+                            q.name = query_name(&q.events[..q.events.len().min(NAME_WITHIN)]);
+                        }
                     }
                     id
                 }
@@ -400,6 +439,7 @@ mod tests {
             state,
             error: None,
             steps: 0,
+            name: None,
         };
         let queries = vec![
             query(0, 40, LiveState::Finished),
@@ -414,5 +454,29 @@ mod tests {
         live.trim_to(1, 0);
         let ids: Vec<u64> = live.queries.iter().map(|q| q.id).collect();
         assert_eq!(ids, [1], "a streaming query stays");
+    }
+
+    #[test]
+    fn a_query_is_named_by_its_shapes_and_first_scope() {
+        let a = cspace_recorder::ShapeDecl::new(cspace_recorder::ShapeGeom::Box {
+            half_extents: [1.0; 3],
+        });
+        let b = cspace_recorder::ShapeDecl::new(cspace_recorder::ShapeGeom::Sphere { radius: 1.0 });
+        let ((), r) = cspace_recorder::record(|| {
+            cspace_recorder::shapes!(a.clone(), b.clone());
+            let _s = cspace_recorder::scope!("gjk iteration");
+            cspace_recorder::pause!("after add");
+        });
+        let events = cspace_recorder::decode(&r.bytes).events;
+        assert_eq!(
+            query_name(&events).as_deref(),
+            Some("box–sphere · gjk iteration")
+        );
+        assert_eq!(query_name(&events[..0]), None);
+        let ((), r) = cspace_recorder::record(|| cspace_recorder::text!("hello"));
+        assert_eq!(
+            query_name(&cspace_recorder::decode(&r.bytes).events).as_deref(),
+            Some("hello")
+        );
     }
 }
