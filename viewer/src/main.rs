@@ -182,6 +182,10 @@ fn apply(app: &mut ViewerApp, args: &Args) {
         }
     }
     if let Some(addr) = &args.listen {
+        // Listening alone shows nothing but what arrives (no bundled example).
+        if args.path.is_none() && args.diff.is_none() && !args.sandbox {
+            app.open_nothing();
+        }
         app.listen_addr.clone_from(addr);
         app.listen();
     }
@@ -348,5 +352,17 @@ mod tests {
         assert!(a.sandbox && a.rerun && a.preset.is_none());
         let a = p(&["--rerun", "--listen", "f.fixture.json"]).unwrap();
         assert_eq!(a.path, Some("f.fixture.json".into()));
+    }
+
+    /// `--listen` alone shows no bundled example: only what arrives.
+    #[test]
+    fn listening_alone_opens_nothing_else() {
+        let args = p(&["--listen", "127.0.0.1:0"]).unwrap();
+        let mut app = ViewerApp::new(None, args.path.as_deref(), None);
+        assert_ne!(app.opened(), cspace_viewer::app::Opened::Nothing);
+        apply(&mut app, &args);
+        assert_eq!(app.opened(), cspace_viewer::app::Opened::Nothing);
+        assert!(app.session.trace.is_empty());
+        assert!(app.live.is_some(), "listening");
     }
 }

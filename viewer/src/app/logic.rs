@@ -201,6 +201,12 @@ impl ViewerApp {
         self.mode = Mode::Recording(Origin::Demo);
     }
 
+    /// Shows no recording: the viewer only waits for live programs.
+    pub fn open_nothing(&mut self) {
+        self.session = Session::new(Trace::default(), "waiting for live programs");
+        self.mode = Mode::Recording(Origin::Nothing);
+    }
+
     /// Opens bundled example `i`.
     pub fn open_example(&mut self, i: usize) {
         if let Some((name, bytes)) = source::bundled::EXAMPLES.get(i) {

@@ -36,6 +36,8 @@ pub enum Opened {
     Live(u64),
     /// The sandbox's query (or its last run, once the sandbox is closed).
     Sandbox,
+    /// Nothing yet (listening for live programs).
+    Nothing,
 }
 
 /// Where a recording held in memory came from.
@@ -47,6 +49,8 @@ pub enum Origin {
     Demo,
     /// The last run of a sandbox that was closed.
     ClosedSandbox,
+    /// Nothing: the viewer waits for live programs (`--listen` without a path).
+    Nothing,
 }
 
 /// A file on disk that is open, watched for changes.
@@ -118,6 +122,7 @@ impl Mode {
         match self {
             Self::Recording(Origin::Example(i)) => Opened::Example(*i),
             Self::Recording(Origin::Demo) => Opened::Demo,
+            Self::Recording(Origin::Nothing) => Opened::Nothing,
             Self::Recording(Origin::ClosedSandbox) | Self::Sandbox(_) => Opened::Sandbox,
             Self::File(file) | Self::Fixture { file, .. } => Opened::File(file.path.clone()),
             Self::Diff { a, b, .. } => Opened::Diff(a.clone(), b.clone()),
