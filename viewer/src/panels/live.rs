@@ -36,7 +36,8 @@ impl LiveList<'_> {
             .show(ui, |ui| {
                 for q in live.queries.iter().rev() {
                     let selected = self.open == Some(q.id);
-                    ui.horizontal(|ui| {
+                    // Wrapped: a long name stays inside the panel, clickable.
+                    ui.horizontal_wrapped(|ui| {
                         if ui.small_button("Save…").clicked() {
                             action = Some(Action::AskSaveLive(q.id));
                         }
