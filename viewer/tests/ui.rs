@@ -394,6 +394,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The app on the bundled example recording `name`, after its first frames.
+fn opened_example(name: &str) -> Harness<'static, ViewerApp> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../fixtures/examples/{name}.cspace"));
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    h
+}
+
 fn example_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../fixtures/examples/gjk-rotated-boxes.fixture.json")
@@ -765,10 +774,7 @@ fn a_four_megabyte_text_is_clipped_in_the_log_and_shown_whole_by_pages() {
 /// counts, also a key held down and repeated by the system).
 #[test]
 fn eight_queued_key_presses_step_eight_times() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/examples/gjk-cylinder-cone.cspace");
-    let mut h = harness(ViewerApp::new(None, Some(&path), None));
-    h.run();
+    let mut h = opened_example("gjk-cylinder-cone");
     let start = step(&h);
     for _ in 0..8 {
         h.key_press(Key::ArrowRight);
@@ -789,10 +795,7 @@ fn eight_queued_key_presses_step_eight_times() {
 /// step axis (a click near the right end of any plot is the last step).
 #[test]
 fn clicking_a_plot_seeks_to_its_step() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures/examples/gjk-cylinder-cone.cspace");
-    let mut h = harness(ViewerApp::new(None, Some(&path), None));
-    h.run();
+    let mut h = opened_example("gjk-cylinder-cone");
     assert_eq!(step(&h), 1);
     // The log-scale gap plot is there, with the stopping tolerance.
     let _ = h.get_by_label("bound gap (log)");
