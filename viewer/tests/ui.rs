@@ -403,6 +403,21 @@ fn opened_example(name: &str) -> Harness<'static, ViewerApp> {
     h
 }
 
+/// Live → Listen on a free loopback port, through the menu; the harness and
+/// the address it listens on.
+fn listen_from_the_menu(
+    mut h: Harness<'static, ViewerApp>,
+) -> (Harness<'static, ViewerApp>, std::net::SocketAddr) {
+    h.state_mut().listen_addr = "127.0.0.1:0".into();
+    h.run();
+    h.get_by_label("Live").click();
+    h.run();
+    h.get_by_label("Listen").click();
+    h.run();
+    let addr = h.state().live.as_ref().expect("listening").addr();
+    (h, addr)
+}
+
 fn example_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../fixtures/examples/gjk-rotated-boxes.fixture.json")
@@ -659,15 +674,8 @@ fn live_queries_arrive_step_and_save() {
     use std::time::{Duration, Instant};
     let dir = temp_dir("live");
     let mut app = ViewerApp::new(None, None, None);
-    app.listen_addr = "127.0.0.1:0".into();
     app.save_dir.clone_from(&dir);
-    let mut h = harness(app);
-    h.run();
-    h.get_by_label("Live").click();
-    h.run();
-    h.get_by_label("Listen").click();
-    h.run();
-    let addr = h.state().live.as_ref().expect("listening").addr();
+    let (mut h, addr) = listen_from_the_menu(harness(app));
     assert!(addr.ip().is_loopback());
     let _ = h.get_by_label_contains("waiting: run a program with CSPACE_LIVE=");
     // A program that blocks at each pause until the viewer steps.
@@ -822,15 +830,8 @@ fn thirty_live_queries_are_named_and_scroll_without_pushing_the_log_away() {
     use cspace_recorder::live::LiveSink;
     use cspace_recorder::{ShapeDecl, ShapeGeom};
     use std::time::{Duration, Instant};
-    let mut app = ViewerApp::new(None, None, None);
-    app.listen_addr = "127.0.0.1:0".into();
-    let mut h = sized(app, 1280.0, 720.0);
-    h.run();
-    h.get_by_label("Live").click();
-    h.run();
-    h.get_by_label("Listen").click();
-    h.run();
-    let addr = h.state().live.as_ref().expect("listening").addr();
+    let (mut h, addr) =
+        listen_from_the_menu(sized(ViewerApp::new(None, None, None), 1280.0, 720.0));
     for i in 0..30 {
         let sink = LiveSink::connect(addr, false).unwrap();
         let a = ShapeDecl::new(ShapeGeom::Box {
