@@ -10,7 +10,7 @@ use cspace_viewer::state::timeline::Command;
 use cspace_viewer::state::trace::Entry;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use std::path::PathBuf;
 
 fn demo_file(name: &str) -> PathBuf {
@@ -111,6 +111,23 @@ fn buttons_step_through_the_recording() {
 }
 
 #[test]
+fn the_status_is_never_a_frame_behind_a_step_button() {
+    let path = demo_file("status.cspace");
+    let mut h = harness(ViewerApp::new(None, Some(&path), None));
+    h.run();
+    let steps = h.state().session.trace.steps();
+    let _ = h.get_by_label_contains(&format!("step 1 of {steps}"));
+    // One frame after the click (what `step` renders), not two.
+    h.get_by_label("Next step").click();
+    h.step();
+    assert_eq!(step(&h), 2);
+    let _ = h.get_by_label_contains(&format!("step 2 of {steps}"));
+    h.key_press(Key::ArrowRight);
+    h.step();
+    let _ = h.get_by_label_contains(&format!("step 3 of {steps}"));
+}
+
+#[test]
 fn keys_step_through_the_recording() {
     let path = demo_file("keys.cspace");
     let mut h = harness(ViewerApp::new(None, Some(&path), None));
@@ -147,7 +164,15 @@ fn clicking_a_log_line_jumps_there() {
     let path = demo_file("log.cspace");
     let mut h = harness(ViewerApp::new(None, Some(&path), None));
     h.run();
-    h.get_by_label_contains("iteration 1:").click();
+    // The text's own row (a scope's row may end with it as its outcome).
+    h.get_all_by_label_contains("iteration 1:")
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("iteration 1:"))
+        })
+        .expect("the text row")
+        .click();
     h.run();
     let s = &h.state().session;
     let e = s.timeline.current_event().unwrap();
@@ -249,9 +274,15 @@ fn file_open_window_opens_a_typed_path() {
     h.run();
     h.get_by_label("Open…").click();
     h.run();
-    h.get_by_role(egui::accesskit::Role::TextInput).click();
+    // The window's field comes after the log's search field.
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .last()
+        .unwrap()
+        .click();
     h.run();
-    h.get_by_role(egui::accesskit::Role::TextInput)
+    h.get_all_by_role(egui::accesskit::Role::TextInput)
+        .last()
+        .unwrap()
         .type_text(&path.display().to_string());
     h.run();
     h.get_by_label("Open path").click();
@@ -525,10 +556,7 @@ fn fixture_rerun_shows_old_and_new_recordings() {
     let app = h.state();
     let shown = &app.session;
     let e = shown.timeline.current_event().unwrap();
-    assert_eq!(
-        cspace_viewer::state::pair::event_of_index(&shown.trace, d.index),
-        Some(e)
-    );
+    assert_eq!(shown.trace.event_of_compared(d.index), Some(e));
     assert_eq!(step(&h) as usize, d.step);
     assert_eq!(steps_of_pair(&h).0, steps_of_pair(&h).1);
     h.get_by_label("Close comparison").click();
@@ -598,14 +626,15 @@ fn diff_two_recordings_in_lockstep() {
     h.get_by_label("Diff two recordings…").click();
     h.run();
     for (i, p) in [&a, &b].into_iter().enumerate() {
+        // The log's search field comes first; the window's fields after it.
         let field = h
             .get_all_by_role(egui::accesskit::Role::TextInput)
-            .nth(i)
+            .nth(i + 1)
             .unwrap();
         field.click();
         h.run();
         h.get_all_by_role(egui::accesskit::Role::TextInput)
-            .nth(i)
+            .nth(i + 1)
             .unwrap()
             .type_text(&p.display().to_string());
         h.run();

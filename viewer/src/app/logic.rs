@@ -95,6 +95,11 @@ impl ViewerApp {
                     p.show(which, &mut self.session);
                 }
             }
+            Action::SetUlps(ulps) => {
+                if let Some(p) = self.mode.pair_mut() {
+                    p.set_ulps(ulps);
+                }
+            }
             Action::JumpToDivergence => {
                 if let Some(p) = self.mode.pair_mut() {
                     p.jump_to_divergence(&mut self.session);

@@ -1,8 +1,9 @@
 //! The top-level layout: menu, toolbar, banner and comparison bar on top,
 //! the timeline and plots below, the sandbox, lists and log on the left,
 //! the inspector on the right, the views in the middle, and the windows.
-//! The panels' actions are queued for [`logic`](super::logic) and applied
-//! before the next frame; keys and dropped files become actions too.
+//! Timeline commands (keys, step buttons) apply at once; the panels' other
+//! actions are queued for [`logic`](super::logic) and applied before the
+//! next frame; dropped files become actions too.
 
 use super::{Mode, ViewerApp};
 use crate::paint;
@@ -19,6 +20,7 @@ use crate::panels::plots::Plots;
 use crate::panels::sandbox::SandboxPanel;
 use crate::panels::toolbar::{TimelineBar, Toolbar};
 use crate::state::live::Live;
+use crate::state::pair::Which;
 use crate::state::timeline::Command;
 use egui::{Key, Modifiers};
 use std::path::PathBuf;
@@ -28,7 +30,9 @@ impl ViewerApp {
     /// the panels and views; queues what they asked for.
     pub(super) fn draw(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        let mut actions = self.input(&ctx);
+        // Keys move the cursor before anything is drawn.
+        let input = self.input(&ctx);
+        let mut actions = self.step_now(input);
         egui::Panel::top("menu").show(ui, |ui| {
             actions.extend(
                 Menu {
@@ -68,10 +72,44 @@ impl ViewerApp {
                 actions.extend(
                     Plots {
                         session: &self.session,
+                        other: self.mode.pair().map(|p| {
+                            let [a, b] = p.short_names();
+                            match p.showing {
+                                Which::A => (&p.hidden, [a, b]),
+                                Which::B => (&p.hidden, [b, a]),
+                            }
+                        }),
                     }
                     .ui(ui),
                 );
             });
+        self.side_panels(ui, &mut actions);
+        egui::CentralPanel::default().show(ui, |ui| self.views(ui));
+        actions.extend(self.open_window.ui(ui));
+        actions.extend(self.diff_window.ui(ui));
+        let shown_text = self
+            .text_window
+            .shown
+            .and_then(|(e, _)| self.session.trace.text(e));
+        self.text_window.ui(ui, shown_text);
+        actions.extend(self.save_window.ui(ui));
+        // A step button moved the cursor after the toolbar drew the old
+        // position: step now and lay the frame out again (egui discards
+        // this pass), so no frame shows a stale status.
+        let pending = actions.len();
+        let actions = self.step_now(actions);
+        if actions.len() != pending {
+            ctx.request_discard("a step command moved the cursor");
+        }
+        if !actions.is_empty() {
+            self.actions.extend(actions);
+            ctx.request_repaint();
+        }
+    }
+
+    /// The panels at the sides: the sandbox's editor, the lists and the log
+    /// on the left, the inspector on the right.
+    fn side_panels(&mut self, ui: &mut egui::Ui, actions: &mut Vec<Action>) {
         if let Mode::Sandbox(sandbox) = &self.mode {
             egui::Panel::left("sandbox")
                 .resizable(true)
@@ -90,11 +128,20 @@ impl ViewerApp {
             .default_size(300.0)
             .max_size(ui.available_width() * 0.3)
             .show(ui, |ui| {
-                actions.extend(self.lists(ui));
+                // The lists take at most 45% of the height; the log keeps the rest.
+                let lists_h = ui.available_height() * 0.45;
+                egui::ScrollArea::vertical()
+                    .id_salt("lists")
+                    .max_height(lists_h)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| actions.extend(self.lists(ui)));
+                ui.separator();
                 ui.strong("Log / scopes");
                 actions.extend(
                     Log {
-                        session: &self.session,
+                        trace: &self.session.trace,
+                        timeline: &self.session.timeline,
+                        view: &mut self.session.log,
                         scrolled_to: &mut self.log_scrolled_to,
                     }
                     .ui(ui),
@@ -105,26 +152,31 @@ impl ViewerApp {
             .default_size(260.0)
             .max_size(ui.available_width() * 0.25)
             .show(ui, |ui| {
-                actions.extend(
-                    Inspector {
-                        session: &self.session,
-                    }
-                    .ui(ui),
-                );
+                egui::ScrollArea::both()
+                    .id_salt("inspector scroll")
+                    .show(ui, |ui| {
+                        actions.extend(
+                            Inspector {
+                                session: &self.session,
+                                pair: self.mode.pair(),
+                            }
+                            .ui(ui),
+                        );
+                    });
             });
-        egui::CentralPanel::default().show(ui, |ui| self.views(ui));
-        actions.extend(self.open_window.ui(ui));
-        actions.extend(self.diff_window.ui(ui));
-        let shown_text = self
-            .text_window
-            .shown
-            .and_then(|(e, _)| self.session.trace.text(e));
-        self.text_window.ui(ui, shown_text);
-        actions.extend(self.save_window.ui(ui));
-        if !actions.is_empty() {
-            self.actions.extend(actions);
-            ctx.request_repaint();
+    }
+
+    /// Applies the timeline commands among `actions` at once (they only move
+    /// a cursor); returns the others for the logic to apply before the next frame.
+    fn step_now(&mut self, actions: Vec<Action>) -> Vec<Action> {
+        let mut rest = Vec::new();
+        for action in actions {
+            match action {
+                Action::Command(c) => self.command(c),
+                other => rest.push(other),
+            }
         }
+        rest
     }
 
     /// The lists above the log: live queries, the open fixture, the folder's files.

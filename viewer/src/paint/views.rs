@@ -56,7 +56,16 @@ pub fn views(
         hovered = hovered.or(config.0);
         match pair {
             Some(p) if side_by_side => other_view(ui, session, p, size),
-            _ => {
+            Some(p) => {
+                // The other pane is not drawn: nothing there is hovered.
+                p.hidden.selection.hovered = None;
+                let (h, e) = view_ui(ui, session, View::Object, size, None, sandbox);
+                if h.is_some() {
+                    hovered = h;
+                }
+                edit = e;
+            }
+            None => {
                 let (h, e) = view_ui(ui, session, View::Object, size, None, sandbox);
                 if h.is_some() {
                     hovered = h;
@@ -98,8 +107,10 @@ fn paint_frame(painter: &egui::Painter, frame: super::Frame) -> Vec<(Pick, egui:
 
 /// Draws the configuration space of the recording not shown, through the
 /// shown configuration-space camera (orbit the left view to turn both).
+/// Its points hover and select like the shown view's (into the other
+/// recording's selection; the inspector compares them with the shown one).
 fn other_view(ui: &mut egui::Ui, session: &Session, pair: &mut Pair, size: Vec2) {
-    let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click());
     let config = View::Config as usize;
     pair.hidden.cameras[config] = session.cameras[config];
     let painter = ui.painter_at(rect);
@@ -109,7 +120,32 @@ fn other_view(ui: &mut egui::Ui, session: &Session, pair: &mut Pair, size: Vec2)
         rect,
         format!("configuration space  A − B · {}", pair.names[other]),
     );
-    paint_frame(&painter, build_frame(&mut pair.hidden, View::Config, rect));
+    let picks = paint_frame(&painter, build_frame(&mut pair.hidden, View::Config, rect));
+    let hover = nearest_pick(&picks, response.hover_pos());
+    pair.hidden.selection.hovered = hover;
+    if response.clicked()
+        && let Some(p) = hover
+    {
+        pair.hidden.selection.click(p);
+    }
+    if let Some(p) = hover {
+        response.on_hover_text(format!(
+            "{}: {}",
+            pair.names[other],
+            p.name(&pair.hidden.trace)
+        ));
+    }
+}
+
+/// The pick within 10 points of the mouse, nearest first.
+fn nearest_pick(picks: &[(Pick, egui::Pos2)], mouse: Option<egui::Pos2>) -> Option<Pick> {
+    let m = mouse?;
+    picks
+        .iter()
+        .map(|(p, pos)| (*p, pos.distance(m)))
+        .filter(|(_, d)| *d < 10.0)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(p, _)| p)
 }
 
 /// What a modified primary drag in object space moves in the sandbox:
@@ -187,14 +223,7 @@ fn view_ui(
     };
     backdrop(&painter, rect, title);
     let picks = paint_frame(&painter, build_frame(session, view, rect));
-    let hover = response.hover_pos().and_then(|m| {
-        picks
-            .iter()
-            .map(|(p, pos)| (*p, pos.distance(m)))
-            .filter(|(_, d)| *d < 10.0)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(p, _)| p)
-    });
+    let hover = nearest_pick(&picks, response.hover_pos());
     if response.clicked()
         && let Some(p) = hover
     {

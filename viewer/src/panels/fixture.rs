@@ -30,23 +30,24 @@ impl FixturePanel<'_> {
                 Expect::KnownFailure => "known failure",
             }
         ));
-        let new = self.rerun.and_then(|r| r.answer.as_ref().ok());
-        answer_table(ui, f, new);
+        // The buttons and the verdict first: the table below may scroll.
         let mut action = None;
-        if ui
-            .button("Re-run with current code")
-            .on_hover_text("re-run the query with recording on and compare the recordings")
-            .clicked()
-        {
-            action = Some(Action::RerunFixture);
-        }
-        if ui
-            .button("Edit in sandbox")
-            .on_hover_text("edit this fixture's query: shapes, poses, algorithm, precision")
-            .clicked()
-        {
-            action = Some(Action::FixtureToSandbox);
-        }
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .button("Re-run with current code")
+                .on_hover_text("re-run the query with recording on and compare the recordings")
+                .clicked()
+            {
+                action = Some(Action::RerunFixture);
+            }
+            if ui
+                .button("Edit in sandbox")
+                .on_hover_text("edit this fixture's query: shapes, poses, algorithm, precision")
+                .clicked()
+            {
+                action = Some(Action::FixtureToSandbox);
+            }
+        });
         if let Some(r) = self.rerun {
             if let Err(e) = &r.answer {
                 ui.colored_label(RED, format!("new run: {e}"));
@@ -65,6 +66,8 @@ impl FixturePanel<'_> {
                 "new recording differs (the algorithm code changed since it was stored)"
             });
         }
+        let new = self.rerun.and_then(|r| r.answer.as_ref().ok());
+        answer_table(ui, f, new);
         ui.separator();
         action
     }

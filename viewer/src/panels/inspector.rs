@@ -1,7 +1,10 @@
 //! The inspector: the current event, what is visible, and the hovered and
 //! selected points digit for digit (two selected: their distance in ULPs).
+//! In a comparison, each of those points in the other recording too, with
+//! the ULPs between them (also for points picked in the other's pane).
 
 use super::Action;
+use crate::state::pair::Pair;
 use crate::state::session::Session;
 
 /// The inspector over the shown session.
@@ -9,6 +12,8 @@ use crate::state::session::Session;
 pub struct Inspector<'a> {
     /// The shown recording.
     pub session: &'a Session,
+    /// The comparison, if any: the same points in the other recording.
+    pub pair: Option<&'a Pair>,
 }
 
 impl Inspector<'_> {
@@ -35,6 +40,15 @@ impl Inspector<'_> {
         }
         for l in lines {
             ui.monospace(l);
+        }
+        if let Some(pair) = self.pair {
+            let lines = pair.compare_lines(s);
+            if !lines.is_empty() {
+                ui.separator();
+            }
+            for l in lines {
+                ui.monospace(l);
+            }
         }
         ((s.selection.first.is_some() || s.selection.second.is_some())
             && ui.button("Clear selection").clicked())

@@ -69,6 +69,8 @@ pub enum Action {
     ShowRecording(Which),
     /// Both recordings of a comparison just after their first difference.
     JumpToDivergence,
+    /// Compare again, counting values this many ULPs apart as equal.
+    SetUlps(u64),
     /// End the comparison.
     ClosePair,
     /// Forget the selected points.

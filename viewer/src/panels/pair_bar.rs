@@ -1,5 +1,6 @@
-//! The comparison bar: which recording shows, the first divergence (and a
-//! jump to it), the other recording's position, and "Close comparison".
+//! The comparison bar: which recording shows, the ULP threshold, the first
+//! divergence beyond it (and a jump to it), the other recording's
+//! position, and "Close comparison".
 
 use super::{Action, GREEN};
 use crate::state::pair::{Pair, Which};
@@ -24,6 +25,19 @@ impl PairBar<'_> {
                     action = Some(Action::ShowRecording(which));
                 }
             }
+            ui.separator();
+            let mut ulps = pair.ulps;
+            ui.label("equal within");
+            if ui
+                .add(egui::DragValue::new(&mut ulps).range(0..=u64::MAX).speed(1.0))
+                .on_hover_text(
+                    "values this many ULPs apart or fewer count as equal (as `cspace diff --ulps`); f32 against f64 counts f32 ULPs",
+                )
+                .changed()
+            {
+                action = Some(Action::SetUlps(ulps));
+            }
+            ui.label("ULPs");
             ui.separator();
             if pair.divergence.is_some() {
                 if ui

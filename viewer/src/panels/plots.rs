@@ -5,7 +5,7 @@
 //! drag on a plot seeks to that step.
 
 use super::{AMBER, Action};
-use crate::state::plots::{PlotModel, last_step, plot_models};
+use crate::state::plots::{PlotModel, last_step, overlay, plot_models};
 use crate::state::session::Session;
 use crate::state::timeline::Command;
 
@@ -14,6 +14,9 @@ use crate::state::timeline::Command;
 pub struct Plots<'a> {
     /// The shown recording.
     pub session: &'a Session,
+    /// In a comparison: the other recording and the names of both (shown
+    /// first), whose series are overlaid dashed.
+    pub other: Option<(&'a Session, [&'a str; 2])>,
 }
 
 impl Plots<'_> {
@@ -21,13 +24,18 @@ impl Plots<'_> {
     /// is clicked or dragged.
     pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<Action> {
         let trace = &self.session.trace;
-        let models = plot_models(trace);
+        let mut models = plot_models(trace);
+        let mut last = last_step(trace);
+        if let Some((other, names)) = self.other {
+            models = overlay(models, plot_models(&other.trace), names);
+            last = last.max(last_step(&other.trace));
+        }
+        let last = last.max(1.0);
         if models.is_empty() {
             ui.weak("no value! series recorded");
             return None;
         }
         let step = f64::from(trace.step_at(self.session.timeline.cursor()));
-        let last = last_step(trace).max(1.0);
         let mut seek = None;
         egui::ScrollArea::vertical()
             .id_salt("plots")
@@ -102,6 +110,13 @@ fn cell(
             };
             Some(format!("{plot_name}\nstep {:.0}\n{value:.17e}", position.x))
         });
+    if lines.len() > 1 {
+        plot = plot.legend(
+            egui_plot::Legend::default()
+                .position(egui_plot::Corner::RightTop)
+                .background_alpha(0.4),
+        );
+    }
     if log {
         plot = plot.y_axis_formatter(|mark, _range| format!("1e{:.0}", mark.value));
     }
@@ -113,9 +128,14 @@ fn cell(
             if pts.len() < 60 {
                 p.points(egui_plot::Points::new(line.name.clone(), pts.clone()).radius(2.5));
             }
-            p.line(egui_plot::Line::new(line.name.clone(), pts));
+            let mut l = egui_plot::Line::new(line.name.clone(), pts);
+            if line.other {
+                l = l.style(egui_plot::LineStyle::dashed_loose());
+            }
+            p.line(l);
         }
-        p.vline(egui_plot::VLine::new("step", step).color(AMBER));
+        // Unnamed: the step line stays out of the legend.
+        p.vline(egui_plot::VLine::new("", step).color(AMBER));
     });
     let r = &response.response;
     if !(r.clicked() || r.dragged()) {

@@ -2,7 +2,7 @@
 //! rail below them (ticks at pauses, the first divergence of a comparison).
 
 use super::{AMBER, Action};
-use crate::state::pair::{self, Pair};
+use crate::state::pair::Pair;
 use crate::state::session::Session;
 use crate::state::timeline::Command;
 use egui::{Color32, Stroke, pos2};
@@ -96,7 +96,7 @@ impl TimelineBar<'_> {
         let divergent = self
             .pair
             .and_then(|p| p.divergence.as_ref())
-            .map(|d| pair::event_of_index(trace, d.index).map_or(n, |e| e + 1));
+            .map(|d| trace.event_of_compared(d.index).map_or(n, |e| e + 1));
         ui.horizontal(|ui| {
             ui.spacing_mut().slider_width = (ui.available_width() - 150.0).max(50.0);
             let r = ui.add(

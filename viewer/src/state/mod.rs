@@ -11,6 +11,7 @@ pub mod hull;
 pub mod inspect;
 pub mod interval;
 pub mod live;
+pub mod log;
 pub mod pair;
 pub mod plots;
 pub mod rerun;

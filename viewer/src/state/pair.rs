@@ -3,6 +3,8 @@
 //! [`Session`]); the other waits here, kept at the same step (lockstep by
 //! pause), and their first divergence is computed once when the pair opens.
 
+use crate::state::inspect::{describe_ulps, describe_vec};
+use crate::state::scene::Pick;
 use crate::state::session::Session;
 use crate::state::timeline::Command;
 use crate::state::trace::{Entry, Trace};
@@ -31,28 +33,20 @@ pub struct Pair {
     /// Whether the hidden recording's configuration space is drawn beside the
     /// shown one's (instead of the object-space view).
     pub side_by_side: bool,
+    /// Values this many ULPs apart or fewer count as equal (as `cspace diff
+    /// --ulps`; f32 against f64 is counted in f32 ULPs).
+    pub ulps: u64,
+    /// The two streams, A then B, to compare again at another threshold.
+    bytes: [Vec<u8>; 2],
     /// The shown cursor the hidden session was last synchronised to.
     synced: Option<u32>,
 }
 
-/// The first divergence between two streams (exact comparison: 0 ULPs).
+/// The first divergence between two streams beyond `ulps` ULPs.
 #[must_use]
-pub fn divergence(a: &[u8], b: &[u8]) -> Option<Divergence> {
+pub fn divergence(a: &[u8], b: &[u8], ulps: u64) -> Option<Divergence> {
     let (a, b) = (cspace_recorder::decode(a), cspace_recorder::decode(b));
-    diff::first_divergence(&diff::Aligned::new(&a), &diff::Aligned::new(&b), 0)
-}
-
-/// The event of `trace` that is the `index`-th compared event (site
-/// definitions excluded, as [`Divergence::index`] counts), or `None` past the end.
-#[must_use]
-pub fn event_of_index(trace: &Trace, index: usize) -> Option<u32> {
-    trace
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| !matches!(e, Entry::Site))
-        .nth(index)
-        .and_then(|(i, _)| u32::try_from(i).ok())
+    diff::first_divergence(&diff::Aligned::new(&a), &diff::Aligned::new(&b), ulps)
 }
 
 impl Pair {
@@ -66,12 +60,103 @@ impl Pair {
             hidden,
             showing: Which::A,
             names,
-            divergence: divergence(a, b),
+            divergence: divergence(a, b, 0),
             side_by_side: false,
+            ulps: 0,
+            bytes: [a.to_vec(), b.to_vec()],
             synced: None,
         };
         pair.follow(&shown);
         (shown, pair)
+    }
+
+    /// A and B's names up to their first colon or space ("A" of "A:
+    /// f64.cspace", "Stored" of "Stored recording"), short enough for a
+    /// plot's legend.
+    #[must_use]
+    pub fn short_names(&self) -> [&str; 2] {
+        [0, 1].map(|i| {
+            let n = self.names[i].as_str();
+            n.split([':', ' '])
+                .next()
+                .filter(|h| !h.is_empty())
+                .unwrap_or(n)
+        })
+    }
+
+    /// Compares again, counting values `ulps` ULPs apart or fewer as equal.
+    pub fn set_ulps(&mut self, ulps: u64) {
+        if ulps != self.ulps {
+            self.ulps = ulps;
+            self.divergence = divergence(&self.bytes[0], &self.bytes[1], ulps);
+        }
+    }
+
+    /// The same point in the other recording: the vertex of the event at the
+    /// same compared position, if that event is of the same kind.
+    #[must_use]
+    pub fn counterpart(from: &Trace, to: &Trace, pick: Pick) -> Option<Pick> {
+        let event = to.event_of_compared(from.compared_index(pick.event))?;
+        let same_kind = matches!(
+            (
+                from.entries.get(pick.event as usize)?,
+                to.entries.get(event as usize)?
+            ),
+            (Entry::Draw(_), Entry::Draw(_)) | (Entry::Simplex(_), Entry::Simplex(_))
+        );
+        let other = Pick { event, ..pick };
+        (same_kind && other.value(to).is_some()).then_some(other)
+    }
+
+    /// The inspector's lines for a comparison: for each point hovered or
+    /// selected in either recording, the same point in the other one and
+    /// their difference in ULPs (other − this).
+    #[must_use]
+    pub fn compare_lines(&self, shown: &Session) -> Vec<String> {
+        let names = [
+            &self.names[self.showing as usize],
+            &self.names[1 - self.showing as usize],
+        ];
+        let mut lines = Vec::new();
+        for (this, other, [this_name, other_name]) in [
+            (shown, &self.hidden, names),
+            (&self.hidden, shown, [names[1], names[0]]),
+        ] {
+            let sel = this.selection;
+            for (title, pick) in [
+                ("hovered", sel.hovered),
+                ("a", sel.first),
+                ("b", sel.second),
+            ] {
+                let Some(pick) = pick else { continue };
+                let Some(v) = pick.value(&this.trace) else {
+                    continue;
+                };
+                if !std::ptr::eq(this, shown) {
+                    // Points picked in the other pane: their own values first.
+                    lines.push(format!("{this_name} {title}: {}", pick.name(&this.trace)));
+                    lines.extend(describe_vec(v).into_iter().map(|l| format!("  {l}")));
+                }
+                match Self::counterpart(&this.trace, &other.trace, pick) {
+                    Some(o) => {
+                        let w = o.value(&other.trace).unwrap_or(v);
+                        lines.push(format!(
+                            "{this_name} {title} in {other_name}: {}",
+                            o.name(&other.trace)
+                        ));
+                        lines.extend(describe_vec(w).into_iter().map(|l| format!("  {l}")));
+                        lines.push(format!(
+                            "  {}",
+                            describe_ulps(v, w).replace("b − a", &format!("{other_name} − {this_name}"))
+                        ));
+                    }
+                    None => lines.push(format!(
+                        "{this_name} {title}: {other_name} has no such point (the recordings differ in shape here)"
+                    )),
+                }
+            }
+        }
+        lines
     }
 
     /// Moves the hidden session to the shown one's step if the shown cursor
@@ -109,8 +194,10 @@ impl Pair {
             return false;
         };
         for s in self.sessions(shown) {
-            let command =
-                event_of_index(&s.trace, index).map_or(Command::Last, Command::JumpToEvent);
+            let command = s
+                .trace
+                .event_of_compared(index)
+                .map_or(Command::Last, Command::JumpToEvent);
             s.command(command);
         }
         self.synced = Some(shown.timeline.cursor());
@@ -189,8 +276,83 @@ mod tests {
     #[test]
     fn index_maps_past_site_definitions() {
         let t = Trace::from_bytes(&bytes(None));
-        let e = event_of_index(&t, 0).expect("has events");
+        let e = t.event_of_compared(0).expect("has events");
         assert!(!matches!(t.entries[e as usize], Entry::Site));
-        assert_eq!(event_of_index(&t, 10_000), None);
+        assert_eq!(t.event_of_compared(10_000), None);
+        // Both ways agree with a plain count for every event.
+        let mut index = 0;
+        for (i, entry) in t.entries.iter().enumerate() {
+            if matches!(entry, Entry::Site) {
+                continue;
+            }
+            let i = u32::try_from(i).expect("small");
+            assert_eq!(t.event_of_compared(index), Some(i));
+            assert_eq!(t.compared_index(i), index);
+            index += 1;
+        }
+        assert_eq!(t.event_of_compared(index), None);
+    }
+
+    #[test]
+    fn a_threshold_skips_small_differences() {
+        // Step 1's point is one ULP off: 0 ULPs sees it, 1 ULP does not.
+        let (_, mut pair) = Pair::open(&bytes(None), &bytes(Some(1)), ["a".into(), "b".into()]);
+        assert_eq!(pair.divergence.as_ref().map(|d| d.step), Some(1));
+        pair.set_ulps(1);
+        assert!(pair.divergence.is_none(), "{}", pair.summary());
+        pair.set_ulps(0);
+        assert!(pair.divergence.is_some());
+    }
+
+    #[test]
+    fn the_same_point_in_both_recordings_in_ulps() {
+        let (mut shown, mut pair) =
+            Pair::open(&bytes(None), &bytes(Some(1)), ["old".into(), "new".into()]);
+        // The point of step 1 (the second point event), hovered in A.
+        let point = shown
+            .trace
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e, Entry::Draw(_)))
+            .nth(1)
+            .map(|(i, _)| u32::try_from(i).expect("small"))
+            .expect("three points");
+        shown.selection.hovered = Some(Pick {
+            event: point,
+            vertex: 0,
+        });
+        let lines = pair.compare_lines(&shown);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("ULPs new − old: x +1, y +0, z +0")),
+            "{lines:#?}"
+        );
+        // Selected in B's pane: B's values, then A's, and the ULPs the other way.
+        shown.selection.hovered = None;
+        pair.hidden.selection.first = Some(Pick {
+            event: point,
+            vertex: 0,
+        });
+        let lines = pair.compare_lines(&shown);
+        assert!(lines[0].starts_with("new a: p vertex 0"), "{lines:#?}");
+        assert!(
+            lines.iter().any(|l| l.contains("ULPs old − new: x -1")),
+            "{lines:#?}"
+        );
+        // A pick past the other's end has no counterpart.
+        let short = Trace::from_bytes(&bytes(None)[..40]);
+        assert!(
+            Pair::counterpart(
+                &shown.trace,
+                &short,
+                Pick {
+                    event: point,
+                    vertex: 0
+                }
+            )
+            .is_none()
+        );
     }
 }

@@ -14,6 +14,8 @@ pub struct PlotLine {
     pub name: String,
     /// (step, value) points; on a log plot the value is its log10.
     pub points: Vec<[f64; 2]>,
+    /// Whether the line is the other recording's of a comparison (drawn dashed).
+    pub other: bool,
 }
 
 /// What one cell of the plots panel shows.
@@ -64,6 +66,7 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
             lines: vec![PlotLine {
                 name: s.name.clone(),
                 points: finite(&s.points),
+                other: false,
             }],
             log: false,
         });
@@ -83,6 +86,7 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
         let mut lines = vec![PlotLine {
             name: format!("{prefix}bound gap"),
             points: gap,
+            other: false,
         }];
         if let Some(tol) = by_name(&format!("{prefix}{TOLERANCE}")) {
             lines.push(PlotLine {
@@ -93,6 +97,7 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
                     .map(|p| [p[0], log10(p[1])])
                     .filter(|p| p[1].is_finite())
                     .collect(),
+                other: false,
             });
         }
         out.push(PlotModel::Lines {
@@ -101,6 +106,67 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
             log: true,
         });
     }
+    out
+}
+
+/// The plots of a comparison: each of `shown`'s plots with `other`'s plot of
+/// the same title overlaid (its lines marked [`PlotLine::other`]), every
+/// line named after its recording; a single sample of each side as two
+/// numbers; plots only `other` has at the end.
+#[must_use]
+pub fn overlay(shown: Vec<PlotModel>, other: Vec<PlotModel>, names: [&str; 2]) -> Vec<PlotModel> {
+    let mut other: Vec<Option<PlotModel>> = other.into_iter().map(Some).collect();
+    let title = |m: &PlotModel| match m {
+        PlotModel::Lines { title, .. } => title.clone(),
+        PlotModel::Value { name, .. } => name.clone(),
+    };
+    let rename = |m: PlotModel, name: &str, is_other: bool| match m {
+        PlotModel::Lines { title, lines, log } => PlotModel::Lines {
+            title,
+            lines: lines
+                .into_iter()
+                .map(|l| PlotLine {
+                    name: format!("{name}: {}", l.name),
+                    other: is_other,
+                    ..l
+                })
+                .collect(),
+            log,
+        },
+        PlotModel::Value { name: n, value } => PlotModel::Value {
+            name: format!("{name}: {n}"),
+            value,
+        },
+    };
+    let mut out = Vec::new();
+    for m in shown {
+        let t = title(&m);
+        let twin = other
+            .iter_mut()
+            .find(|o| o.as_ref().is_some_and(|o| title(o) == t))
+            .and_then(Option::take);
+        let m = rename(m, names[0], false);
+        match (m, twin.map(|o| rename(o, names[1], true))) {
+            (
+                PlotModel::Lines {
+                    title,
+                    mut lines,
+                    log,
+                },
+                Some(PlotModel::Lines { lines: more, .. }),
+            ) => {
+                lines.extend(more);
+                out.push(PlotModel::Lines { title, lines, log });
+            }
+            (m, twin) => out.extend(std::iter::once(m).chain(twin)),
+        }
+    }
+    out.extend(
+        other
+            .into_iter()
+            .flatten()
+            .map(|o| rename(o, names[1], true)),
+    );
     out
 }
 
@@ -174,5 +240,54 @@ mod tests {
             }
         );
         assert!((last_step(&t) - 3.0).abs() < f64::EPSILON);
+    }
+
+    fn models(scale: f64, extra: bool) -> Vec<PlotModel> {
+        let ((), r) = rec::record(|| {
+            for u in [1.0f64, 0.5] {
+                rec::value!("upper bound", u * scale);
+                rec::pause!("step");
+            }
+            rec::value!("depth", 0.25f64 * scale);
+            if extra {
+                for v in [1.0f64, 2.0] {
+                    rec::value!("only here", v);
+                }
+            }
+        });
+        plot_models(&Trace::from_decoded(rec::decode(&r.bytes)))
+    }
+
+    #[test]
+    fn a_comparison_overlays_the_same_plots() {
+        let both = overlay(models(1.0, false), models(2.0, true), ["f64", "f32"]);
+        let PlotModel::Lines { title, lines, .. } = &both[0] else {
+            panic!("a plot first: {both:?}");
+        };
+        assert_eq!(title, "upper bound");
+        let names: Vec<(&str, bool)> = lines.iter().map(|l| (l.name.as_str(), l.other)).collect();
+        assert_eq!(
+            names,
+            [("f64: upper bound", false), ("f32: upper bound", true)]
+        );
+        assert_eq!(lines[1].points, vec![[0.0, 2.0], [1.0, 1.0]]);
+        assert_eq!(
+            both[1..3],
+            [
+                PlotModel::Value {
+                    name: "f64: depth".into(),
+                    value: 0.25
+                },
+                PlotModel::Value {
+                    name: "f32: depth".into(),
+                    value: 0.5
+                }
+            ]
+        );
+        let PlotModel::Lines { title, lines, .. } = &both[3] else {
+            panic!("the other's own plot last: {both:?}");
+        };
+        assert_eq!((title.as_str(), lines[0].other), ("only here", true));
+        assert_eq!(both.len(), 4);
     }
 }

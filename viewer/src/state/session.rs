@@ -2,6 +2,7 @@
 //! the two cameras. The egui app draws this and sends it [`Command`]s.
 
 use crate::state::camera::{Bounds, OrbitCamera};
+use crate::state::log::LogView;
 use crate::state::scene::{MeshCache, Selection, Visible};
 use crate::state::timeline::{Command, Timeline};
 use crate::state::trace::{Entry, Prim, Trace};
@@ -29,6 +30,8 @@ pub struct Session {
     pub meshes: MeshCache,
     /// Selected and hovered points.
     pub selection: Selection,
+    /// The log's collapsed scopes, filter and shown rows.
+    pub log: LogView,
     /// Cameras of the configuration-space and object-space views.
     pub cameras: [OrbitCamera; 2],
     /// Whether orbiting one view orbits the other too.
@@ -81,6 +84,7 @@ impl Session {
         self.meshes.clear();
         self.selection = Selection::default();
         self.visible = Visible::default();
+        self.log.invalidate();
         self.refresh();
     }
 

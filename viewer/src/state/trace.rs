@@ -157,10 +157,13 @@ pub struct Series {
 /// A row of the log / scope tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogRow {
-    /// The event the row shows (a push, pause or text).
+    /// The event the row shows (a push, pause, text or shapes).
     pub event: u32,
     /// Nesting depth.
     pub depth: u16,
+    /// The index of the first row after this one's subtree: past the scope's
+    /// last row for a push, the next row for any other.
+    pub end: u32,
 }
 
 /// What a visible item is.
@@ -211,6 +214,8 @@ pub struct Trace {
     pub pauses: Vec<u32>,
     /// The log / scope tree rows.
     pub log: Vec<LogRow>,
+    /// Event indices of the site definitions (which diffs do not count).
+    pub site_events: Vec<u32>,
     items: Vec<(u32, ItemKind)>,
     item_event: Vec<u32>,
     item_class: Vec<ItemClass>,
@@ -233,8 +238,8 @@ static UNKNOWN_SITE: std::sync::LazyLock<SiteDef> = std::sync::LazyLock::new(|| 
 #[derive(Default)]
 struct Builder {
     trace: Trace,
-    /// Open scopes: push event and where its items start in `born`.
-    scopes: Vec<(u32, usize)>,
+    /// Open scopes: push event, where its items start in `born`, its log row.
+    scopes: Vec<(u32, usize, usize)>,
     /// Items born inside open scopes, innermost last.
     born: Vec<usize>,
     /// The live simplex item of each site label.
@@ -287,21 +292,28 @@ impl Builder {
         let parent = self.scopes.last().map_or(NONE, |s| s.0);
         let depth = u16::try_from(self.scopes.len()).unwrap_or(u16::MAX);
         let u32len = |n: usize| u32::try_from(n).unwrap_or(NONE);
+        let row = LogRow {
+            event: i,
+            depth,
+            end: u32len(t.log.len() + 1),
+        };
         let entry = match event {
             Event::Site(def) => {
                 t.sites.insert(def.id, def);
+                t.site_events.push(i);
                 Entry::Site
             }
             Event::Push { site } => {
-                t.log.push(LogRow { event: i, depth });
-                self.scopes.push((i, self.born.len()));
+                self.scopes.push((i, self.born.len(), t.log.len()));
+                t.log.push(row);
                 Entry::Push { site, pop: NONE }
             }
             Event::Pop { site } => {
-                if let Some((push, start)) = self.scopes.pop() {
+                if let Some((push, start, log_row)) = self.scopes.pop() {
                     for id in self.born.drain(start..) {
                         t.visible.clip_end(id, i + 1);
                     }
+                    t.log[log_row].end = u32len(t.log.len());
                     if let Some(Entry::Push { pop, .. }) = t.entries.get_mut(push as usize) {
                         *pop = i;
                     }
@@ -312,11 +324,11 @@ impl Builder {
             }
             Event::Pause { site } => {
                 t.pauses.push(i);
-                t.log.push(LogRow { event: i, depth });
+                t.log.push(row);
                 Entry::Pause { site }
             }
             Event::Text { site, text } => {
-                t.log.push(LogRow { event: i, depth });
+                t.log.push(row);
                 t.texts.push(text);
                 Entry::Text {
                     site,
@@ -371,6 +383,7 @@ impl Builder {
                 }
             }
             Event::Shapes { site, a, b, motion } => {
+                t.log.push(row);
                 let k = u32len(t.shapes.len());
                 t.shapes.push(ShapesRec {
                     site,
@@ -408,6 +421,11 @@ impl Builder {
     }
 
     fn finish(mut self, valid_len: u64, error: Option<DecodeError>) -> Trace {
+        // Unclosed scopes run to the end of the log.
+        let rows = u32::try_from(self.trace.log.len()).unwrap_or(NONE);
+        for &(_, _, log_row) in &self.scopes {
+            self.trace.log[log_row].end = rows;
+        }
         self.trace.visible.finish();
         self.trace.valid_len = valid_len;
         self.trace.error = error;
@@ -594,13 +612,44 @@ impl Trace {
                     .map_or(0, |s| s.vertices.len())
             ),
             Entry::Value { value, .. } => format!("{label} = {}", value.to_f64()),
-            Entry::Shapes(_) => "shapes".into(),
+            Entry::Shapes(k) => self.shapes.get(k as usize).map_or_else(
+                || "shapes".into(),
+                |s| {
+                    let swept = if s.motion.is_some() { ", A swept" } else { "" };
+                    format!("shapes {} vs {}{swept}", s.a.geom.kind(), s.b.geom.kind())
+                },
+            ),
         }
+    }
+
+    /// The position of event `i` among the events a diff compares (site
+    /// definitions excluded, as [`cspace_recorder::diff::Divergence::index`] counts).
+    #[must_use]
+    pub fn compared_index(&self, i: u32) -> usize {
+        i as usize - self.site_events.partition_point(|&s| s < i)
+    }
+
+    /// The event that is the `index`-th compared event, or `None` past the end.
+    #[must_use]
+    pub fn event_of_compared(&self, index: usize) -> Option<u32> {
+        // The answer is index + (site definitions before it): search for the
+        // smallest number of sites k with index + k < next site event.
+        let (mut lo, mut hi) = (0usize, self.site_events.len());
+        while lo < hi {
+            let k = usize::midpoint(lo, hi);
+            if (self.site_events[k] as usize) <= index + k {
+                lo = k + 1;
+            } else {
+                hi = k;
+            }
+        }
+        let e = u32::try_from(index + lo).ok()?;
+        (e < self.len()).then_some(e)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use cspace_recorder as rec;
 
