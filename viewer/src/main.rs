@@ -55,6 +55,11 @@ struct Cli {
     size: Option<(f32, f32)>,
 }
 
+/// The smallest window (logical points) the layout is made and checked for.
+const MIN_WIDTH: f32 = 1024.0;
+/// See [`MIN_WIDTH`].
+const MIN_HEIGHT: f32 = 640.0;
+
 /// Parsed and checked command line.
 #[derive(Debug, Default, PartialEq)]
 struct Args {
@@ -263,6 +268,8 @@ fn main() -> ExitCode {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1600.0, 1000.0])
+            // The smallest size every panel is laid out and tested for.
+            .with_min_inner_size([MIN_WIDTH, MIN_HEIGHT])
             .with_title("cspace viewer")
             .with_drag_and_drop(true),
         ..Default::default()

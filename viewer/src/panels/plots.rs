@@ -66,14 +66,19 @@ fn cell(
     step: f64,
     last: f64,
 ) -> Option<u32> {
-    let (title, lines, log) = match model {
+    let (title, lines, log, met) = match model {
         PlotModel::Value { name, value } => {
             ui.label(name);
             ui.monospace(format!("{value:.17e}"))
                 .on_hover_text(format!("{name}: recorded once, {value:?}"));
             return None;
         }
-        PlotModel::Lines { title, lines, log } => (title, lines, *log),
+        PlotModel::Lines {
+            title,
+            lines,
+            log,
+            met,
+        } => (title, lines, *log, *met),
     };
     ui.label(title);
     let mut plot = egui_plot::Plot::new(("plot", id))
@@ -103,12 +108,14 @@ fn cell(
             else {
                 return None;
             };
-            let value = if log {
-                10f64.powf(position.y)
+            let value = if met == Some(position.y) {
+                "0 or less: met exactly".to_owned()
+            } else if log {
+                format!("{:.17e}", 10f64.powf(position.y))
             } else {
-                position.y
+                format!("{:.17e}", position.y)
             };
-            Some(format!("{plot_name}\nstep {:.0}\n{value:.17e}", position.x))
+            Some(format!("{plot_name}\nstep {:.0}\n{value}", position.x))
         });
     if lines.len() > 1 {
         plot = plot.legend(

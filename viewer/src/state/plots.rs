@@ -29,6 +29,9 @@ pub enum PlotModel {
         lines: Vec<PlotLine>,
         /// Whether values are log10 (the axis reads powers of ten).
         log: bool,
+        /// On a log plot, the log10 where gaps of zero or less (met
+        /// exactly) are drawn, if any are.
+        met: Option<f64>,
     },
     /// A series with one sample (a depth, a time of impact): the number itself.
     Value {
@@ -69,6 +72,7 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
                 other: false,
             }],
             log: false,
+            met: None,
         });
         let Some(prefix) = s.name.strip_suffix(LOWER) else {
             continue;
@@ -81,7 +85,7 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
             .iter()
             .zip(&s.points)
             .map(|(u, l)| [u[0], log10(u[1] - l[1])])
-            .filter(|p| p[1].is_finite())
+            .filter(|p| p[1] == MET || p[1].is_finite())
             .collect();
         let mut lines = vec![PlotLine {
             name: format!("{prefix}bound gap"),
@@ -95,15 +99,17 @@ pub fn plot_models(trace: &Trace) -> Vec<PlotModel> {
                     .points
                     .iter()
                     .map(|p| [p[0], log10(p[1])])
-                    .filter(|p| p[1].is_finite())
+                    .filter(|p| p[1] == MET || p[1].is_finite())
                     .collect(),
                 other: false,
             });
         }
+        let met = floor_met(&mut lines);
         out.push(PlotModel::Lines {
             title: format!("{prefix}bound gap (log)"),
             lines,
             log: true,
+            met,
         });
     }
     out
@@ -121,7 +127,12 @@ pub fn overlay(shown: Vec<PlotModel>, other: Vec<PlotModel>, names: [&str; 2]) -
         PlotModel::Value { name, .. } => name.clone(),
     };
     let rename = |m: PlotModel, name: &str, is_other: bool| match m {
-        PlotModel::Lines { title, lines, log } => PlotModel::Lines {
+        PlotModel::Lines {
+            title,
+            lines,
+            log,
+            met,
+        } => PlotModel::Lines {
             title,
             lines: lines
                 .into_iter()
@@ -132,6 +143,7 @@ pub fn overlay(shown: Vec<PlotModel>, other: Vec<PlotModel>, names: [&str; 2]) -
                 })
                 .collect(),
             log,
+            met,
         },
         PlotModel::Value { name: n, value } => PlotModel::Value {
             name: format!("{name}: {n}"),
@@ -152,11 +164,27 @@ pub fn overlay(shown: Vec<PlotModel>, other: Vec<PlotModel>, names: [&str; 2]) -
                     title,
                     mut lines,
                     log,
+                    met,
                 },
-                Some(PlotModel::Lines { lines: more, .. }),
+                Some(PlotModel::Lines {
+                    lines: mut more,
+                    met: more_met,
+                    ..
+                }),
             ) => {
+                // One floor for the met gaps of both.
+                let floor = met.into_iter().chain(more_met).reduce(f64::min);
+                if let Some(f) = floor {
+                    move_floor(&mut lines, met, f);
+                    move_floor(&mut more, more_met, f);
+                }
                 lines.extend(more);
-                out.push(PlotModel::Lines { title, lines, log });
+                out.push(PlotModel::Lines {
+                    title,
+                    lines,
+                    log,
+                    met: floor,
+                });
             }
             (m, twin) => out.extend(std::iter::once(m).chain(twin)),
         }
@@ -176,9 +204,48 @@ pub fn last_step(trace: &Trace) -> f64 {
     trace.pauses.len() as f64
 }
 
-/// log10 of a gap; a gap of zero or less (met exactly) sits at 1e-300.
+/// log10 of a gap; a gap of zero or less (met exactly) is [`MET`] until
+/// [`floor_met`] moves it just under the plot's smallest positive value.
 fn log10(v: f64) -> f64 {
-    if v > 0.0 { v.log10() } else { -300.0 }
+    if v > 0.0 { v.log10() } else { MET }
+}
+
+/// The placeholder log10 of a gap of zero or less.
+const MET: f64 = f64::NEG_INFINITY;
+
+/// Puts gaps of zero or less two decades below the smallest positive value
+/// of the plot (1e-20 if there is none), so they show at the bottom
+/// without squashing the axis down to 1e-300; returns where, if any were.
+fn floor_met(lines: &mut [PlotLine]) -> Option<f64> {
+    let lowest = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p[1]))
+        .filter(|y| y.is_finite())
+        .fold(f64::INFINITY, f64::min);
+    let floor = if lowest.is_finite() {
+        lowest.floor() - 2.0
+    } else {
+        -20.0
+    };
+    let mut any = false;
+    for p in lines.iter_mut().flat_map(|l| l.points.iter_mut()) {
+        if p[1] == MET {
+            p[1] = floor;
+            any = true;
+        }
+    }
+    any.then_some(floor)
+}
+
+/// Moves the points of `lines` at `from` (a floor of met gaps) to `to`.
+fn move_floor(lines: &mut [PlotLine], from: Option<f64>, to: f64) {
+    if let Some(from) = from {
+        for p in lines.iter_mut().flat_map(|l| l.points.iter_mut()) {
+            if p[1] == from {
+                p[1] = to;
+            }
+        }
+    }
 }
 
 fn finite(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
@@ -197,7 +264,12 @@ mod tests {
     #[test]
     fn bounds_get_a_log_gap_plot_with_their_tolerance_and_single_samples_are_values() {
         let ((), r) = rec::record(|| {
-            for (u, l) in [(1.0f64, 0.0f64), (0.1, 0.09), (1e-6, 1e-6 - 1e-9)] {
+            for (u, l) in [
+                (1.0f64, 0.0f64),
+                (0.1, 0.09),
+                (1e-6, 1e-6 - 1e-9),
+                (0.5, 0.5),
+            ] {
                 rec::value!("upper bound", u);
                 rec::value!("lower bound", l);
                 rec::value!("gap tolerance", 1e-8);
@@ -227,9 +299,17 @@ mod tests {
             panic!("a gap plot");
         };
         assert!(*log);
-        assert_eq!(lines[0].points.len(), 3);
+        assert_eq!(lines[0].points.len(), 4);
         assert!((lines[0].points[0][1] - 0.0).abs() < 1e-12, "gap 1 → 10^0");
         assert!((lines[0].points[2][1] - (-9.0)).abs() < 1e-6, "gap 1e-9");
+        assert_eq!(
+            lines[0].points[3][1], -11.0,
+            "met exactly: two decades under 1e-9"
+        );
+        let PlotModel::Lines { met, .. } = &models[2] else {
+            unreachable!()
+        };
+        assert_eq!(*met, Some(-11.0));
         assert_eq!(lines[1].name, "gap tolerance");
         assert!((lines[1].points[0][1] - (-8.0)).abs() < 1e-12);
         assert_eq!(
@@ -239,7 +319,7 @@ mod tests {
                 value: 0.25
             }
         );
-        assert!((last_step(&t) - 3.0).abs() < f64::EPSILON);
+        assert!((last_step(&t) - 4.0).abs() < f64::EPSILON);
     }
 
     fn models(scale: f64, extra: bool) -> Vec<PlotModel> {
@@ -289,5 +369,34 @@ mod tests {
         };
         assert_eq!((title.as_str(), lines[0].other), ("only here", true));
         assert_eq!(both.len(), 4);
+    }
+
+    fn gap_plot(gaps: &[f64]) -> PlotModel {
+        let ((), r) = rec::record(|| {
+            for g in gaps {
+                rec::value!("upper bound", 1.0 + g);
+                rec::value!("lower bound", 1.0f64);
+                rec::pause!("step");
+            }
+        });
+        plot_models(&Trace::from_decoded(rec::decode(&r.bytes))).remove(2)
+    }
+
+    #[test]
+    fn overlaid_gap_plots_share_one_floor_for_met_gaps() {
+        // A meets its gap below 1e-2, B below 1e-6 (1 + 1e-6 − 1 is just
+        // under 1e-6: two decades under 1e-7 is 1e-9); both at B's floor.
+        let both = overlay(
+            vec![gap_plot(&[1e-2, 0.0])],
+            vec![gap_plot(&[1e-6, 0.0])],
+            ["A", "B"],
+        );
+        let PlotModel::Lines { lines, met, .. } = &both[0] else {
+            panic!("one gap plot: {both:?}");
+        };
+        let floor = met.expect("met gaps");
+        assert_eq!(floor, -9.0);
+        assert_eq!(lines[0].points[1][1], floor);
+        assert_eq!(lines[1].points[1][1], floor);
     }
 }
