@@ -158,6 +158,38 @@ fn the_smallest_window_keeps_every_panel_usable() {
 }
 
 #[test]
+fn camera_buttons_frame_the_simplex_the_origin_and_switch_to_orthographic() {
+    let mut h = opened_example("gjk-cylinder-cone");
+    h.get_by_label("Next step").click();
+    h.run();
+    let before = h.state().session.cameras;
+    h.get_by_label("Simplex").click();
+    h.run();
+    let after = h.state().session.cameras;
+    assert!(
+        after[0].distance < before[0].distance,
+        "the simplex is smaller than the whole CSO: {} vs {}",
+        after[0].distance,
+        before[0].distance
+    );
+    h.get_by_label("Origin").click();
+    h.run();
+    assert_eq!(h.state().session.cameras[0].target, glam::DVec3::ZERO);
+    assert_eq!(
+        h.state().session.cameras[0].distance,
+        after[0].distance,
+        "zoom kept"
+    );
+    h.get_by_label("Ortho").click();
+    h.run();
+    assert!(h.state().session.cameras.iter().all(|c| c.ortho));
+    let _ = h.render().unwrap();
+    h.get_by_label("Frame all").click();
+    h.run();
+    assert!(h.state().session.cameras[0].distance > after[0].distance);
+}
+
+#[test]
 fn keys_step_through_the_recording() {
     let path = demo_file("keys.cspace");
     let mut h = harness(ViewerApp::new(None, Some(&path), None));

@@ -1,10 +1,13 @@
 //! The central area: the configuration-space and object-space views side by
-//! side (or the two recordings' configuration spaces), with their "Frame
-//! all" row. Drags orbit, pan and zoom the cameras and clicks select points;
-//! in the sandbox a modified drag in object space is reported as an
-//! [`Edit`] for the app to apply.
+//! side (or the two recordings' configuration spaces), with their camera
+//! row (frame all, origin, simplex, selection, orthographic). Drags orbit
+//! and pan, the wheel zooms toward the cursor, a double-click (or F over a
+//! point) centres on it, clicks select points; each view shows a scale bar
+//! and places its labels without overlaps. In the sandbox a modified drag in
+//! object space is reported as an [`Edit`] for the app to apply.
 
-use super::{BACKGROUND, build_frame};
+use super::{BACKGROUND, Label, build_frame};
+use crate::state::camera::scale_bar;
 use crate::state::pair::Pair;
 use crate::state::sandbox::{Edit, Grab, Side};
 use crate::state::scene::Pick;
@@ -23,9 +26,47 @@ pub fn views(
 ) -> Option<Edit> {
     let full = ui.available_size();
     ui.horizontal(|ui| {
-        if ui.button("Frame all").clicked() {
+        if ui
+            .button("Frame all")
+            .on_hover_text("both views: everything drawn (double-click empty space)")
+            .clicked()
+        {
             session.frame_all(View::Config);
             session.frame_all(View::Object);
+        }
+        if ui
+            .button("Origin")
+            .on_hover_text("centre configuration space on the origin, keeping the zoom (O)")
+            .clicked()
+        {
+            session.focus(View::Config, [0.0; 3]);
+        }
+        if ui
+            .button("Simplex")
+            .on_hover_text("frame the current simplex with the origin, and its support points (S)")
+            .clicked()
+        {
+            session.frame_simplex();
+        }
+        let selected = session
+            .selection
+            .first
+            .and_then(|p| p.value(&session.trace).map(|v| (p, v)));
+        if ui
+            .add_enabled(selected.is_some(), egui::Button::new("Selection"))
+            .on_hover_text("centre the view of the first selected point on it (F over a point)")
+            .clicked()
+            && let Some((pick, v)) = selected
+        {
+            session.focus(view_of(session, pick), v.to_f64());
+        }
+        let mut ortho = session.cameras[0].ortho;
+        if ui
+            .checkbox(&mut ortho, "Ortho")
+            .on_hover_text("orthographic projection: parallel lines stay parallel, one scale everywhere")
+            .changed()
+        {
+            session.set_ortho(ortho);
         }
         ui.checkbox(&mut session.linked, "Link views");
         if let Some(p) = pair.as_deref_mut() {
@@ -34,7 +75,7 @@ pub fn views(
             );
         }
         ui.weak("(?)").on_hover_text(
-            "drag: orbit · right/middle or shift drag: pan · scroll: zoom · double-click: frame all · click: select (two for ULPs) · sandbox (object space): Ctrl+drag moves B, Alt+drag moves A, Ctrl+Shift+drag moves a sweep's motion",
+            "drag: orbit · right/middle or shift drag: pan · scroll: zoom toward the cursor · double-click a point or F: centre on it · double-click empty space: frame all · O: origin · S: simplex · click: select (two for ULPs) · sandbox (object space): Ctrl+drag moves B, Alt+drag moves A, Ctrl+Shift+drag moves a sweep's motion",
         );
     });
     let avail = vec2(full.x, ui.available_height());
@@ -90,19 +131,91 @@ fn backdrop(painter: &egui::Painter, rect: egui::Rect, title: String) {
     );
 }
 
-/// Paints a built frame's shapes and labels.
-fn paint_frame(painter: &egui::Painter, frame: super::Frame) -> Vec<(Pick, egui::Pos2)> {
+/// Paints a built frame's shapes, its labels (placed without overlaps,
+/// inside `rect`) and a scale bar for `per_pixel`; returns the picks.
+fn paint_frame(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    frame: super::Frame,
+    per_pixel: f64,
+) -> Vec<(Pick, egui::Pos2)> {
     painter.extend(frame.shapes);
-    for (pos, text, color) in frame.labels {
+    for (pos, galley, color) in place_labels(painter, rect, frame.labels) {
+        painter.galley(pos, galley, color);
+    }
+    if let Some((length, px)) = scale_bar(per_pixel, (rect.width() * 0.25).min(160.0)) {
+        let y = rect.bottom() - 12.0;
+        let x0 = rect.left() + 12.0;
+        let stroke = egui::Stroke::new(1.5, Color32::from_gray(200));
+        painter.line_segment([egui::pos2(x0, y), egui::pos2(x0 + px, y)], stroke);
+        for x in [x0, x0 + px] {
+            painter.line_segment([egui::pos2(x, y - 4.0), egui::pos2(x, y + 1.0)], stroke);
+        }
         painter.text(
-            pos,
-            Align2::LEFT_TOP,
-            text,
+            egui::pos2(x0 + px + 6.0, y),
+            Align2::LEFT_CENTER,
+            format!("{length:e}"),
             FontId::proportional(11.0),
-            color,
+            Color32::from_gray(200),
         );
     }
     frame.picks
+}
+
+/// Where each label goes: by priority, beside its point (right-above,
+/// right-below, left-above, left-below), inside `rect`, not over a label
+/// already placed; a label with no free place is left out (its point still
+/// names itself on hover).
+fn place_labels(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    mut labels: Vec<Label>,
+) -> Vec<(egui::Pos2, std::sync::Arc<egui::Galley>, Color32)> {
+    labels.sort_by_key(|l| l.priority);
+    let mut placed: Vec<egui::Rect> = Vec::new();
+    let mut named: Vec<(egui::Pos2, String)> = Vec::new();
+    let mut out = Vec::new();
+    for l in labels {
+        // The same name at the same place (two simplices sharing a vertex) once.
+        if named
+            .iter()
+            .any(|(p, t)| *t == l.text && p.distance(l.anchor) < 4.0)
+        {
+            continue;
+        }
+        named.push((l.anchor, l.text.clone()));
+        let galley = painter.layout_no_wrap(l.text, FontId::proportional(11.0), l.color);
+        let size = galley.size();
+        let candidates = [
+            l.anchor + vec2(6.0, -size.y - 2.0),
+            l.anchor + vec2(6.0, 2.0),
+            l.anchor + vec2(-size.x - 6.0, -size.y - 2.0),
+            l.anchor + vec2(-size.x - 6.0, 2.0),
+        ];
+        let free = candidates.into_iter().find_map(|p| {
+            let r = egui::Rect::from_min_size(p, size);
+            (rect.contains_rect(r) && !placed.iter().any(|o| o.intersects(r))).then_some(r)
+        });
+        if let Some(r) = free {
+            placed.push(r.expand(1.0));
+            out.push((r.min, galley, l.color));
+        }
+    }
+    out
+}
+
+/// Which view a pick's point belongs to.
+fn view_of(session: &Session, pick: Pick) -> View {
+    use crate::state::trace::Entry;
+    match session.trace.entries.get(pick.event as usize) {
+        Some(Entry::Simplex(_)) if pick.vertex.is_multiple_of(3) => View::Config,
+        Some(Entry::Simplex(_)) => View::Object,
+        Some(Entry::Draw(k)) => match session.trace.drawables.get(*k as usize).map(|d| d.space) {
+            Some(cspace_recorder::Space::Config) => View::Config,
+            _ => View::Object,
+        },
+        _ => View::Config,
+    }
 }
 
 /// Draws the configuration space of the recording not shown, through the
@@ -120,7 +233,13 @@ fn other_view(ui: &mut egui::Ui, session: &Session, pair: &mut Pair, size: Vec2)
         rect,
         format!("configuration space  A − B · {}", pair.names[other]),
     );
-    let picks = paint_frame(&painter, build_frame(&mut pair.hidden, View::Config, rect));
+    let per_pixel = pair.hidden.cameras[config].per_pixel(rect.height());
+    let picks = paint_frame(
+        &painter,
+        rect,
+        build_frame(&mut pair.hidden, View::Config, rect),
+        per_pixel,
+    );
     let hover = nearest_pick(&picks, response.hover_pos());
     pair.hidden.selection.hovered = hover;
     if response.clicked()
@@ -209,11 +328,11 @@ fn view_ui(
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            session.zoom(view, (scroll * 0.003).exp());
+            let at = response
+                .hover_pos()
+                .map_or(Vec2::ZERO, |p| p - rect.center());
+            session.zoom_at(view, (scroll * 0.003).exp(), (at.x, at.y), height);
         }
-    }
-    if response.double_clicked() {
-        session.frame_all(view);
     }
     let painter = ui.painter_at(rect);
     let title = match (view, shown_name) {
@@ -222,8 +341,25 @@ fn view_ui(
         (View::Object, _) => "object space  A, B".to_owned(),
     };
     backdrop(&painter, rect, title);
-    let picks = paint_frame(&painter, build_frame(session, view, rect));
+    let per_pixel = session.cameras[view as usize].per_pixel(height);
+    let picks = paint_frame(&painter, rect, build_frame(session, view, rect), per_pixel);
     let hover = nearest_pick(&picks, response.hover_pos());
+    let keys = response.hovered() && !ui.ctx().egui_wants_keyboard_input();
+    let focus_key = keys && ui.input(|i| i.key_pressed(egui::Key::F));
+    if response.double_clicked() || focus_key {
+        // Centre on the point under the mouse; a double-click on nothing frames all.
+        match hover.and_then(|p| p.value(&session.trace)) {
+            Some(v) => session.focus(view, v.to_f64()),
+            None if response.double_clicked() => session.frame_all(view),
+            None => {}
+        }
+    }
+    if keys && ui.input(|i| i.key_pressed(egui::Key::O)) {
+        session.focus(View::Config, [0.0; 3]);
+    }
+    if keys && ui.input(|i| i.key_pressed(egui::Key::S)) {
+        session.frame_simplex();
+    }
     if response.clicked()
         && let Some(p) = hover
     {

@@ -1,4 +1,6 @@
-//! A perspective orbit camera: projects 3D points to view pixels.
+//! An orbit camera, perspective or orthographic: projects 3D points to view
+//! pixels, zooms toward the cursor, focuses on a point, and says how long a
+//! pixel is (for the scale bar).
 
 use glam::DVec3;
 
@@ -13,8 +15,11 @@ pub struct OrbitCamera {
     pub pitch: f64,
     /// Distance from the target.
     pub distance: f64,
-    /// Vertical field of view, radians.
+    /// Vertical field of view, radians (in orthographic mode it sets the
+    /// visible height at `distance`, so toggling keeps the scale at the target).
     pub fov_y: f64,
+    /// Orthographic instead of perspective.
+    pub ortho: bool,
 }
 
 impl Default for OrbitCamera {
@@ -25,9 +30,14 @@ impl Default for OrbitCamera {
             pitch: 0.45,
             distance: 8.0,
             fov_y: 0.8,
+            ortho: false,
         }
     }
 }
+
+/// The closest a camera comes to its target, and the farthest: 1e-15 still
+/// shows a 1e-13 gap across a view; beyond these f64 runs out of digits.
+const DISTANCE_RANGE: (f64, f64) = (1e-15, 1e15);
 
 /// A camera's projection into one view, basis precomputed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,29 +48,56 @@ pub struct Projector {
     up: DVec3,
     near: f64,
     scale: f64,
+    ortho: bool,
     cx: f64,
     cy: f64,
 }
 
 impl Projector {
-    /// Projects `p`; `None` behind the camera or for non-finite input.
+    /// Projects `p`; `None` behind the near plane, for non-finite input, or
+    /// more than 10⁷ pixels off the view (clip shapes with
+    /// [`Projector::to_camera`] and [`Projector::to_screen`] instead).
     #[must_use]
     pub fn project(&self, p: [f64; 3]) -> Option<Projected> {
-        let rel = DVec3::from(p) - self.eye;
-        let depth = rel.dot(self.forward);
-        if depth.is_nan() || depth <= self.near || !depth.is_finite() {
+        let c = self.to_camera(p);
+        if !c.is_finite() || c.z <= self.near {
             return None;
         }
-        let x = self.cx + rel.dot(self.right) / depth * self.scale;
-        let y = self.cy - rel.dot(self.up) / depth * self.scale;
+        let [x, y] = self.to_screen(c);
         if !x.is_finite() || !y.is_finite() || x.abs() > 1e7 || y.abs() > 1e7 {
             return None;
         }
         Some(Projected {
             x: x as f32,
             y: y as f32,
-            depth,
+            depth: c.z,
         })
+    }
+
+    /// `p` in camera space: x right, y up, z the depth along the view.
+    #[must_use]
+    pub fn to_camera(&self, p: [f64; 3]) -> DVec3 {
+        let rel = DVec3::from(p) - self.eye;
+        DVec3::new(rel.dot(self.right), rel.dot(self.up), rel.dot(self.forward))
+    }
+
+    /// The pixel (from the view's top-left, y down, unbounded) of a
+    /// camera-space point in front of the near plane.
+    #[must_use]
+    pub fn to_screen(&self, c: DVec3) -> [f64; 2] {
+        let k = if self.ortho {
+            self.scale
+        } else {
+            self.scale / c.z
+        };
+        [self.cx + c.x * k, self.cy - c.y * k]
+    }
+
+    /// The near plane's depth: geometry closer than this is clipped away
+    /// (−∞ for an orthographic camera, which sees everything along its axis).
+    #[must_use]
+    pub fn near(&self) -> f64 {
+        self.near
     }
 }
 
@@ -110,15 +147,52 @@ impl OrbitCamera {
     #[must_use]
     pub fn projector(&self, width: f32, height: f32) -> Projector {
         let (right, up) = self.right_up();
+        let half = f64::from(height) * 0.5;
         Projector {
             eye: self.eye(),
             forward: self.forward(),
             right,
             up,
-            near: 1e-6 * self.distance,
-            scale: f64::from(height) * 0.5 / (self.fov_y * 0.5).tan(),
+            near: if self.ortho {
+                f64::NEG_INFINITY
+            } else {
+                1e-6 * self.distance
+            },
+            scale: if self.ortho {
+                half / (self.distance * (self.fov_y * 0.5).tan())
+            } else {
+                half / (self.fov_y * 0.5).tan()
+            },
+            ortho: self.ortho,
             cx: f64::from(width) * 0.5,
             cy: f64::from(height) * 0.5,
+        }
+    }
+
+    /// The length of one pixel at the target's depth in a view `height`
+    /// pixels tall (everywhere, in orthographic mode).
+    #[must_use]
+    pub fn per_pixel(&self, height: f32) -> f64 {
+        2.0 * self.distance * (self.fov_y * 0.5).tan() / f64::from(height.max(1.0))
+    }
+
+    /// Zooms by `factor` (> 1 moves closer) toward the point under the
+    /// cursor, `dx`, `dy` pixels from the view's centre (y down) in a view
+    /// `height` pixels tall: that point stays under the cursor.
+    pub fn zoom_at(&mut self, factor: f32, dx: f32, dy: f32, height: f32) {
+        let before = self.distance;
+        self.zoom(factor);
+        let kept = self.distance / before;
+        if kept.is_finite() {
+            let under = self.drag_delta(dx, dy, height) / kept;
+            self.target += under * (1.0 - kept);
+        }
+    }
+
+    /// Turns the view to look at `p` from the same distance.
+    pub fn focus(&mut self, p: DVec3) {
+        if p.is_finite() {
+            self.target = p;
         }
     }
 
@@ -139,14 +213,14 @@ impl OrbitCamera {
     #[must_use]
     pub fn drag_delta(&self, dx: f32, dy: f32, height: f32) -> DVec3 {
         let (r, u) = self.right_up();
-        let per_pixel = 2.0 * self.distance * (self.fov_y * 0.5).tan() / f64::from(height.max(1.0));
-        (r * f64::from(dx) - u * f64::from(dy)) * per_pixel
+        (r * f64::from(dx) - u * f64::from(dy)) * self.per_pixel(height)
     }
 
-    /// Zooms by `factor` (> 1 moves closer).
+    /// Zooms by `factor` (> 1 moves closer) toward the target.
     pub fn zoom(&mut self, factor: f32) {
         if factor.is_finite() && factor > 0.0 {
-            self.distance = (self.distance / f64::from(factor)).clamp(1e-9, 1e12);
+            self.distance =
+                (self.distance / f64::from(factor)).clamp(DISTANCE_RANGE.0, DISTANCE_RANGE.1);
         }
     }
 
@@ -162,6 +236,22 @@ impl OrbitCamera {
         let half_x = (half_y.tan() * aspect.clamp(0.05, 20.0)).atan();
         self.distance = radius / half_y.min(half_x).sin() * 1.1;
     }
+}
+
+/// The scale bar for `per_pixel` world units per pixel: the longest length
+/// of the form 1, 2 or 5 × 10ᵏ that fits in `max_px` pixels, and its pixels.
+#[must_use]
+pub fn scale_bar(per_pixel: f64, max_px: f32) -> Option<(f64, f32)> {
+    let most = per_pixel * f64::from(max_px);
+    if !(most.is_finite() && most > 0.0) {
+        return None;
+    }
+    let decade = 10f64.powf(most.log10().floor());
+    let length = [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&l| l <= most * (1.0 + 1e-12))?;
+    Some((length, (length / per_pixel) as f32))
 }
 
 /// An axis-aligned bounding box being grown.
@@ -265,8 +355,72 @@ mod tests {
         assert!(cam.target != before);
         let mut b = Bounds::default();
         assert!(b.is_empty());
+        cam.zoom(1e30);
+        assert_eq!(cam.distance, DISTANCE_RANGE.0);
         b.add([1.0, 2.0, 3.0]);
         b.add([f64::NAN, 0.0, 0.0]);
         assert_eq!(b.min, b.max);
+    }
+
+    #[test]
+    fn zoom_toward_the_cursor_keeps_the_point_under_it() {
+        for ortho in [false, true] {
+            let mut cam = OrbitCamera {
+                ortho,
+                ..OrbitCamera::default()
+            };
+            let (w, h) = (400.0, 300.0);
+            // The point on the target's plane 80 px right and 30 px up of the centre.
+            let under = cam.target + cam.drag_delta(80.0, -30.0, h);
+            for _ in 0..40 {
+                cam.zoom_at(1.5, 80.0, -30.0, h);
+            }
+            let p = cam.project(under.to_array(), w, h).expect("in view");
+            assert!(
+                (p.x - 280.0).abs() < 0.01 && (p.y - 120.0).abs() < 0.01,
+                "{p:?}"
+            );
+            assert!(cam.distance < 8.0 / 1.5f64.powi(39));
+        }
+    }
+
+    #[test]
+    fn orthographic_keeps_the_scale_at_the_target_and_sees_behind_the_eye() {
+        let persp = OrbitCamera::default();
+        let ortho = OrbitCamera {
+            ortho: true,
+            ..persp
+        };
+        let (w, h) = (400.0, 300.0);
+        let one = persp.target + persp.right_up().0;
+        let a = persp.project(one.to_array(), w, h).unwrap();
+        let b = ortho.project(one.to_array(), w, h).unwrap();
+        assert!((a.x - b.x).abs() < 1e-3, "{} {}", a.x, b.x);
+        // Parallel lines stay parallel: a point behind the eye still projects.
+        let behind = ortho.eye() - ortho.forward() * 5.0;
+        assert!(ortho.project(behind.to_array(), w, h).is_some());
+        assert!(persp.project(behind.to_array(), w, h).is_none());
+        assert!((persp.per_pixel(h) - ortho.per_pixel(h)).abs() < 1e-15);
+    }
+
+    #[test]
+    fn focus_and_the_scale_bar() {
+        let mut cam = OrbitCamera::default();
+        cam.focus(DVec3::new(1.0, 2.0, 3.0));
+        assert_eq!(cam.target, DVec3::new(1.0, 2.0, 3.0));
+        cam.focus(DVec3::NAN);
+        assert_eq!(cam.target, DVec3::new(1.0, 2.0, 3.0));
+        let p = cam.project([1.0, 2.0, 3.0], 100.0, 100.0).unwrap();
+        assert!((p.x - 50.0).abs() < 1e-3);
+        assert_eq!(scale_bar(0.01, 120.0), Some((1.0, 100.0)));
+        let (l, px) = scale_bar(3e-12, 120.0).unwrap();
+        assert!(
+            (l - 2e-10).abs() < 1e-24 && (px - 66.666_67).abs() < 1e-3,
+            "{l} {px}"
+        );
+        let (l, _) = scale_bar(0.04, 130.0).unwrap();
+        assert!((l - 5.0).abs() < 1e-12);
+        assert_eq!(scale_bar(0.0, 100.0), None);
+        assert_eq!(scale_bar(f64::NAN, 100.0), None);
     }
 }

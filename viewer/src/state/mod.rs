@@ -19,5 +19,6 @@ pub mod sandbox;
 pub mod scene;
 pub mod session;
 pub mod source;
+pub mod surface;
 pub mod timeline;
 pub mod trace;

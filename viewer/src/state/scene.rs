@@ -1,9 +1,10 @@
 //! What is visible at the cursor, the meshes of the shapes (computed once per
 //! `Shapes` event), and the selection.
 
-use crate::state::hull::{self, Mesh};
+use crate::state::hull;
+use crate::state::surface::{Surface, surface};
 use crate::state::trace::{Entry, ItemClass, Prim, Trace};
-use cspace_recorder::Vec3Data;
+use cspace_recorder::{ShapeDecl, ShapeGeom, Vec3Data};
 use std::collections::HashMap;
 
 /// The items visible at one cursor position, by event index.
@@ -55,15 +56,27 @@ impl Visible {
     }
 }
 
-/// The meshes drawn for one `Shapes` event.
+/// The surfaces drawn for one `Shapes` event.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShapeMeshes {
     /// Shape A in world space.
-    pub a: Mesh,
+    pub a: Surface,
     /// Shape B in world space.
-    pub b: Mesh,
+    pub b: Surface,
     /// A − B (swept by the motion for sweeps).
-    pub cso: Mesh,
+    pub cso: Surface,
+}
+
+/// Whether a shape's surface is curved (smooth shading) rather than a polytope.
+fn curved(decl: &ShapeDecl) -> bool {
+    decl.margin > 0.0
+        || matches!(
+            decl.geom,
+            ShapeGeom::Sphere { .. }
+                | ShapeGeom::Capsule { .. }
+                | ShapeGeom::Cylinder { .. }
+                | ShapeGeom::Cone { .. }
+        )
 }
 
 /// Meshes by shapes index, each built the first time it is needed.
@@ -80,9 +93,12 @@ impl MeshCache {
                 .shapes
                 .get(k as usize)
                 .map_or_else(ShapeMeshes::default, |s| ShapeMeshes {
-                    a: hull::shape_mesh(&s.a),
-                    b: hull::shape_mesh(&s.b),
-                    cso: hull::cso_mesh(&s.a, &s.b, s.motion),
+                    a: surface(hull::shape_mesh(&s.a), curved(&s.a)),
+                    b: surface(hull::shape_mesh(&s.b), curved(&s.b)),
+                    cso: surface(
+                        hull::cso_mesh(&s.a, &s.b, s.motion),
+                        curved(&s.a) || curved(&s.b),
+                    ),
                 })
         })
     }
@@ -319,10 +335,10 @@ mod tests {
     fn meshes_are_cached_per_shapes_event() {
         let t = trace();
         let mut cache = MeshCache::default();
-        assert!(!cache.get(&t, 0).cso.triangles.is_empty());
+        assert!(!cache.get(&t, 0).cso.mesh.triangles.is_empty());
         let _ = cache.get(&t, 0);
         assert_eq!(cache.len(), 1);
-        assert!(cache.get(&t, 42).a.triangles.is_empty());
+        assert!(cache.get(&t, 42).a.mesh.triangles.is_empty());
         cache.clear();
         assert!(cache.is_empty());
     }

@@ -107,8 +107,8 @@ impl Session {
         {
             let m = self.meshes.get(&self.trace, k);
             let meshes = match view {
-                View::Config => vec![&m.cso],
-                View::Object => vec![&m.a, &m.b],
+                View::Config => vec![&m.cso.mesh],
+                View::Object => vec![&m.a.mesh, &m.b.mesh],
             };
             for v in meshes.into_iter().flat_map(|m| m.vertices.iter()) {
                 b.add(v.to_array());
@@ -116,7 +116,7 @@ impl Session {
             let motion = self.trace.shapes.get(k as usize).and_then(|s| s.motion);
             if let (View::Object, Some(m)) = (view, motion) {
                 let m = glam::DVec3::from(m);
-                for v in &self.meshes.get(&self.trace, k).a.vertices {
+                for v in &self.meshes.get(&self.trace, k).a.mesh.vertices {
                     b.add((*v + m).to_array());
                 }
             }
@@ -181,6 +181,57 @@ impl Session {
             if i == view as usize || self.linked {
                 cam.orbit(dx, dy);
             }
+        }
+    }
+
+    /// Zooms `view` toward the point under the cursor (`dx`, `dy` pixels
+    /// from its centre, in a view `height` tall); a linked view zooms by the
+    /// same factor toward its own centre.
+    pub fn zoom_at(&mut self, view: View, factor: f32, (dx, dy): (f32, f32), height: f32) {
+        for (i, cam) in self.cameras.iter_mut().enumerate() {
+            if i == view as usize {
+                cam.zoom_at(factor, dx, dy, height);
+            } else if self.linked {
+                cam.zoom(factor);
+            }
+        }
+    }
+
+    /// Centres `view` on `p`, keeping its distance (and so its scale).
+    pub fn focus(&mut self, view: View, p: [f64; 3]) {
+        self.cameras[view as usize].focus(glam::DVec3::from(p));
+    }
+
+    /// Frames the current simplex: its vertices in configuration space (with
+    /// the origin, which the algorithm measures against), the support points
+    /// behind them in object space. Returns whether there was one.
+    pub fn frame_simplex(&mut self) -> bool {
+        let mut bounds = [Bounds::default(), Bounds::default()];
+        for &e in &self.visible.simplices {
+            if let Some(Entry::Simplex(k)) = self.trace.entries.get(e as usize)
+                && let Some(s) = self.trace.simplices.get(*k as usize)
+            {
+                for v in &s.vertices {
+                    bounds[0].add(v.w.to_f64());
+                    bounds[1].add(v.a.to_f64());
+                    bounds[1].add(v.b.to_f64());
+                }
+            }
+        }
+        if bounds[0].is_empty() {
+            return false;
+        }
+        bounds[0].add([0.0; 3]);
+        for (i, b) in bounds.iter().enumerate() {
+            self.cameras[i].frame(b.min, b.max, self.aspect[i]);
+        }
+        true
+    }
+
+    /// Switches both views between perspective and orthographic.
+    pub fn set_ortho(&mut self, ortho: bool) {
+        for cam in &mut self.cameras {
+            cam.ortho = ortho;
         }
     }
 
