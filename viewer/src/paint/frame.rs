@@ -679,8 +679,7 @@ mod tests {
                 .labels
                 .iter()
                 .find(|l| l.text == name)
-                .map(|l| l.anchor)
-                .unwrap_or_else(|| panic!("{name} drawn"))
+                .map_or_else(|| panic!("{name} drawn"), |l| l.anchor)
         };
         let (origin, closest) = (at("O"), at("closest v"));
         let gap_px = origin.x - closest.x;
