@@ -541,3 +541,92 @@ fn a_live_receiver_gets_the_same_bytes_as_the_memory_recording() {
     assert!(start.elapsed() < Duration::from_secs(5));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "end: 0, dropped: 1\n");
 }
+
+/// Everything a recording of the example's GJK must hold; returns the scope labels.
+fn check_c_gjk_recording(bytes: &[u8]) -> Vec<String> {
+    let decoded = decode(bytes);
+    assert_eq!(decoded.error, None);
+    let events = labels(&decoded);
+    let shapes = events
+        .iter()
+        .filter(|(_, e)| matches!(e, Event::Shapes { .. }))
+        .count();
+    assert_eq!(shapes, 1, "the query declares its shapes once");
+    let (mut depth, mut scopes, mut pauses, mut simplices) = (0i32, Vec::new(), 0, 0);
+    for (label, e) in &events {
+        match e {
+            Event::Push { .. } => {
+                depth += 1;
+                scopes.push(label.clone());
+            }
+            Event::Pop { .. } => depth -= 1,
+            Event::Pause { .. } => pauses += 1,
+            Event::Simplex { vertices, .. } => {
+                simplices += 1;
+                assert!((1..=4).contains(&vertices.len()));
+                for v in vertices {
+                    let (Vec3Data::F32(w), Vec3Data::F32(a), Vec3Data::F32(b)) = (v.w, v.a, v.b)
+                    else {
+                        panic!("the example computes in f32: {v:?}");
+                    };
+                    let diff = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+                    assert_eq!(w.map(f32::to_bits), diff.map(f32::to_bits), "w = a - b");
+                }
+            }
+            _ => {}
+        }
+        assert!(depth >= 0, "no pop without its push");
+    }
+    assert_eq!(depth, 0, "scopes balance");
+    assert!(
+        pauses >= 4 && simplices >= 2,
+        "{pauses} pauses, {simplices} simplices"
+    );
+    let distance = events.iter().find_map(|(l, e)| match e {
+        Event::Value { value, .. } if l == "distance" => Some(*value),
+        _ => None,
+    });
+    // The failing case: 0.001 apart 10 km out, where f32 steps by 2^-10.
+    assert_eq!(distance, Some(Scalar::F32(0.000_976_562_5)));
+    scopes
+}
+
+#[test]
+fn the_c_gjk_example_builds_as_c99_and_cxx17_and_records_its_failing_case() {
+    let dir = scratch("c-gjk");
+    for lang in [Lang::C99, Lang::Cxx17] {
+        let exe = c_build::build_c_gjk(lang, &dir, true);
+        let out = run(&exe, &["failing.cspace"], &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "one check fails: {stdout}");
+        assert!(
+            stdout.contains("ok    corner to corner     distance 13 after")
+                && stdout
+                    .contains("FAIL  far from the origin  distance 0.0009765625, expected 0.001")
+                && stdout.contains("recording: failing.cspace"),
+            "{stdout}"
+        );
+        let bytes =
+            std::fs::read(dir.join("failing.cspace")).expect("the failing case's recording");
+        std::fs::remove_file(dir.join("failing.cspace")).expect("remove");
+        let scopes = check_c_gjk_recording(&bytes);
+        assert!(scopes.iter().filter(|s| *s == "iteration").count() >= 2);
+        // C++: the RAII scope around the query opens first and closes last.
+        assert_eq!(
+            scopes[0] == "query",
+            lang == Lang::Cxx17,
+            "{lang:?}: {scopes:?}"
+        );
+
+        // Compiled out: the same answers, no recording, a clear word why.
+        let exe = c_build::build_c_gjk(lang, &dir, false);
+        let out = run(&exe, &["off.cspace"], &[]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(
+            stdout.contains("recording not saved: recording is compiled out"),
+            "{stdout}"
+        );
+        assert!(!dir.join("off.cspace").exists());
+    }
+}
