@@ -24,14 +24,14 @@ static const gjk_case gjk_cases[] = {
 #define GJK_CASE_COUNT (sizeof gjk_cases / sizeof gjk_cases[0])
 
 /* The 8 corners of a box, rounded to float. */
-static void box_corners(const double *c, const double *h, vec3 *out) {
+static inline void box_corners(const double *c, const double *h, vec3 *out) {
     int i, k;
     for (i = 0; i < 8; ++i)
         for (k = 0; k < 3; ++k) out[i].v[k] = (float)(c[k] + ((i >> k) & 1 ? h[k] : -h[k]));
 }
 
 /* The exact distance between two axis-aligned boxes: the length of the per-axis gaps. */
-static double box_distance(const gjk_case *t) {
+static inline double box_distance(const gjk_case *t) {
     double sum = 0;
     int k;
     for (k = 0; k < 3; ++k) {
@@ -42,7 +42,7 @@ static double box_distance(const gjk_case *t) {
 }
 
 /* Whether GJK's answer is right to 1e-4 of the distance (plus 1e-7 for touching shapes). */
-static int distance_ok(double got, double expected) {
+static inline int distance_ok(double got, double expected) {
     return fabs(got - expected) <= 1e-4 * expected + 1e-7;
 }
 

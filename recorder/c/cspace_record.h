@@ -550,13 +550,11 @@ struct cspace__recorder {
 
 /* ---- byte output ---------------------------------------------------------- */
 
-static int cspace__reserve(struct cspace__recorder *r, size_t extra) {
+static int cspace__grow(struct cspace__recorder *r, size_t extra) {
     size_t need, cap;
     unsigned char *p;
-    if (r->nomem) return 0;
     if (extra > (size_t)-1 - r->len) { r->nomem = 1; return 0; }
     need = r->len + extra;
-    if (need <= r->cap) return 1;
     cap = r->cap ? r->cap : 256;
     while (cap < need) cap = cap > (size_t)-1 / 2 ? need : cap * 2;
     p = (unsigned char *)realloc(r->buf, cap);
@@ -565,23 +563,28 @@ static int cspace__reserve(struct cspace__recorder *r, size_t extra) {
     r->cap = cap;
     return 1;
 }
+/* Room for `extra` more bytes (0 once memory ran out: the frame is dropped whole). */
+static inline int cspace__reserve(struct cspace__recorder *r, size_t extra) {
+    if (r->nomem) return 0;
+    if (extra <= r->cap - r->len) return 1;
+    return cspace__grow(r, extra);
+}
 static void cspace__put(struct cspace__recorder *r, const void *bytes, size_t n) {
     if (!cspace__reserve(r, n)) return;
     memcpy(r->buf + r->len, bytes, n);
     r->len += n;
 }
-static void cspace__u8(struct cspace__recorder *r, unsigned v) {
-    unsigned char b = (unsigned char)v;
-    cspace__put(r, &b, 1);
+static inline void cspace__u8(struct cspace__recorder *r, unsigned v) {
+    if (!cspace__reserve(r, 1)) return;
+    r->buf[r->len++] = (unsigned char)v;
 }
-static void cspace__le(struct cspace__recorder *r, unsigned long long v, int n) {
-    unsigned char b[8];
+static inline void cspace__le(struct cspace__recorder *r, unsigned long long v, int n) {
     int i;
-    for (i = 0; i < n; ++i) b[i] = (unsigned char)(v >> (8 * i));
-    cspace__put(r, b, (size_t)n);
+    if (!cspace__reserve(r, (size_t)n)) return;
+    for (i = 0; i < n; ++i) r->buf[r->len++] = (unsigned char)(v >> (8 * i));
 }
 /* bincode 1 varint: < 251 one byte; 251 + u16; 252 + u32; 253 + u64 (little endian). */
-static void cspace__varint(struct cspace__recorder *r, unsigned long long v) {
+static inline void cspace__varint(struct cspace__recorder *r, unsigned long long v) {
     if (v < 251) cspace__u8(r, (unsigned)v);
     else if (v <= 0xffffu) { cspace__u8(r, 251); cspace__le(r, v, 2); }
     else if (v <= 0xffffffffu) { cspace__u8(r, 252); cspace__le(r, v, 4); }
@@ -590,12 +593,12 @@ static void cspace__varint(struct cspace__recorder *r, unsigned long long v) {
 static unsigned long long cspace__varint_len(unsigned long long v) {
     return v < 251 ? 1 : v <= 0xffffu ? 3 : v <= 0xffffffffu ? 5 : 9;
 }
-static void cspace__f64(struct cspace__recorder *r, double x) {
+static inline void cspace__f64(struct cspace__recorder *r, double x) {
     unsigned long long bits;
     memcpy(&bits, &x, 8);
     cspace__le(r, bits, 8);
 }
-static void cspace__f32(struct cspace__recorder *r, float x) {
+static inline void cspace__f32(struct cspace__recorder *r, float x) {
     unsigned int bits;
     memcpy(&bits, &x, 4);
     cspace__le(r, bits, 4);
@@ -843,16 +846,30 @@ void cspace__text(const cspace_site *s, const char *fmt, ...) {
 
 /* Vec3Data: tag 0 + three f32, or tag 1 + three f64. */
 static void cspace__vec_d(struct cspace__recorder *r, const double *v) {
-    cspace__u8(r, 1);
-    cspace__f64(r, v[0]);
-    cspace__f64(r, v[1]);
-    cspace__f64(r, v[2]);
+    unsigned char *out;
+    unsigned long long bits;
+    int i, k;
+    if (!cspace__reserve(r, 25)) return;
+    out = r->buf + r->len;
+    *out++ = 1;
+    for (k = 0; k < 3; ++k) {
+        memcpy(&bits, &v[k], 8);
+        for (i = 0; i < 8; ++i) *out++ = (unsigned char)(bits >> (8 * i));
+    }
+    r->len += 25;
 }
 static void cspace__vec_f(struct cspace__recorder *r, const float *v) {
-    cspace__u8(r, 0);
-    cspace__f32(r, v[0]);
-    cspace__f32(r, v[1]);
-    cspace__f32(r, v[2]);
+    unsigned char *out;
+    unsigned int bits;
+    int i, k;
+    if (!cspace__reserve(r, 13)) return;
+    out = r->buf + r->len;
+    *out++ = 0;
+    for (k = 0; k < 3; ++k) {
+        memcpy(&bits, &v[k], 4);
+        for (i = 0; i < 4; ++i) *out++ = (unsigned char)(bits >> (8 * i));
+    }
+    r->len += 13;
 }
 /* site, space, Option<Rgba> of Point/Line/Triangle. */
 static void cspace__draw_head(struct cspace__recorder *r, unsigned tag, long site, int space, long long color) {
