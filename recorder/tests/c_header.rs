@@ -630,3 +630,61 @@ fn the_c_gjk_example_builds_as_c99_and_cxx17_and_records_its_failing_case() {
         assert!(!dir.join("off.cspace").exists());
     }
 }
+
+#[test]
+fn with_live_block_a_c_program_waits_at_each_pause_for_the_viewers_step() {
+    use cspace_recorder::live::{Message, Server, ServerOptions};
+    let dir = scratch("live-block");
+    let exe = build_test_program("live.c", &dir, Lang::C99, true);
+    let server = Server::bind_with("127.0.0.1:0", ServerOptions::events()).expect("bind loopback");
+    let addr = server.addr().to_string();
+    let mut child = std::process::Command::new(&exe)
+        .arg("memory.cspace")
+        .current_dir(&dir)
+        .env("CSPACE_LIVE", &addr)
+        .env("CSPACE_LIVE_BLOCK", "1")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the C program");
+    let (mut id, mut pauses, mut stepped) = (None, 0usize, 0usize);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let finished = loop {
+        assert!(Instant::now() < deadline, "no end within 20 s");
+        match server.next_timeout(Duration::from_millis(50)) {
+            Some(Message::Connected { id: i, .. }) => id = Some(i),
+            Some(Message::Events { events, .. }) => {
+                pauses += events
+                    .iter()
+                    .filter(|l| matches!(l.event, Event::Pause { .. }))
+                    .count();
+            }
+            Some(Message::Finished { summary, .. }) => break summary,
+            Some(Message::Failed { error, .. }) => panic!("the live stream failed: {error}"),
+            _ => {}
+        }
+        if pauses > stepped {
+            // The program is blocked at this pause: nothing more comes, and it runs on.
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(
+                child.try_wait().expect("child status").is_none(),
+                "the program waits for the step at pause {pauses}"
+            );
+            while let Some(m) = server.try_next() {
+                if let Message::Events { events, .. } = m {
+                    assert!(
+                        !events
+                            .iter()
+                            .any(|l| matches!(l.event, Event::Pause { .. })),
+                        "nothing past pause {pauses} before its step"
+                    );
+                }
+            }
+            assert!(server.step(id.expect("connected")));
+            stepped += 1;
+        }
+    };
+    let out = child.wait_with_output().expect("the program ends");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "end: 0, dropped: 0\n");
+    assert_eq!((finished.pauses, stepped), (5, 5));
+}
