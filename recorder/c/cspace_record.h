@@ -143,7 +143,8 @@ extern "C" {
 #define CSPACE_ERR_IO 2            /* a file could not be opened or written */
 #define CSPACE_ERR_NOMEM 3         /* memory ran out; the recording stops at that event */
 #define CSPACE_ERR_NOT_RECORDING 4 /* cspace_end without cspace_begin on this thread */
-#define CSPACE_ERR_LIVE 5          /* the live receiver failed; memory/file copy is complete */
+/* A live receiver that fails is not an error of the recording (as in Rust): it
+ * is counted by cspace_live_dropped() and the memory/file copy is complete. */
 
 /* ---- shapes ------------------------------------------------------------- */
 
@@ -266,7 +267,7 @@ int cspace_begin(void);
  * only); then CSPACE_ERR_IO is returned. */
 int cspace_begin_file(const char *path);
 /** Ends this thread's innermost recording. `out` (may be NULL) receives its
- * bytes. Returns the first sink error, CSPACE_ERR_NOMEM, or CSPACE_OK. */
+ * bytes. Returns the file sink's first error, CSPACE_ERR_NOMEM, or CSPACE_OK. */
 int cspace_end(cspace_buffer *out);
 /** cspace_end, then writes the bytes to `path` atomically (temporary file, rename). */
 int cspace_end_save(const char *path);
@@ -1121,7 +1122,7 @@ int cspace_end(cspace_buffer *out) {
     cspace__flush(r, 0);
     result = r->error;
     if (r->file && fclose(r->file) != 0 && !result) result = CSPACE_ERR_IO;
-    if (r->live && !cspace__live_close(r->live) && !result) result = CSPACE_ERR_LIVE;
+    if (r->live) cspace__live_close(r->live); /* a failure is counted, not returned */
     if (r->nomem && !result) result = CSPACE_ERR_NOMEM;
     cspace__current = r->prev;
     if (!r->prev) CSPACE__ADD_ACTIVE(-1);
@@ -1178,8 +1179,6 @@ const char *cspace_error_text(int code) {
     case CSPACE_ERR_IO: return "a file could not be created or written (the recording in memory is complete)";
     case CSPACE_ERR_NOMEM: return "memory ran out: the recording stops at the event that needed more";
     case CSPACE_ERR_NOT_RECORDING: return "cspace_end without a matching cspace_begin on this thread";
-    case CSPACE_ERR_LIVE:
-        return "the live receiver (CSPACE_LIVE) failed or vanished; the recording in memory is complete";
     default: return "unknown cspace result code";
     }
 }

@@ -536,6 +536,9 @@ fn a_live_receiver_gets_the_same_bytes_as_the_memory_recording() {
 
     // Nobody listening: the program neither hangs nor fails, and counts the drop.
     drop(server);
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = closed.local_addr().expect("address").to_string();
+    drop(closed);
     let start = Instant::now();
     let out = run(&exe, &["memory.cspace"], &[("CSPACE_LIVE", addr.as_str())]);
     assert!(start.elapsed() < Duration::from_secs(5));
