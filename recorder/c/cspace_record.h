@@ -45,6 +45,8 @@
  *       support points behind it; w, a, b point at vertex 0's three components,
  *       vertex i's are `stride` bytes further (CSPACE_SIMPLEXF for floats)
  *   CSPACE_VALUE(label, x) / CSPACE_VALUEF(label, x)   one sample of a series (f64 / f32)
+ *   CSPACE_ON()                    whether this thread records (0 when compiled out):
+ *                                  guard work done only for the macros, once per query
  *   space: CSPACE_OBJECT (world) or CSPACE_CSO (configuration space, A - B)
  *   color: CSPACE_DEFAULT_COLOR, CSPACE_RGBA(r, g, b, a), CSPACE_RED, ...
  *
@@ -83,6 +85,9 @@
  *   - cspace_end with no recording on this thread: CSPACE_ERR_NOT_RECORDING.
  *   - Out of memory while recording: events from then on are dropped whole,
  *     the stream so far stays valid, cspace_end returns CSPACE_ERR_NOMEM.
+ *   - A thread that exits without cspace_end leaks its recording.
+ *   - Labels must be string literals in C (a static initialiser); in C++ a
+ *     runtime string compiles and the first one seen at the call site is kept.
  *
  * ADDING AN EVENT KIND (when the Rust format gains one, e.g. version 2)
  *   1. Bump CSPACE_FORMAT_VERSION to the Rust stream::VERSION.
