@@ -473,6 +473,49 @@ fn random_macro_sequences_always_decode_and_re_encode_to_the_same_bytes() {
     }
 }
 
+/// The writer under `AddressSanitizer` and `UndefinedBehaviorSanitizer`: random
+/// macro sequences, bad input and the byte-identity program touch no memory
+/// they should not (a stream can decode and still hide an overflow).
+#[test]
+fn the_writer_is_clean_under_address_and_undefined_behaviour_sanitizers() {
+    let dir = scratch("sanitized");
+    for name in ["fuzz_writer.c", "bad_input.c", "same_events.c"] {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/c")
+            .join(name);
+        std::fs::copy(&src, dir.join(name)).expect("copy the C source");
+    }
+    let sanitize = [
+        "-g",
+        "-O1",
+        "-DCSPACE_RECORD",
+        "-fsanitize=address,undefined",
+        "-fno-sanitize-recover=all",
+    ];
+    let asan = |name: &str, out: &str| {
+        build(&Build {
+            lang: Lang::C99,
+            sources: &[name],
+            cwd: &dir,
+            flags: &sanitize,
+            out,
+        })
+    };
+    let fuzz = asan("fuzz_writer.c", "fuzz-asan");
+    for seed in 0..3 {
+        run_ok(
+            &fuzz,
+            &[&format!("f{seed}.cspace"), &seed.to_string(), "3000"],
+        );
+    }
+    run_ok(&asan("bad_input.c", "bad-asan"), &["b.cspace", "n.cspace"]);
+    run_ok(&asan("same_events.c", "same-asan"), &["s.cspace"]);
+    assert_eq!(
+        decode(&std::fs::read(dir.join("s.cspace")).expect("recording")).error,
+        None
+    );
+}
+
 #[test]
 fn a_process_killed_mid_query_leaves_every_complete_event() {
     let dir = scratch("crash");
@@ -690,4 +733,36 @@ fn with_live_block_a_c_program_waits_at_each_pause_for_the_viewers_step() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "end: 0, dropped: 0\n");
     assert_eq!((finished.pauses, stepped), (5, 5));
+}
+
+#[test]
+fn threads_record_separately_and_a_thread_not_recording_records_nothing() {
+    let dir = scratch("threads");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/threads.c");
+    std::fs::copy(&src, dir.join("threads.c")).expect("copy");
+    let exe = build(&Build {
+        lang: Lang::C99,
+        sources: &["threads.c"],
+        cwd: &dir,
+        flags: &["-O1", "-DCSPACE_RECORD", "-pthread"],
+        out: "threads",
+    });
+    assert_eq!(run_ok(&exe, &["."]), "recording on main: 0\n");
+    for id in 0..4u8 {
+        let bytes = std::fs::read(dir.join(format!("thread-{id}.cspace"))).expect("recording");
+        let decoded = decode(&bytes);
+        assert_eq!(decoded.error, None);
+        let events = labels(&decoded);
+        let values: Vec<f64> = events
+            .iter()
+            .filter_map(|(_, e)| match e {
+                Event::Value { value, .. } => Some(value.to_f64()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(values.len(), 5000, "thread {id}");
+        assert!(values.iter().all(|&v| v == f64::from(id)), "thread {id}");
+        assert_eq!(events.len(), 5000 + 50, "values and pauses only");
+        assert_eq!(decoded.sites.len(), 2, "each site once per stream");
+    }
 }

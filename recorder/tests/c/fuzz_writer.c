@@ -48,11 +48,12 @@ int main(int argc, char **argv) {
     ops = strtoull(argv[3], 0, 10);
     cspace_begin_file(argv[1]);
     for (op = 0; op < ops; ++op) {
-        double a[3], b[3], c[3];
+        double a[3], b[3], c[3], q[4];
         float af[3], bf[3], cf[3];
         int space = (int)(next() % 2);
         size_t n, i;
         rvd(a); rvd(b); rvd(c);
+        rvd(q); q[3] = rd();
         rvf(af); rvf(bf); rvf(cf);
         switch (next() % 17) {
         case 0: CSPACE_PUSH("scope"); depth++; break;
@@ -101,7 +102,7 @@ int main(int argc, char **argv) {
                 default: s[k] = cspace_mesh(pts, n % 20, tris, (size_t)(next() % 17)); break;
                 }
                 if (next() % 2) s[k] = cspace_with_margin(s[k], rd());
-                if (next() % 2) s[k] = cspace_at(s[k], a, next() % 2 ? b : NULL);
+                if (next() % 2) s[k] = cspace_at(s[k], a, next() % 2 ? q : NULL);
             }
             if (next() % 2) CSPACE_SHAPES(s[0], s[1]);
             else CSPACE_SHAPES_SWEEP(s[0], s[1], c);
