@@ -8,7 +8,7 @@
 //! shows the step where f32 leaves f64. Texts are compared only when both
 //! recordings have the same precision, since they print numbers.
 
-use crate::{Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
+use crate::{Answer, Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
 use std::fmt;
 
 /// A recording aligned for comparison: its events without site definitions, each with its label.
@@ -340,7 +340,99 @@ fn compare_events(cmp: &Cmp, a: &Event, b: &Event, texts: bool) -> Option<Differ
                     b: usize::from(bm.is_some()),
                 }),
             }),
+        (Event::Answer { answer: x, .. }, Event::Answer { answer: y, .. }) => {
+            compare_answers(cmp, x, y)
+        }
         _ => None,
+    }
+}
+
+fn compare_answers(cmp: &Cmp, x: &Answer, y: &Answer) -> Option<Difference> {
+    let flag = |field: &str, a: bool, b: bool| {
+        (a != b).then(|| Difference::Text {
+            a: format!("{field}: {a}"),
+            b: format!("{field}: {b}"),
+        })
+    };
+    match (x, y) {
+        (
+            Answer::Distance {
+                distance: d0,
+                point_a: a0,
+                point_b: b0,
+                normal: n0,
+            },
+            Answer::Distance {
+                distance: d1,
+                point_a: a1,
+                point_b: b1,
+                normal: n1,
+            },
+        ) => cmp
+            .scalar("distance", *d0, *d1)
+            .or_else(|| cmp.vec("point_a", *a0, *a1))
+            .or_else(|| cmp.vec("point_b", *b0, *b1))
+            .or_else(|| cmp.vec("normal", *n0, *n1)),
+        (
+            Answer::Penetration {
+                depth: d0,
+                normal: n0,
+                point_a: a0,
+                point_b: b0,
+            },
+            Answer::Penetration {
+                depth: d1,
+                normal: n1,
+                point_a: a1,
+                point_b: b1,
+            },
+        ) => cmp
+            .scalar("depth", *d0, *d1)
+            .or_else(|| cmp.vec("normal", *n0, *n1))
+            .or_else(|| cmp.vec("point_a", *a0, *a1))
+            .or_else(|| cmp.vec("point_b", *b0, *b1)),
+        (
+            Answer::Sweep {
+                hit: h0,
+                toi: t0,
+                normal: n0,
+                point: p0,
+                position_a: q0,
+            },
+            Answer::Sweep {
+                hit: h1,
+                toi: t1,
+                normal: n1,
+                point: p1,
+                position_a: q1,
+            },
+        ) => flag("hit", *h0, *h1)
+            .or_else(|| cmp.scalar("toi", *t0, *t1))
+            .or_else(|| cmp.vec("normal", *n0, *n1))
+            .or_else(|| cmp.vec("point", *p0, *p1))
+            .or_else(|| cmp.vec("position_a", *q0, *q1)),
+        (
+            Answer::Intersect {
+                intersecting: i0,
+                axis: x0,
+            },
+            Answer::Intersect {
+                intersecting: i1,
+                axis: x1,
+            },
+        ) => flag("intersecting", *i0, *i1).or_else(|| match (x0, x1) {
+            (Some(a), Some(b)) => cmp.vec("axis", *a, *b),
+            (None, None) => None,
+            _ => Some(Difference::Length {
+                field: "axis".into(),
+                a: usize::from(x0.is_some()),
+                b: usize::from(x1.is_some()),
+            }),
+        }),
+        _ => Some(Difference::Text {
+            a: format!("answer: {}", x.kind()),
+            b: format!("answer: {}", y.kind()),
+        }),
     }
 }
 

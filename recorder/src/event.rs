@@ -327,6 +327,146 @@ pub enum Event {
         /// Translation of A over t ∈ [0, 1] for sweeps.
         motion: Option<[f64; 3]>,
     },
+    /// What the query answered (format version 2): drawn from here on, until
+    /// the next query's shapes.
+    Answer {
+        /// Call site.
+        site: u32,
+        /// The answer (boxed to keep `Event` small; encoded as a plain `Answer`).
+        answer: Box<Answer>,
+    },
+}
+
+/// A query's result, as the viewer draws it at the query's end. Vectors are
+/// in world space at the algorithm's precision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// A distance query.
+    Distance {
+        /// The distance (0 when touching or overlapping).
+        distance: Scalar,
+        /// The closest point on A.
+        point_a: Vec3Data,
+        /// The closest point on B.
+        point_b: Vec3Data,
+        /// Unit direction from A to B (zero when it is not defined).
+        normal: Vec3Data,
+    },
+    /// A penetration query (overlapping shapes).
+    Penetration {
+        /// How far A and B overlap along `normal`.
+        depth: Scalar,
+        /// Unit direction along which moving B by `depth` separates them.
+        normal: Vec3Data,
+        /// The deepest point of A inside B.
+        point_a: Vec3Data,
+        /// The deepest point of B inside A.
+        point_b: Vec3Data,
+    },
+    /// A sweep (A moving by its motion over t ∈ [0, 1]).
+    Sweep {
+        /// Whether A hits B before t = 1.
+        hit: bool,
+        /// The time of impact (1 without a hit).
+        toi: Scalar,
+        /// Unit contact normal from A to B at impact (zero without a hit).
+        normal: Vec3Data,
+        /// The contact point at impact.
+        point: Vec3Data,
+        /// A's position at impact.
+        position_a: Vec3Data,
+    },
+    /// A boolean intersection test.
+    Intersect {
+        /// Whether the shapes overlap (touching counts).
+        intersecting: bool,
+        /// A separating axis from A toward B, when apart and one was found.
+        axis: Option<Vec3Data>,
+    },
+}
+
+/// Every digit: the shortest text that reads back to the same bits (f32
+/// values marked `f32`).
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn v(v: &Vec3Data) -> String {
+            match v {
+                Vec3Data::F32([x, y, z]) => format!("({x:?}, {y:?}, {z:?})f32"),
+                Vec3Data::F64([x, y, z]) => format!("({x:?}, {y:?}, {z:?})"),
+            }
+        }
+        fn s(s: &Scalar) -> String {
+            match s {
+                Scalar::F32(x) => format!("{x:?}f32"),
+                Scalar::F64(x) => format!("{x:?}"),
+            }
+        }
+        match self {
+            Self::Distance {
+                distance,
+                point_a,
+                point_b,
+                normal,
+            } => write!(
+                f,
+                "distance {} | on A {} | on B {} | normal {}",
+                s(distance),
+                v(point_a),
+                v(point_b),
+                v(normal)
+            ),
+            Self::Penetration {
+                depth,
+                normal,
+                point_a,
+                point_b,
+            } => write!(
+                f,
+                "depth {} | normal {} | on A {} | on B {}",
+                s(depth),
+                v(normal),
+                v(point_a),
+                v(point_b)
+            ),
+            Self::Sweep {
+                hit: false,
+                toi,
+                position_a,
+                ..
+            } => write!(f, "no hit (toi {}) | A ends at {}", s(toi), v(position_a)),
+            Self::Sweep {
+                hit: true,
+                toi,
+                normal,
+                point,
+                position_a,
+            } => write!(
+                f,
+                "hit at toi {} | normal {} | contact {} | A at {}",
+                s(toi),
+                v(normal),
+                v(point),
+                v(position_a)
+            ),
+            Self::Intersect { intersecting, axis } => match axis {
+                Some(a) => write!(f, "intersecting {intersecting} | separating axis {}", v(a)),
+                None => write!(f, "intersecting {intersecting}"),
+            },
+        }
+    }
+}
+
+impl Answer {
+    /// The query's kind, as `cspace eval` names it.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Distance { .. } => "distance",
+            Self::Penetration { .. } => "penetration",
+            Self::Sweep { .. } => "sweep",
+            Self::Intersect { .. } => "intersect",
+        }
+    }
 }
 
 impl Event {
@@ -344,7 +484,8 @@ impl Event {
             | Self::Triangle { site, .. }
             | Self::Simplex { site, .. }
             | Self::Value { site, .. }
-            | Self::Shapes { site, .. } => *site,
+            | Self::Shapes { site, .. }
+            | Self::Answer { site, .. } => *site,
         }
     }
 
@@ -363,6 +504,7 @@ impl Event {
             Self::Simplex { .. } => EventKind::Simplex,
             Self::Value { .. } => EventKind::Value,
             Self::Shapes { .. } => EventKind::Shapes,
+            Self::Answer { .. } => EventKind::Answer,
         }
     }
 }
@@ -392,11 +534,13 @@ pub enum EventKind {
     Value,
     /// [`Event::Shapes`]
     Shapes,
+    /// [`Event::Answer`]
+    Answer,
 }
 
 impl EventKind {
     /// Every kind, in stream-tag order.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Site,
         Self::Push,
         Self::Pop,
@@ -408,6 +552,7 @@ impl EventKind {
         Self::Simplex,
         Self::Value,
         Self::Shapes,
+        Self::Answer,
     ];
 
     /// Lowercase name, e.g. `"point"`.
@@ -425,6 +570,7 @@ impl EventKind {
             Self::Simplex => "simplex",
             Self::Value => "value",
             Self::Shapes => "shapes",
+            Self::Answer => "answer",
         }
     }
 }

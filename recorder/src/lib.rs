@@ -54,8 +54,8 @@ pub mod stream;
 
 pub use decl::Param;
 pub use event::{
-    CsoVertex, Event, EventKind, Precision, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space,
-    Vec3Data,
+    Answer, CsoVertex, Event, EventKind, Precision, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef,
+    Space, Vec3Data,
 };
 pub use record::{
     Recording, Scope, Sink, Site, emit, is_on, record, record_catching, record_to, record_to_file,

@@ -269,3 +269,19 @@ macro_rules! shapes {
         }
     };
 }
+
+/// Records what the query answered, an [`Answer`](crate::Answer):
+/// `answer!(Answer::Distance { distance, point_a, point_b, normal })`. The
+/// viewer draws it from here on (closest points, normal, depth, A at
+/// impact) until the next query's shapes.
+#[macro_export]
+macro_rules! answer {
+    ($answer:expr $(,)?) => {
+        if $crate::__guard!() {
+            let answer: ::std::boxed::Box<$crate::Answer> = ::std::boxed::Box::new($answer);
+            $crate::emit($crate::__site!("answer"), move |site| {
+                $crate::Event::Answer { site, answer }
+            });
+        }
+    };
+}

@@ -30,8 +30,9 @@ pub const MAGIC: [u8; 4] = *b"CSPC";
 pub const FILE_EXTENSION: &str = "cspace";
 /// The file name ending of a recording: `.` and [`FILE_EXTENSION`].
 pub const FILE_SUFFIX: &str = ".cspace";
-/// The format version this crate writes and the newest it reads.
-pub const VERSION: u16 = 1;
+/// The format version this crate writes and the newest it reads (2 added
+/// [`Event::Answer`](crate::Event::Answer); version 1 streams still read).
+pub const VERSION: u16 = 2;
 /// Length of the stream header in bytes.
 pub const HEADER_LEN: usize = 8;
 /// Largest frame a writer produces and a reader accepts (16 MiB).
@@ -579,19 +580,22 @@ mod tests {
     #[test]
     fn bad_magic_and_newer_version_are_named() {
         let mut bytes = encode_stream(&sample());
-        bytes[4] = 2;
-        let e = decode(&bytes).error.expect("version 2 must be refused");
+        bytes[4] = 3;
+        let e = decode(&bytes).error.expect("version 3 must be refused");
         assert!(
             matches!(
                 e,
                 DecodeError::UnsupportedVersion {
-                    found: 2,
-                    supported: 1
+                    found: 3,
+                    supported: 2
                 }
             ),
             "{e}"
         );
-        assert!(e.to_string().contains("version 2"));
+        assert!(e.to_string().contains("version 3"));
+        // Version 1 streams still read.
+        bytes[4] = 1;
+        assert_eq!(decode(&bytes).error, None);
         let e = decode(b"PK\x03\x04zip").error.expect("zip is not a stream");
         assert!(matches!(e, DecodeError::BadMagic { .. }), "{e}");
     }

@@ -21,6 +21,7 @@ fn compiled_out_macros_never_evaluate_their_arguments() {
         rec::value!("v", boom::<f64>());
         rec::text!("text {}", boom::<u32>());
         rec::shapes!(boom::<rec::ShapeDecl>(), boom::<rec::ShapeDecl>());
+        rec::answer!(boom::<rec::Answer>());
         rec::pause!("step");
         rec::pop!();
         let _scope = rec::scope!("scope");

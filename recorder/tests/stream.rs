@@ -2,8 +2,8 @@
 //! corruption, crash safety, and the golden recording of each format version.
 
 use cspace_recorder::{
-    CsoVertex, DecodeError, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
-    decode, stream,
+    Answer, CsoVertex, DecodeError, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space,
+    Vec3Data, decode, stream,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree as _;
@@ -56,6 +56,45 @@ fn decl() -> impl Strategy<Value = ShapeDecl> {
     })
 }
 
+fn scalar() -> impl Strategy<Value = Scalar> {
+    prop_oneof![
+        any::<u32>().prop_map(|b| Scalar::F32(f32::from_bits(b))),
+        any::<u64>().prop_map(|b| Scalar::F64(f64::from_bits(b)))
+    ]
+}
+
+fn answer() -> impl Strategy<Value = Answer> {
+    prop_oneof![
+        (scalar(), vec3(), vec3(), vec3()).prop_map(|(distance, point_a, point_b, normal)| {
+            Answer::Distance {
+                distance,
+                point_a,
+                point_b,
+                normal,
+            }
+        }),
+        (scalar(), vec3(), vec3(), vec3()).prop_map(|(depth, normal, point_a, point_b)| {
+            Answer::Penetration {
+                depth,
+                normal,
+                point_a,
+                point_b,
+            }
+        }),
+        (any::<bool>(), scalar(), vec3(), vec3(), vec3()).prop_map(
+            |(hit, toi, normal, point, position_a)| Answer::Sweep {
+                hit,
+                toi,
+                normal,
+                point,
+                position_a
+            }
+        ),
+        (any::<bool>(), prop::option::of(vec3()))
+            .prop_map(|(intersecting, axis)| { Answer::Intersect { intersecting, axis } }),
+    ]
+}
+
 fn event() -> impl Strategy<Value = Event> {
     let site = 0u32..300;
     let space = prop_oneof![Just(Space::Object), Just(Space::Config)];
@@ -106,14 +145,11 @@ fn event() -> impl Strategy<Value = Event> {
             )
         )
             .prop_map(|(site, vertices)| Event::Simplex { site, vertices }),
-        (
-            site.clone(),
-            prop_oneof![
-                any::<u32>().prop_map(|b| Scalar::F32(f32::from_bits(b))),
-                any::<u64>().prop_map(|b| Scalar::F64(f64::from_bits(b)))
-            ]
-        )
-            .prop_map(|(site, value)| Event::Value { site, value }),
+        (site.clone(), scalar()).prop_map(|(site, value)| Event::Value { site, value }),
+        (site.clone(), answer()).prop_map(|(site, answer)| Event::Answer {
+            site,
+            answer: Box::new(answer)
+        }),
         (
             site,
             decl(),
@@ -462,23 +498,80 @@ fn golden_events() -> Vec<Event> {
     ]
 }
 
+/// Version 2's golden recording: version 1's events, then one answer of
+/// each kind (the event version 2 added).
+fn golden_events_v2() -> Vec<Event> {
+    let mut events = golden_events();
+    let f64s = Vec3Data::F64;
+    events.push(Event::Site(SiteDef {
+        id: 6,
+        file: "src/gjk.rs".into(),
+        line: 400,
+        label: "answer".into(),
+    }));
+    for answer in [
+        Answer::Distance {
+            distance: Scalar::F64(0.25),
+            point_a: f64s([1.0, 0.0, 0.0]),
+            point_b: f64s([1.25, 0.0, -0.0]),
+            normal: f64s([1.0, 0.0, 0.0]),
+        },
+        Answer::Penetration {
+            depth: Scalar::F32(0.5),
+            normal: Vec3Data::F32([0.0, 1.0, 0.0]),
+            point_a: Vec3Data::F32([0.0, 0.5, 0.0]),
+            point_b: Vec3Data::F32([0.0, 0.0, f32::from_bits(1)]),
+        },
+        Answer::Sweep {
+            hit: true,
+            toi: Scalar::F64(0.375),
+            normal: f64s([0.0, 0.0, -1.0]),
+            point: f64s([0.0, 0.0, 2.0]),
+            position_a: f64s([0.0, 0.0, 1.5]),
+        },
+        Answer::Intersect {
+            intersecting: false,
+            axis: Some(f64s([0.6, 0.8, 0.0])),
+        },
+        Answer::Intersect {
+            intersecting: true,
+            axis: None,
+        },
+    ] {
+        events.push(Event::Answer {
+            site: 6,
+            answer: Box::new(answer),
+        });
+    }
+    events
+}
+
 #[test]
 fn golden_recordings_of_every_format_version_still_decode() {
-    let path = golden_dir().join("v1/golden.cspace");
-    let expected = golden_events();
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("has parent")).expect("mkdir");
-        std::fs::write(&path, stream::encode_stream(&expected)).expect("write golden");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    for (version, expected) in [(1u16, golden_events()), (2, golden_events_v2())] {
+        let path = golden_dir().join(format!("v{version}/golden.cspace"));
+        // Each version's file is today's encoding of its events with its own
+        // version in the header: events never change encoding in place.
+        let mut encoded = stream::encode_stream(&expected);
+        encoded[4..6].copy_from_slice(&version.to_le_bytes());
+        if update && version == stream::VERSION {
+            std::fs::create_dir_all(path.parent().expect("has parent")).expect("mkdir");
+            std::fs::write(&path, &encoded).expect("write golden");
+        }
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let d = decode(&bytes);
+        assert_eq!(d.error, None, "{}", path.display());
+        let got: Vec<Event> = d.events.into_iter().map(|l| l.event).collect();
+        assert_bit_identical(&got, &expected);
+        assert_eq!(
+            encoded, bytes,
+            "v{version} encoding changed: bump VERSION and add a golden file"
+        );
     }
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let d = decode(&bytes);
-    assert_eq!(d.error, None, "{}", path.display());
-    let got: Vec<Event> = d.events.into_iter().map(|l| l.event).collect();
-    assert_bit_identical(&got, &expected);
-    // Version 1 is current: today's writer produces the same bytes.
     assert_eq!(
-        stream::encode_stream(&expected),
-        bytes,
-        "v1 encoding changed: bump VERSION"
+        stream::VERSION,
+        2,
+        "a new version needs its golden file here"
     );
 }
