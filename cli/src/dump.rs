@@ -127,7 +127,7 @@ pub fn describe(event: &Event, label: &str) -> String {
             }
             s
         }
-        Event::Answer { answer, .. } => format!("answer {} {answer}", answer.kind()),
+        Event::Answer { answer, .. } => format!("answer {answer}"),
     }
 }
 

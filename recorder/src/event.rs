@@ -422,7 +422,7 @@ impl std::fmt::Display for Answer {
                 point_b,
             } => write!(
                 f,
-                "depth {} | normal {} | on A {} | on B {}",
+                "penetration depth {} | normal {} | on A {} | on B {}",
                 s(depth),
                 v(normal),
                 v(point_a),
@@ -433,7 +433,12 @@ impl std::fmt::Display for Answer {
                 toi,
                 position_a,
                 ..
-            } => write!(f, "no hit (toi {}) | A ends at {}", s(toi), v(position_a)),
+            } => write!(
+                f,
+                "sweep: no hit (toi {}) | A ends at {}",
+                s(toi),
+                v(position_a)
+            ),
             Self::Sweep {
                 hit: true,
                 toi,
@@ -442,15 +447,19 @@ impl std::fmt::Display for Answer {
                 position_a,
             } => write!(
                 f,
-                "hit at toi {} | normal {} | contact {} | A at {}",
+                "sweep hit at toi {} | normal {} | contact {} | A at {}",
                 s(toi),
                 v(normal),
                 v(point),
                 v(position_a)
             ),
             Self::Intersect { intersecting, axis } => match axis {
-                Some(a) => write!(f, "intersecting {intersecting} | separating axis {}", v(a)),
-                None => write!(f, "intersecting {intersecting}"),
+                Some(a) => write!(
+                    f,
+                    "intersect: intersecting {intersecting} | separating axis {}",
+                    v(a)
+                ),
+                None => write!(f, "intersect: intersecting {intersecting}"),
             },
         }
     }

@@ -1,11 +1,12 @@
 //! Running a query: validate it, build its shapes in the requested
-//! precision, call the algorithm and widen the result into an [`Answer`].
+//! precision, call the algorithm, record what it answered (an `answer!`
+//! event the viewer draws at the end) and widen the result into an [`Answer`].
 
 use super::query::{Algorithm, Query, QueryError, QueryKind};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Pose, Shape};
 use crate::{Status, epa, gjk, mpr, sweep};
-use cspace_recorder::{self as rec, Precision};
+use cspace_recorder::{self as rec, IntoVec3 as _, Precision};
 use serde::{Deserialize, Serialize};
 
 /// A query's result: which algorithm ran, in which precision, its outcome,
@@ -148,6 +149,12 @@ impl<T: Real> Prepared<T> {
         let (outcome, iterations, status) = match (self.kind, self.algorithm) {
             (QueryKind::Distance, _) => {
                 let d = gjk::distance(&a, &b);
+                rec::answer!(rec::Answer::Distance {
+                    distance: d.distance.into_scalar(),
+                    point_a: d.point_a.into_vec3(),
+                    point_b: d.point_b.into_vec3(),
+                    normal: d.normal.into_vec3(),
+                });
                 let o = Outcome::Distance {
                     distance: d.distance.to_f64(),
                     point_a: v(d.point_a),
@@ -162,6 +169,10 @@ impl<T: Real> Prepared<T> {
                 } else {
                     gjk::intersect(&a, &b)
                 };
+                rec::answer!(rec::Answer::Intersect {
+                    intersecting: r.intersecting,
+                    axis: None,
+                });
                 let o = Outcome::Intersect {
                     intersecting: r.intersecting,
                 };
@@ -173,6 +184,12 @@ impl<T: Real> Prepared<T> {
                 } else {
                     epa::penetration(&a, &b)
                 };
+                rec::answer!(rec::Answer::Penetration {
+                    depth: p.depth.into_scalar(),
+                    normal: p.normal.into_vec3(),
+                    point_a: p.point_a.into_vec3(),
+                    point_b: p.point_b.into_vec3(),
+                });
                 let o = Outcome::Penetration {
                     depth: p.depth.to_f64(),
                     normal: v(p.normal),
@@ -191,6 +208,15 @@ impl<T: Real> Prepared<T> {
                         .unwrap_or_else(|_| sweep::Sweep::miss(0, Status::Degenerate)),
                     _ => sweep::ray_cast(&a, self.motion, &b),
                 };
+                // Where A stopped: at impact, or at the end of its motion.
+                let stop = if s.hit { s.toi } else { T::ONE };
+                rec::answer!(rec::Answer::Sweep {
+                    hit: s.hit,
+                    toi: stop.into_scalar(),
+                    normal: s.normal.into_vec3(),
+                    point: s.point.into_vec3(),
+                    position_a: (self.pose_a.position + self.motion * stop).into_vec3(),
+                });
                 let o = Outcome::Sweep {
                     hit: s.hit,
                     toi: s.hit.then(|| s.toi.to_f64()),

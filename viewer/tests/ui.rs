@@ -6,6 +6,7 @@
 
 use cspace_viewer::app::{Opened, ViewerApp};
 use cspace_viewer::state::live::LiveState;
+use cspace_viewer::state::session::View;
 use cspace_viewer::state::timeline::Command;
 use cspace_viewer::state::trace::Entry;
 use egui::{Key, Modifiers};
@@ -296,6 +297,61 @@ fn snapshots_of_both_views() {
     // Hovering a configuration-space simplex vertex highlights its pair.
     let s = &h.state().session;
     assert_eq!(s.visible.simplices.len(), 1);
+}
+
+/// The two views of bundled example `name` at its end, as a snapshot.
+fn views_at_the_end(name: &str) -> Harness<'static, ViewerApp> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../fixtures/examples/{name}.fixture.json"));
+    let mut app = ViewerApp::new(None, Some(&path), None);
+    app.command(Command::Last);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 300.0))
+        .wgpu()
+        .build_ui_state(
+            |ui, app: &mut ViewerApp| {
+                egui::CentralPanel::default().show(ui, |ui| app.views(ui));
+            },
+            app,
+        );
+    h.run();
+    h
+}
+
+#[test]
+fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
+    let mut snapshots = egui_kittest::SnapshotResults::new();
+    for (name, labels) in [
+        (
+            "gjk-cylinder-cone",
+            ["distance 0.3364172", "closest point · 0.3364172"],
+        ),
+        (
+            "epa-deep-hulls",
+            ["depth 1.037894", "penetration · 1.037894"],
+        ),
+        ("sweep-ca", ["contact", "A at impact · toi 0.3422489"]),
+    ] {
+        let mut h = views_at_the_end(name);
+        let s = &mut h.state_mut().session;
+        assert_eq!(s.timeline.cursor(), s.trace.len(), "{name}: at the end");
+        assert!(s.visible.answer.is_some(), "{name}: the answer is visible");
+        assert!(s.visible.shapes.is_some(), "{name}: the shapes too");
+        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
+        let texts: Vec<String> = [View::Config, View::Object]
+            .into_iter()
+            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect).labels)
+            .map(|l| l.text)
+            .collect();
+        for label in labels {
+            assert!(
+                texts.iter().any(|t| t.contains(label)),
+                "{name}: {label} in {texts:?}"
+            );
+        }
+        h.snapshot(format!("answer_{name}_end"));
+        snapshots.extend(h.take_snapshot_results());
+    }
 }
 
 #[test]

@@ -10,14 +10,15 @@
 
 use super::clip::{self, Px};
 use super::{
-    COLOR_A, COLOR_B, COLOR_CSO, COLOR_DEFAULT, COLOR_HIGHLIGHT, COLOR_ORIGIN, COLOR_SIMPLEX,
-    color, with_alpha,
+    COLOR_A, COLOR_ANSWER, COLOR_B, COLOR_CSO, COLOR_DEFAULT, COLOR_HIGHLIGHT, COLOR_ORIGIN,
+    COLOR_SIMPLEX, color, with_alpha,
 };
 use crate::state::camera::{OrbitCamera, Projector};
 use crate::state::scene::Pick;
 use crate::state::session::{Session, View};
 use crate::state::surface::Surface;
 use crate::state::trace::{Entry, Prim};
+use cspace_recorder::Answer;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
 use glam::DVec3;
 
@@ -42,7 +43,7 @@ pub struct Label {
 pub mod priority {
     /// The hovered or a selected point.
     pub const HOT: u8 = 0;
-    /// The origin.
+    /// The origin and the query's answer.
     pub const ORIGIN: u8 = 1;
     /// A simplex vertex.
     pub const SIMPLEX: u8 = 2;
@@ -544,6 +545,42 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
         }
     }
 
+    // The query's answer, at its end and after.
+    if let Some(Entry::Answer(k)) = session
+        .visible
+        .answer
+        .and_then(|e| session.trace.entries.get(e as usize))
+        .copied()
+        && let Some(rec) = session.trace.answers.get(k as usize)
+    {
+        let answer_now = rec.answer.clone();
+        let event = session.visible.answer.unwrap_or_default();
+        // A's position and motion (not the shapes: a hull may be large).
+        let shapes = session
+            .visible
+            .shapes
+            .and_then(|e| match session.trace.entries.get(e as usize) {
+                Some(Entry::Shapes(k)) => session.trace.shapes.get(*k as usize),
+                _ => None,
+            })
+            .map(|s| (s.a.position, s.motion));
+        let per_px = cam.per_pixel(rect.height());
+        let mut out = Out {
+            items: &mut items,
+            labels: &mut labels,
+            picks: &mut picks,
+            fills: &mut fills,
+        };
+        answer(
+            &answer_now,
+            view,
+            (event, shapes),
+            (&clipper, &cam, per_px),
+            session,
+            &mut out,
+        );
+    }
+
     items.sort_by(|a, b| b.0.total_cmp(&a.0));
     Frame {
         shapes: std::iter::once(Shape::mesh(fills.into_mesh()))
@@ -551,6 +588,238 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
             .collect(),
         picks,
         labels,
+    }
+}
+
+/// Where drawing goes.
+struct Out<'a> {
+    items: &'a mut Vec<(f64, Shape)>,
+    labels: &'a mut Vec<Label>,
+    picks: &'a mut Vec<(Pick, Pos2)>,
+    fills: &'a mut Fills,
+}
+
+impl Out<'_> {
+    /// A labelled, pickable answer point (drawn in front of everything).
+    fn point(&mut self, clipper: &Clipper, p: [f64; 3], text: String, pick: Pick) {
+        if let Some((q, d)) = clipper.point(p) {
+            self.items
+                .push((d * 1e-3, Shape::circle_filled(q, 5.0, COLOR_ANSWER)));
+            self.items.push((
+                d * 1e-3,
+                Shape::circle_stroke(q, 5.0, Stroke::new(1.0, Color32::WHITE)),
+            ));
+            self.labels.push(Label {
+                anchor: q,
+                text,
+                color: COLOR_ANSWER,
+                priority: priority::ORIGIN,
+            });
+            self.picks.push((pick, q));
+        }
+    }
+
+    /// A segment of the answer, optionally with an arrow head at `b`.
+    fn segment(
+        &mut self,
+        clipper: &Clipper,
+        a: [f64; 3],
+        b: [f64; 3],
+        color: Color32,
+        arrow: bool,
+    ) {
+        if let Some((seg, d)) = clipper.segment(a, b) {
+            let stroke = Stroke::new(2.0, color);
+            self.items
+                .push((d * 1e-3, Shape::line_segment(seg, stroke)));
+            let dir = seg[1] - seg[0];
+            if arrow && dir.length() > 6.0 && clipper.point(b).is_some() {
+                let u = dir.normalized() * 8.0;
+                let side = vec2(-u.y, u.x) * 0.5;
+                for s in [side, -side] {
+                    self.items.push((
+                        d * 1e-3,
+                        Shape::line_segment([seg[1], seg[1] - u + s], stroke),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn scalar_text(v: cspace_recorder::Scalar) -> String {
+    crate::state::log::short(v.to_f64())
+}
+
+/// A's position and its motion, for drawing a sweep's answer.
+type APlacement = ([f64; 3], Option<[f64; 3]>);
+
+/// Draws a query's answer: in object space the witness points, the
+/// segment between them and the normal (A at impact for a sweep); in
+/// configuration space the closest point or penetration vector from the
+/// origin (the hit point −toi·motion for a sweep, the separating axis for
+/// an intersect). Normals are drawn 40 pixels long.
+#[allow(clippy::too_many_lines)] // one arm per answer kind and view
+fn answer(
+    a: &Answer,
+    view: View,
+    (event, shapes): (u32, Option<APlacement>),
+    (clipper, cam, per_px): (&Clipper, &OrbitCamera, f64),
+    session: &mut Session,
+    out: &mut Out<'_>,
+) {
+    let pick = |vertex| Pick { event, vertex };
+    let v = |x: &cspace_recorder::Vec3Data| DVec3::from(x.to_f64());
+    let arrow = |from: DVec3, n: DVec3| (from + n.normalize_or_zero() * per_px * 40.0).to_array();
+    match (a, view) {
+        (
+            Answer::Distance {
+                distance,
+                point_a,
+                point_b,
+                normal,
+            }
+            | Answer::Penetration {
+                depth: distance,
+                point_a,
+                point_b,
+                normal,
+            },
+            View::Object,
+        ) => {
+            let (pa, pb) = (v(point_a), v(point_b));
+            let (what, on_a, on_b) = match a {
+                Answer::Distance { .. } => ("distance", "closest on A", "closest on B"),
+                _ => ("depth", "deepest on A", "deepest on B"),
+            };
+            out.segment(clipper, pa.to_array(), pb.to_array(), COLOR_ANSWER, false);
+            out.segment(
+                clipper,
+                pa.to_array(),
+                arrow(pa, v(normal)),
+                COLOR_HIGHLIGHT,
+                true,
+            );
+            // The value first (placed before the points' names), at the middle.
+            if let Some((seg, _)) = clipper.segment(pa.to_array(), pb.to_array()) {
+                out.labels.push(Label {
+                    anchor: seg[0].lerp(seg[1], 0.5),
+                    text: format!("{what} {}", scalar_text(*distance)),
+                    color: COLOR_ANSWER,
+                    priority: priority::HOT,
+                });
+            }
+            out.point(clipper, pa.to_array(), on_a.to_owned(), pick(0));
+            out.point(clipper, pb.to_array(), on_b.to_owned(), pick(1));
+        }
+        (
+            Answer::Distance {
+                distance,
+                point_a,
+                point_b,
+                ..
+            }
+            | Answer::Penetration {
+                depth: distance,
+                point_a,
+                point_b,
+                ..
+            },
+            View::Config,
+        ) => {
+            let c = v(point_a) - v(point_b);
+            let what = if matches!(a, Answer::Distance { .. }) {
+                "closest point"
+            } else {
+                "penetration"
+            };
+            out.segment(clipper, [0.0; 3], c.to_array(), COLOR_ANSWER, true);
+            out.point(
+                clipper,
+                c.to_array(),
+                format!("{what} · {}", scalar_text(*distance)),
+                pick(2),
+            );
+        }
+        (
+            Answer::Sweep {
+                hit,
+                toi,
+                normal,
+                point,
+                position_a,
+            },
+            View::Object,
+        ) => {
+            // A where the sweep stopped: at impact, or at its end.
+            if let Some((a_at, _)) = shapes {
+                let shift = v(position_a) - DVec3::from(a_at);
+                if let Some(Entry::Shapes(k)) = session
+                    .visible
+                    .shapes
+                    .and_then(|e| session.trace.entries.get(e as usize))
+                    .copied()
+                {
+                    let meshes = session.meshes.get(&session.trace, k);
+                    surface(
+                        &meshes.a,
+                        shift,
+                        COLOR_ANSWER,
+                        90,
+                        (clipper, cam),
+                        out.fills,
+                        out.items,
+                    );
+                }
+            }
+            let note = if *hit {
+                format!("A at impact · toi {}", scalar_text(*toi))
+            } else {
+                format!("no hit · toi {}", scalar_text(*toi))
+            };
+            out.point(clipper, v(position_a).to_array(), note, pick(1));
+            if *hit {
+                let p = v(point);
+                out.segment(
+                    clipper,
+                    p.to_array(),
+                    arrow(p, v(normal)),
+                    COLOR_HIGHLIGHT,
+                    true,
+                );
+                out.point(clipper, p.to_array(), "contact".to_owned(), pick(0));
+            }
+        }
+        (Answer::Sweep { hit, toi, .. }, View::Config) => {
+            if let (true, Some(m)) = (*hit, shapes.and_then(|s| s.1)) {
+                let at = DVec3::from(m) * -toi.to_f64();
+                out.segment(clipper, [0.0; 3], at.to_array(), COLOR_ANSWER, true);
+                if let Some((q, _)) = clipper.point(at.to_array()) {
+                    out.labels.push(Label {
+                        anchor: q,
+                        text: format!("−toi · motion · toi {}", scalar_text(*toi)),
+                        color: COLOR_ANSWER,
+                        priority: priority::ORIGIN,
+                    });
+                }
+            }
+        }
+        (Answer::Intersect { axis, .. }, View::Config) => {
+            if let Some(x) = axis {
+                let tip = arrow(DVec3::ZERO, v(x));
+                out.segment(clipper, [0.0; 3], tip, COLOR_ANSWER, true);
+                if let Some((q, _)) = clipper.point(tip) {
+                    out.labels.push(Label {
+                        anchor: q,
+                        text: "separating axis".to_owned(),
+                        color: COLOR_ANSWER,
+                        priority: priority::ORIGIN,
+                    });
+                    out.picks.push((pick(0), q));
+                }
+            }
+        }
+        (Answer::Intersect { .. }, View::Object) => {}
     }
 }
 

@@ -33,6 +33,8 @@ const COLOR_SIMPLEX: Color32 = Color32::from_rgb(235, 100, 35);
 const COLOR_DEFAULT: Color32 = Color32::from_rgb(220, 220, 220);
 /// Hovered and selected points, a sweep's motion.
 const COLOR_HIGHLIGHT: Color32 = Color32::from_rgb(240, 228, 66);
+/// A query's answer: closest points, penetration vector, contact.
+const COLOR_ANSWER: Color32 = Color32::from_rgb(20, 200, 140);
 /// The origin and its axes.
 const COLOR_ORIGIN: Color32 = Color32::from_gray(235);
 /// The views' background.

@@ -33,6 +33,17 @@ impl Inspector<'_> {
             s.visible.object.len(),
             s.visible.simplices.len()
         ));
+        if let Some(crate::state::trace::Entry::Answer(k)) = s
+            .visible
+            .answer
+            .and_then(|e| s.trace.entries.get(e as usize))
+            && let Some(a) = s.trace.answers.get(*k as usize)
+        {
+            ui.separator();
+            for l in crate::state::inspect::describe_answer(&a.answer) {
+                ui.monospace(l);
+            }
+        }
         ui.separator();
         let lines = s.selection.describe(&s.trace);
         if lines.is_empty() {

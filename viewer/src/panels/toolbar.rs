@@ -68,7 +68,10 @@ impl Toolbar<'_> {
             ui.separator();
             ui.strong(session.timeline.status(&session.trace));
             if let Some(e) = session.timeline.current_event() {
-                ui.label(session.trace.describe(e));
+                // One line: the log and the inspector have it whole.
+                let whole = session.trace.describe(e);
+                ui.label(crate::state::trace::clip(&whole, 60))
+                    .on_hover_text(whole);
             }
         });
         action

@@ -64,6 +64,64 @@ pub fn describe_vec(v: Vec3Data) -> Vec<String> {
     lines
 }
 
+/// The inspector lines for a query's answer: every number with 17 digits
+/// and its bits, every vector as [`describe_vec`] shows it.
+#[must_use]
+pub fn describe_answer(a: &cspace_recorder::Answer) -> Vec<String> {
+    use cspace_recorder::Answer;
+    let scalar = |name: &str, v: Scalar| format!("{name} = {}  {}", sig17(v.to_f64()), hex(v));
+    let vector = |name: &str, v: Vec3Data| {
+        std::iter::once(format!("{name}:"))
+            .chain(describe_vec(v).into_iter().map(|l| format!("  {l}")))
+            .collect::<Vec<_>>()
+    };
+    let mut lines = vec![format!("answer ({})", a.kind())];
+    match a {
+        Answer::Distance {
+            distance,
+            point_a,
+            point_b,
+            normal,
+        } => {
+            lines.push(scalar("distance", *distance));
+            lines.extend(vector("closest on A", *point_a));
+            lines.extend(vector("closest on B", *point_b));
+            lines.extend(vector("normal", *normal));
+        }
+        Answer::Penetration {
+            depth,
+            normal,
+            point_a,
+            point_b,
+        } => {
+            lines.push(scalar("depth", *depth));
+            lines.extend(vector("normal", *normal));
+            lines.extend(vector("deepest on A", *point_a));
+            lines.extend(vector("deepest on B", *point_b));
+        }
+        Answer::Sweep {
+            hit,
+            toi,
+            normal,
+            point,
+            position_a,
+        } => {
+            lines.push(format!("hit = {hit}"));
+            lines.push(scalar("toi", *toi));
+            lines.extend(vector("normal", *normal));
+            lines.extend(vector("contact", *point));
+            lines.extend(vector("A at impact", *position_a));
+        }
+        Answer::Intersect { intersecting, axis } => {
+            lines.push(format!("intersecting = {intersecting}"));
+            if let Some(x) = axis {
+                lines.extend(vector("separating axis", *x));
+            }
+        }
+    }
+    lines
+}
+
 /// The per-coordinate ULP differences `b − a`.
 #[must_use]
 pub fn describe_ulps(a: Vec3Data, b: Vec3Data) -> String {

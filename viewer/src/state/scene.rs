@@ -4,7 +4,7 @@
 use crate::state::hull;
 use crate::state::surface::{Surface, surface};
 use crate::state::trace::{Entry, ItemClass, Prim, Trace};
-use cspace_recorder::{ShapeDecl, ShapeGeom, Vec3Data};
+use cspace_recorder::{Answer, ShapeDecl, ShapeGeom, Vec3Data};
 use std::collections::HashMap;
 
 /// The items visible at one cursor position, by event index.
@@ -20,6 +20,8 @@ pub struct Visible {
     pub simplices: Vec<u32>,
     /// The current shapes event.
     pub shapes: Option<u32>,
+    /// The answer of the query, at its end and after.
+    pub answer: Option<u32>,
 }
 
 impl Visible {
@@ -38,11 +40,13 @@ impl Visible {
         self.object.clear();
         self.simplices.clear();
         self.shapes = None;
+        self.answer = None;
         trace.visible_classes(c, |event, class| match class {
             ItemClass::Config => self.config.push(event),
             ItemClass::Object => self.object.push(event),
             ItemClass::Simplex => self.simplices.push(event),
             ItemClass::Shapes => self.shapes = Some(event),
+            ItemClass::Answer => self.answer = Some(event),
         });
     }
 
@@ -53,6 +57,7 @@ impl Visible {
             + self.object.len()
             + self.simplices.len()
             + usize::from(self.shapes.is_some())
+            + usize::from(self.answer.is_some())
     }
 }
 
@@ -122,7 +127,8 @@ impl MeshCache {
 }
 
 /// A pickable point: vertex `vertex` of the item recorded by `event`. For a
-/// simplex, vertices `3k`, `3k+1`, `3k+2` are `w`, `a`, `b` of simplex vertex `k`.
+/// simplex, vertices `3k`, `3k+1`, `3k+2` are `w`, `a`, `b` of simplex vertex
+/// `k`; for an answer, the points [`answer_points`] lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pick {
     /// The event.
@@ -156,6 +162,9 @@ impl Pick {
                     _ => v.b,
                 })
             }
+            Entry::Answer(k) => answer_points(&trace.answers.get(k as usize)?.answer)
+                .get(self.vertex as usize)
+                .map(|p| p.1),
             _ => None,
         }
     }
@@ -173,8 +182,53 @@ impl Pick {
                     self.event
                 )
             }
+            Some(Entry::Answer(k)) => {
+                let part = trace
+                    .answers
+                    .get(*k as usize)
+                    .and_then(|a| {
+                        answer_points(&a.answer)
+                            .get(self.vertex as usize)
+                            .map(|p| p.0)
+                    })
+                    .unwrap_or("?");
+                format!("answer {part} (event {})", self.event)
+            }
             _ => format!("{label} vertex {} (event {})", self.vertex, self.event),
         }
+    }
+}
+
+/// The points of an answer, named, in pick-vertex order: the witness
+/// points on A and B and their difference A − B (the closest point of the
+/// configuration-space obstacle, or the penetration vector), a sweep's
+/// contact point, A's position at impact and the point −toi·motion is not
+/// known here (the view computes it), an intersect's axis.
+#[must_use]
+pub fn answer_points(a: &Answer) -> Vec<(&'static str, Vec3Data)> {
+    let diff = |p: &Vec3Data, q: &Vec3Data| {
+        let (p, q) = (p.to_f64(), q.to_f64());
+        Vec3Data::F64([p[0] - q[0], p[1] - q[1], p[2] - q[2]])
+    };
+    match a {
+        Answer::Distance {
+            point_a, point_b, ..
+        } => vec![
+            ("closest on A", *point_a),
+            ("closest on B", *point_b),
+            ("A − B", diff(point_a, point_b)),
+        ],
+        Answer::Penetration {
+            point_a, point_b, ..
+        } => vec![
+            ("deepest on A", *point_a),
+            ("deepest on B", *point_b),
+            ("A − B", diff(point_a, point_b)),
+        ],
+        Answer::Sweep {
+            point, position_a, ..
+        } => vec![("contact", *point), ("A at impact", *position_a)],
+        Answer::Intersect { axis, .. } => axis.iter().map(|x| ("separating axis", *x)).collect(),
     }
 }
 

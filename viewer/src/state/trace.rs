@@ -13,8 +13,8 @@
 
 use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
-    CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, SiteDef, Space, StreamDecoder,
-    Vec3Data,
+    Answer, CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, SiteDef, Space,
+    StreamDecoder, Vec3Data,
 };
 use std::collections::HashMap;
 
@@ -95,6 +95,15 @@ pub struct ShapesRec {
     pub motion: Option<[f64; 3]>,
 }
 
+/// A recorded answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerRec {
+    /// Call site.
+    pub site: u32,
+    /// What the query answered.
+    pub answer: Answer,
+}
+
 /// One event in compact form; bulky payloads live in side tables.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Entry {
@@ -141,6 +150,8 @@ pub enum Entry {
     },
     /// The query's shapes (index into [`Trace::shapes`]).
     Shapes(u32),
+    /// What the query answered (index into [`Trace::answers`]).
+    Answer(u32),
 }
 
 /// One named series of `value!` samples.
@@ -175,6 +186,8 @@ pub enum ItemKind {
     Simplex(u32),
     /// Index into [`Trace::shapes`].
     Shapes(u32),
+    /// Index into [`Trace::answers`].
+    Answer(u32),
 }
 
 /// Which list of the visible set an item goes to.
@@ -188,6 +201,8 @@ pub enum ItemClass {
     Simplex,
     /// A shapes declaration.
     Shapes,
+    /// A query's answer.
+    Answer,
 }
 
 /// A loaded recording with its indexes.
@@ -208,6 +223,8 @@ pub struct Trace {
     pub simplices: Vec<SimplexRec>,
     /// Shape pairs.
     pub shapes: Vec<ShapesRec>,
+    /// Query answers.
+    pub answers: Vec<AnswerRec>,
     /// Value series in order of first appearance.
     pub series: Vec<Series>,
     /// Event indices of the pauses.
@@ -245,6 +262,8 @@ struct Builder {
     /// The live simplex item of each site label.
     last_simplex: HashMap<String, usize>,
     last_shapes: Option<usize>,
+    /// The answer shown until the next answer or the next query's shapes.
+    last_answer: Option<usize>,
     series_of_site: HashMap<u32, u32>,
 }
 
@@ -259,11 +278,21 @@ impl Builder {
             },
             ItemKind::Simplex(_) => ItemClass::Simplex,
             ItemKind::Shapes(_) => ItemClass::Shapes,
+            ItemKind::Answer(_) => ItemClass::Answer,
         };
         self.trace.item_event.push(i);
         self.trace.item_class.push(class);
         if scoped && !self.scopes.is_empty() {
             self.born.push(id);
+        }
+        // A new query's shapes end the last one's answer; a new answer replaces it.
+        if let ItemKind::Shapes(_) | ItemKind::Answer(_) = kind
+            && let Some(prev) = self.last_answer.take()
+        {
+            self.trace.visible.clip_end(prev, i + 1);
+        }
+        if let ItemKind::Answer(_) = kind {
+            self.last_answer = Some(id);
         }
         if let ItemKind::Simplex(_) | ItemKind::Shapes(_) = kind {
             let prev = match kind {
@@ -394,6 +423,17 @@ impl Builder {
                 self.add_item(i, ItemKind::Shapes(k), false);
                 Entry::Shapes(k)
             }
+            Event::Answer { site, answer } => {
+                t.log.push(row);
+                let k = u32len(t.answers.len());
+                t.answers.push(AnswerRec {
+                    site,
+                    answer: *answer,
+                });
+                // Outlives its scope: it is what the query found.
+                self.add_item(i, ItemKind::Answer(k), false);
+                Entry::Answer(k)
+            }
         };
         let t = &mut self.trace;
         t.entries.push(entry);
@@ -499,6 +539,7 @@ impl Trace {
             | Entry::Pause { site }
             | Entry::Text { site, .. }
             | Entry::Value { site, .. } => site,
+            Entry::Answer(k) => self.answers.get(k as usize)?.site,
             Entry::Draw(k) => self.drawables.get(k as usize)?.site,
             Entry::Simplex(k) => self.simplices.get(k as usize)?.site,
             Entry::Shapes(k) => self.shapes.get(k as usize)?.site,
@@ -619,6 +660,10 @@ impl Trace {
                     format!("shapes {} vs {}{swept}", s.a.geom.kind(), s.b.geom.kind())
                 },
             ),
+            Entry::Answer(k) => self
+                .answers
+                .get(k as usize)
+                .map_or_else(|| "answer".into(), |a| format!("answer: {}", a.answer)),
         }
     }
 
