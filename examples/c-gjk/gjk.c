@@ -110,7 +110,7 @@ gjk_result gjk_distance(const hull *a, const hull *b) {
     vertex s[4];
     float lambda[4] = {1, 0, 0, 0}, lower = 0;
     int n = 1, i;
-    vec3 v;
+    vec3 v, toward_b;
     CSPACE_SHAPES(cspace_hull_f32(a->points[0].v, a->count), cspace_hull_f32(b->points[0].v, b->count));
     s[0].a = a->points[0];
     s[0].b = b->points[0];
@@ -162,5 +162,7 @@ gjk_result gjk_distance(const hull *a, const hull *b) {
     CSPACE_LINEF("closest points", CSPACE_OBJECT, CSPACE_GREEN, r.point_a.v, r.point_b.v);
     CSPACE_VALUEF("distance", r.distance);
     CSPACE_PAUSE("done");
+    toward_b = r.distance > 0 ? scale(v, -1.0f / r.distance) : make(0, 0, 0); /* unit A -> B: -v / |v| */
+    CSPACE_ANSWER_DISTANCEF(r.distance, r.point_a.v, r.point_b.v, toward_b.v);
     return r;
 }

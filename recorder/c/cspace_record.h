@@ -2,7 +2,7 @@
  * the cspace viewer. One header, C99 or C++11 and later, libc only.
  *
  * Writes the same bytes as the Rust crate cspace-recorder (stream format
- * version 1, see ARCHITECTURE.md "Stream format"), so `cspace-viewer`,
+ * version 2, see ARCHITECTURE.md "Stream format"), so `cspace-viewer`,
  * `cspace dump/stats/diff` and live attach (`CSPACE_LIVE`) work unchanged.
  *
  * USE
@@ -24,6 +24,7 @@
  *       CSPACE_TEXT("iteration %d: |v| = %.17g", i, len);
  *       CSPACE_PAUSE("closest point");
  *       CSPACE_POP();
+ *       CSPACE_ANSWER_DISTANCE(dist, on_a, on_b, normal); // what the query answered
  *       cspace_end_save("my-gjk.cspace");             // or cspace_end(&buffer)
  *
  *   C++ also has CSPACE_SCOPE("iteration"): a push now and its pop when the
@@ -45,6 +46,16 @@
  *       support points behind it; w, a, b point at vertex 0's three components,
  *       vertex i's are `stride` bytes further (CSPACE_SIMPLEXF for floats)
  *   CSPACE_VALUE(label, x) / CSPACE_VALUEF(label, x)   one sample of a series (f64 / f32)
+ *   What the query answered (Rust: answer!, site label "answer"; the viewer
+ *   draws it until the next query's shapes). Scalars are double and vectors
+ *   const double[3]; the F forms take float and const float[3] (recorded as
+ *   f32, bit for bit); hit and intersecting are ints (nonzero: true):
+ *   CSPACE_ANSWER_DISTANCE(distance, point_a, point_b, normal)     closest points, unit A->B
+ *   CSPACE_ANSWER_PENETRATION(depth, normal, point_a, point_b)     deepest points
+ *   CSPACE_ANSWER_SWEEP(hit, toi, normal, point, position_a)       time of impact, A there
+ *   CSPACE_ANSWER_INTERSECT(intersecting, axis)   axis: a separating axis A->B, or NULL
+ *   CSPACE_ANSWER_DISTANCEF / CSPACE_ANSWER_PENETRATIONF / CSPACE_ANSWER_SWEEPF /
+ *   CSPACE_ANSWER_INTERSECTF: the same in float
  *   CSPACE_ON()                    whether this thread records (0 when compiled out):
  *                                  guard work done only for the macros, once per query
  *   space: CSPACE_OBJECT (world) or CSPACE_CSO (configuration space, A - B)
@@ -78,7 +89,9 @@
  *     Rust: "<kind> event left out: its frame of N bytes exceeds the stream's
  *     limit of 16777216 bytes".
  *   - A NULL vector argument: the event is replaced by a Text event
- *     "<kind> event left out: a vector argument is NULL".
+ *     "<kind> event left out: a vector argument is NULL" ("answer event ..."
+ *     for the answer macros). The axis of CSPACE_ANSWER_INTERSECT(F) is the
+ *     exception: NULL there records an intersect answer without an axis.
  *   - A hull (or mesh) with 0 points, or NULL points: recorded with 0 points.
  *   - CSPACE_POP() without a push: recorded; the viewer shows a stray end.
  *   - cspace_begin inside a recording: a separate nested recording.
@@ -89,7 +102,7 @@
  *   - Labels must be string literals in C (a static initialiser); in C++ a
  *     runtime string compiles and the first one seen at the call site is kept.
  *
- * ADDING AN EVENT KIND (when the Rust format gains one, e.g. version 2)
+ * ADDING AN EVENT KIND (when the Rust format gains one, as version 2 did Answer)
  *   1. Bump CSPACE_FORMAT_VERSION to the Rust stream::VERSION.
  *   2. Add its tag to `enum cspace__tag` (same index as the Rust Event variant).
  *   3. Write a cspace__<kind>() emitter like cspace__value_d below: compute the
@@ -117,7 +130,7 @@ extern "C" {
 /* ---- constants ---------------------------------------------------------- */
 
 /** The stream format version written (Rust: cspace_recorder::stream::VERSION). */
-#define CSPACE_FORMAT_VERSION 1
+#define CSPACE_FORMAT_VERSION 2
 /** Largest frame payload in bytes (Rust: stream::MAX_FRAME_LEN). */
 #define CSPACE_MAX_FRAME_LEN (16u << 20)
 /** Labels and file names are cut to this many bytes. */
@@ -334,6 +347,20 @@ void cspace__simplex_f(const cspace_site *s, size_t n, const float *w, const flo
 void cspace__value_d(const cspace_site *s, double x);
 void cspace__value_f(const cspace_site *s, float x);
 void cspace__shapes(const cspace_site *s, const cspace_shape *a, const cspace_shape *b, const double *motion);
+void cspace__answer_distance_d(const cspace_site *s, double distance, const double *point_a, const double *point_b,
+                               const double *normal);
+void cspace__answer_distance_f(const cspace_site *s, float distance, const float *point_a, const float *point_b,
+                               const float *normal);
+void cspace__answer_penetration_d(const cspace_site *s, double depth, const double *normal, const double *point_a,
+                                  const double *point_b);
+void cspace__answer_penetration_f(const cspace_site *s, float depth, const float *normal, const float *point_a,
+                                  const float *point_b);
+void cspace__answer_sweep_d(const cspace_site *s, int hit, double toi, const double *normal, const double *point,
+                            const double *position_a);
+void cspace__answer_sweep_f(const cspace_site *s, int hit, float toi, const float *normal, const float *point,
+                            const float *position_a);
+void cspace__answer_intersect_d(const cspace_site *s, int intersecting, const double *axis);
+void cspace__answer_intersect_f(const cspace_site *s, int intersecting, const float *axis);
 
 #define CSPACE__DO(label, call)                                                   \
     do {                                                                          \
@@ -375,6 +402,22 @@ void cspace__shapes(const cspace_site *s, const cspace_shape *a, const cspace_sh
             cspace__shapes(&cspace__site_, &cspace__a_, &cspace__b_, motion);          \
         }                                                                              \
     } while (0)
+#define CSPACE_ANSWER_DISTANCE(distance, point_a, point_b, normal) \
+    CSPACE__DO("answer", cspace__answer_distance_d(&cspace__site_, distance, point_a, point_b, normal))
+#define CSPACE_ANSWER_DISTANCEF(distance, point_a, point_b, normal) \
+    CSPACE__DO("answer", cspace__answer_distance_f(&cspace__site_, distance, point_a, point_b, normal))
+#define CSPACE_ANSWER_PENETRATION(depth, normal, point_a, point_b) \
+    CSPACE__DO("answer", cspace__answer_penetration_d(&cspace__site_, depth, normal, point_a, point_b))
+#define CSPACE_ANSWER_PENETRATIONF(depth, normal, point_a, point_b) \
+    CSPACE__DO("answer", cspace__answer_penetration_f(&cspace__site_, depth, normal, point_a, point_b))
+#define CSPACE_ANSWER_SWEEP(hit, toi, normal, point, position_a) \
+    CSPACE__DO("answer", cspace__answer_sweep_d(&cspace__site_, hit, toi, normal, point, position_a))
+#define CSPACE_ANSWER_SWEEPF(hit, toi, normal, point, position_a) \
+    CSPACE__DO("answer", cspace__answer_sweep_f(&cspace__site_, hit, toi, normal, point, position_a))
+#define CSPACE_ANSWER_INTERSECT(intersecting, axis) \
+    CSPACE__DO("answer", cspace__answer_intersect_d(&cspace__site_, intersecting, axis))
+#define CSPACE_ANSWER_INTERSECTF(intersecting, axis) \
+    CSPACE__DO("answer", cspace__answer_intersect_f(&cspace__site_, intersecting, axis))
 
 #else /* !CSPACE_RECORD: every macro type-checks its arguments and evaluates none */
 
@@ -408,6 +451,12 @@ int cspace__chk_sf(const char *label, size_t n, const float *w, const float *a, 
 int cspace__chk_vd(const char *label, double x);
 int cspace__chk_vf(const char *label, float x);
 int cspace__chk_shapes(cspace_shape a, cspace_shape b, const double *motion);
+int cspace__chk_ad(double x, const double *a, const double *b, const double *c);
+int cspace__chk_af(float x, const float *a, const float *b, const float *c);
+int cspace__chk_sweep_d(int hit, double toi, const double *a, const double *b, const double *c);
+int cspace__chk_sweep_f(int hit, float toi, const float *a, const float *b, const float *c);
+int cspace__chk_xd(int intersecting, const double *axis);
+int cspace__chk_xf(int intersecting, const float *axis);
 
 #define CSPACE__OFF(check) ((void)sizeof(check))
 #define CSPACE_PUSH(label) CSPACE__OFF(cspace__chk_label(label))
@@ -427,6 +476,20 @@ int cspace__chk_shapes(cspace_shape a, cspace_shape b, const double *motion);
 #define CSPACE_VALUEF(label, x) CSPACE__OFF(cspace__chk_vf(label, x))
 #define CSPACE_SHAPES(a, b) CSPACE__OFF(cspace__chk_shapes(a, b, 0))
 #define CSPACE_SHAPES_SWEEP(a, b, motion) CSPACE__OFF(cspace__chk_shapes(a, b, motion))
+#define CSPACE_ANSWER_DISTANCE(distance, point_a, point_b, normal) \
+    CSPACE__OFF(cspace__chk_ad(distance, point_a, point_b, normal))
+#define CSPACE_ANSWER_DISTANCEF(distance, point_a, point_b, normal) \
+    CSPACE__OFF(cspace__chk_af(distance, point_a, point_b, normal))
+#define CSPACE_ANSWER_PENETRATION(depth, normal, point_a, point_b) \
+    CSPACE__OFF(cspace__chk_ad(depth, normal, point_a, point_b))
+#define CSPACE_ANSWER_PENETRATIONF(depth, normal, point_a, point_b) \
+    CSPACE__OFF(cspace__chk_af(depth, normal, point_a, point_b))
+#define CSPACE_ANSWER_SWEEP(hit, toi, normal, point, position_a) \
+    CSPACE__OFF(cspace__chk_sweep_d(hit, toi, normal, point, position_a))
+#define CSPACE_ANSWER_SWEEPF(hit, toi, normal, point, position_a) \
+    CSPACE__OFF(cspace__chk_sweep_f(hit, toi, normal, point, position_a))
+#define CSPACE_ANSWER_INTERSECT(intersecting, axis) CSPACE__OFF(cspace__chk_xd(intersecting, axis))
+#define CSPACE_ANSWER_INTERSECTF(intersecting, axis) CSPACE__OFF(cspace__chk_xf(intersecting, axis))
 
 #endif /* CSPACE_RECORD */
 
@@ -531,7 +594,8 @@ enum cspace__tag {
     CSPACE__TRIANGLE = 7,
     CSPACE__SIMPLEX = 8,
     CSPACE__VALUE = 9,
-    CSPACE__SHAPES = 10
+    CSPACE__SHAPES = 10,
+    CSPACE__ANSWER = 11
 };
 
 typedef struct cspace__live cspace__live;
@@ -1092,6 +1156,97 @@ void cspace__shapes(const cspace_site *s, const cspace_shape *a, const cspace_sh
     }
     cspace__done(r, 0);
 }
+
+/* Event::Answer: tag, site, then the Answer (Box<Answer> encodes as Answer):
+ * its variant (Distance 0, Penetration 1, Sweep 2, Intersect 3) and fields in
+ * declaration order; Scalar is tag 0 + f32 or tag 1 + f64, bool one byte,
+ * Option<Vec3Data> a byte 0 or 1 then the vector. A frame holds at most 92
+ * bytes (a 5-byte site id and a sweep in f64): no size check. */
+static void cspace__scalar_d(struct cspace__recorder *r, double x) {
+    cspace__u8(r, 1); /* Scalar::F64 */
+    cspace__f64(r, x);
+}
+static void cspace__scalar_f(struct cspace__recorder *r, float x) {
+    cspace__u8(r, 0); /* Scalar::F32 */
+    cspace__f32(r, x);
+}
+/* Begins the frame of answer `variant` (1), or writes the NULL-vector note (0). */
+static int cspace__answer_head(struct cspace__recorder *r, long site, int vectors_ok, unsigned variant,
+                               size_t *start) {
+    if (!vectors_ok) {
+        cspace__null_vector(r, site, "answer");
+        return 0;
+    }
+    *start = cspace__begin_frame(r);
+    cspace__varint(r, CSPACE__ANSWER);
+    cspace__varint(r, (unsigned long long)site);
+    cspace__varint(r, variant);
+    return 1;
+}
+/* cspace__answer_{distance,penetration,sweep,intersect}_<sfx> for T = double (d) or float (f). */
+#define CSPACE__ANSWERS(sfx, T, vec, scalar)                                                            \
+    void cspace__answer_distance_##sfx(const cspace_site *s, T distance, const T *point_a, const T *point_b, \
+                                       const T *normal) {                                               \
+        long site;                                                                                      \
+        size_t start = 0;                                                                               \
+        struct cspace__recorder *r = cspace__rec(s, &site);                                             \
+        if (!r) return;                                                                                 \
+        if (cspace__answer_head(r, site, point_a && point_b && normal, 0, &start)) {                     \
+            scalar(r, distance);                                                                        \
+            vec(r, point_a);                                                                            \
+            vec(r, point_b);                                                                            \
+            vec(r, normal);                                                                             \
+            cspace__end_frame(r, start);                                                                \
+        }                                                                                               \
+        cspace__done(r, 0);                                                                             \
+    }                                                                                                   \
+    void cspace__answer_penetration_##sfx(const cspace_site *s, T depth, const T *normal, const T *point_a, \
+                                          const T *point_b) {                                           \
+        long site;                                                                                      \
+        size_t start = 0;                                                                               \
+        struct cspace__recorder *r = cspace__rec(s, &site);                                             \
+        if (!r) return;                                                                                 \
+        if (cspace__answer_head(r, site, normal && point_a && point_b, 1, &start)) {                    \
+            scalar(r, depth);                                                                           \
+            vec(r, normal);                                                                             \
+            vec(r, point_a);                                                                            \
+            vec(r, point_b);                                                                            \
+            cspace__end_frame(r, start);                                                                \
+        }                                                                                               \
+        cspace__done(r, 0);                                                                             \
+    }                                                                                                   \
+    void cspace__answer_sweep_##sfx(const cspace_site *s, int hit, T toi, const T *normal, const T *point,  \
+                                    const T *position_a) {                                              \
+        long site;                                                                                      \
+        size_t start = 0;                                                                               \
+        struct cspace__recorder *r = cspace__rec(s, &site);                                             \
+        if (!r) return;                                                                                 \
+        if (cspace__answer_head(r, site, normal && point && position_a, 2, &start)) {                   \
+            cspace__u8(r, hit ? 1 : 0);                                                                 \
+            scalar(r, toi);                                                                             \
+            vec(r, normal);                                                                             \
+            vec(r, point);                                                                              \
+            vec(r, position_a);                                                                         \
+            cspace__end_frame(r, start);                                                                \
+        }                                                                                               \
+        cspace__done(r, 0);                                                                             \
+    }                                                                                                   \
+    void cspace__answer_intersect_##sfx(const cspace_site *s, int intersecting, const T *axis) {        \
+        long site;                                                                                      \
+        size_t start = 0;                                                                               \
+        struct cspace__recorder *r = cspace__rec(s, &site);                                             \
+        if (!r) return;                                                                                 \
+        cspace__answer_head(r, site, 1, 3, &start);                                                     \
+        cspace__u8(r, intersecting ? 1 : 0);                                                            \
+        if (axis) {                                                                                     \
+            cspace__u8(r, 1);                                                                           \
+            vec(r, axis);                                                                               \
+        } else cspace__u8(r, 0); /* NULL: no axis */                                                    \
+        cspace__end_frame(r, start);                                                                    \
+        cspace__done(r, 0);                                                                             \
+    }
+CSPACE__ANSWERS(d, double, cspace__vec_d, cspace__scalar_d)
+CSPACE__ANSWERS(f, float, cspace__vec_f, cspace__scalar_f)
 
 /* ---- control -------------------------------------------------------------- */
 

@@ -7,8 +7,8 @@ mod c_build;
 
 use c_build::{Build, Lang, build, run, run_ok, scratch};
 use cspace_recorder::{
-    CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, Site, Space, Vec3Data, decode, emit,
-    record, stream,
+    Answer, CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, Site, Space, Vec3Data, decode,
+    emit, record, stream,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -152,6 +152,93 @@ fn same_events_from_rust() -> Vec<u8> {
         s("pop", ""),
         s("far", "far"),
     );
+    let answers: Vec<(&'static Site, Answer)> = vec![
+        (
+            s("distance", "answer"),
+            Answer::Distance {
+                distance: Scalar::F64(0.5),
+                point_a: a,
+                point_b: b,
+                normal: p,
+            },
+        ),
+        (
+            s("distancef", "answer"),
+            Answer::Distance {
+                distance: Scalar::F32(0.25),
+                point_a: af,
+                point_b: bf,
+                normal: pf,
+            },
+        ),
+        (
+            s("penetration", "answer"),
+            Answer::Penetration {
+                depth: Scalar::F64(d(0x7ff8_0000_0000_0123)),
+                normal: p,
+                point_a: a,
+                point_b: b,
+            },
+        ),
+        (
+            s("penetrationf", "answer"),
+            Answer::Penetration {
+                depth: Scalar::F32(f(0x7fc0_0001)),
+                normal: pf,
+                point_a: af,
+                point_b: bf,
+            },
+        ),
+        (
+            // hit 7 in C: any nonzero int is true
+            s("sweep", "answer"),
+            Answer::Sweep {
+                hit: true,
+                toi: Scalar::F64(0.75),
+                normal: p,
+                point: a,
+                position_a: b,
+            },
+        ),
+        (
+            s("sweepf", "answer"),
+            Answer::Sweep {
+                hit: false,
+                toi: Scalar::F32(1.0),
+                normal: bf,
+                point: af,
+                position_a: pf,
+            },
+        ),
+        (
+            s("intersect", "answer"),
+            Answer::Intersect {
+                intersecting: false,
+                axis: Some(b),
+            },
+        ),
+        (
+            s("intersectnull", "answer"),
+            Answer::Intersect {
+                intersecting: true,
+                axis: None,
+            },
+        ),
+        (
+            s("intersectf", "answer"),
+            Answer::Intersect {
+                intersecting: false,
+                axis: Some(af),
+            },
+        ),
+        (
+            s("intersectfnull", "answer"),
+            Answer::Intersect {
+                intersecting: true,
+                axis: None,
+            },
+        ),
+    ];
     let many: Vec<&'static Site> = (0..300).map(|_| s("many", "many")).collect();
     let ((), recording) = record(|| {
         emit(shapes1, |site| Event::Shapes {
@@ -301,6 +388,12 @@ fn same_events_from_rust() -> Vec<u8> {
             b: decl(ShapeGeom::Sphere { radius: 1.0 }),
             motion: None,
         });
+        for (at, answer) in answers {
+            emit(at, |site| Event::Answer {
+                site,
+                answer: Box::new(answer),
+            });
+        }
         emit(pop, |site| Event::Pop { site });
         for m in &many {
             emit(m, |site| Event::Pause { site });
@@ -341,6 +434,21 @@ fn first_difference(c: &[u8], rust: &[u8]) -> String {
     )
 }
 
+/// `f32` or `f64` as the answer's first number is; `none` for an intersect without axis.
+fn answer_precision(answer: &Answer) -> &'static str {
+    let v = match answer {
+        Answer::Distance { point_a: v, .. }
+        | Answer::Penetration { normal: v, .. }
+        | Answer::Sweep { normal: v, .. }
+        | Answer::Intersect { axis: Some(v), .. } => v,
+        Answer::Intersect { axis: None, .. } => return "none",
+    };
+    match v {
+        Vec3Data::F32(_) => "f32",
+        Vec3Data::F64(_) => "f64",
+    }
+}
+
 #[test]
 fn the_c_writer_produces_the_rust_recorders_bytes() {
     let dir = scratch("same-events");
@@ -359,6 +467,24 @@ fn the_c_writer_produces_the_rust_recorders_bytes() {
         assert_eq!(kinds.len(), cspace_recorder::EventKind::ALL.len());
         assert!(decoded.sites.len() > 300);
         assert!(decoded.sites.values().any(|s| s.line == 70000));
+        // Every answer kind in both precisions, an intersect with and without an axis.
+        let answers: Vec<String> = decoded
+            .events
+            .iter()
+            .filter_map(|l| match &l.event {
+                Event::Answer { answer, .. } => {
+                    Some(format!("{} {}", answer.kind(), answer_precision(answer)))
+                }
+                _ => None,
+            })
+            .collect();
+        for kind in ["distance", "penetration", "sweep", "intersect"] {
+            for precision in ["f32", "f64"] {
+                let want = format!("{kind} {precision}");
+                assert!(answers.contains(&want), "{want} in {answers:?}");
+            }
+        }
+        assert!(answers.iter().any(|a| a == "intersect none"));
     }
 }
 
@@ -412,7 +538,13 @@ fn bad_input_has_its_documented_result_and_never_corrupts_the_stream() {
     assert!(
         matches!(&events[7], (_, Event::Text { text, .. }) if text == "simplex event left out: a vector argument is NULL")
     );
-    let values: Vec<(String, f64)> = events[8..]
+    for e in &events[8..10] {
+        assert!(
+            matches!(e, (l, Event::Text { text, .. }) if l == "answer" && text == "answer event left out: a vector argument is NULL"),
+            "{e:?}"
+        );
+    }
+    let values: Vec<(String, f64)> = events[10..]
         .iter()
         .map(|(l, e)| match e {
             Event::Value { value, .. } => (l.clone(), value.to_f64()),
@@ -634,6 +766,40 @@ fn check_c_gjk_recording(bytes: &[u8]) -> Vec<String> {
     });
     // The failing case: 0.001 apart 10 km out, where f32 steps by 2^-10.
     assert_eq!(distance, Some(Scalar::F32(0.000_976_562_5)));
+    // The answer, once, at the end: the same distance, the closest points the
+    // line joins, and a unit normal from A to B.
+    let closest = events.iter().find_map(|(l, e)| match e {
+        Event::Line { a, b, .. } if l == "closest points" => Some((*a, *b)),
+        _ => None,
+    });
+    let answers: Vec<_> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, e))| matches!(e, Event::Answer { .. }))
+        .collect();
+    let [(at, (label, Event::Answer { answer, .. }))] = answers[..] else {
+        panic!("one answer: {answers:?}");
+    };
+    assert_eq!(label, "answer");
+    assert!(
+        events[at + 1..]
+            .iter()
+            .all(|(_, e)| matches!(e, Event::Pop { .. })),
+        "only the closing scope follows the answer"
+    );
+    let Answer::Distance {
+        distance: answered,
+        point_a,
+        point_b,
+        normal: Vec3Data::F32(normal),
+    } = **answer
+    else {
+        panic!("a distance answer in f32: {answer:?}");
+    };
+    assert_eq!(Some(answered), distance);
+    assert_eq!(closest, Some((point_a, point_b)));
+    let len = normal.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((len - 1.0).abs() < 1e-5, "{normal:?}");
     scopes
 }
 

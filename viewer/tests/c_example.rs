@@ -55,4 +55,24 @@ fn the_c_gjk_recording_opens_with_steps_scopes_and_simplices() {
     assert!(with_simplex >= 3, "{with_simplex} steps show a simplex");
     let simplex = &trace.simplices[trace.simplices.len() - 1];
     assert!(!simplex.vertices.is_empty() && simplex.vertices.len() <= 4);
+
+    // The query's answer (format version 2), in f32.
+    let decoded = cspace_recorder::decode(&bytes);
+    let answer = decoded.events.iter().find_map(|l| match &l.event {
+        cspace_recorder::Event::Answer { answer, .. } => Some(answer),
+        _ => None,
+    });
+    let Some(answer) = answer else {
+        panic!("the recording holds the query's answer");
+    };
+    assert!(
+        matches!(
+            **answer,
+            cspace_recorder::Answer::Distance {
+                distance: cspace_recorder::Scalar::F32(_),
+                ..
+            }
+        ),
+        "{answer:?}"
+    );
 }

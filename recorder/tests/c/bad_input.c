@@ -30,6 +30,8 @@ int main(int argc, char **argv) {
     CSPACE_SHAPES(cspace_hull(many, millions), cspace_sphere(1));
     CSPACE_POINT("null point", CSPACE_CSO, CSPACE_RED, (const double *)0);
     CSPACE_SIMPLEX("null simplex", 2, (const double *)0, pts, pts, 0);
+    CSPACE_ANSWER_DISTANCE(1.0, pts, (const double *)0, pts);
+    CSPACE_ANSWER_SWEEPF(1, 0.5f, (const float *)0, (const float *)0, (const float *)0);
     CSPACE_VALUE("before nested", 1.0);
     printf("nested begin: %d\n", cspace_begin());
     CSPACE_VALUE("inside nested", 2.0);

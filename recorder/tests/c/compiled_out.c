@@ -12,6 +12,7 @@ static const float *vf(void) { evaluated++; abort(); }
 static double x(void) { evaluated++; abort(); }
 static const char *label(void) { evaluated++; abort(); }
 static cspace_shape shape(void) { evaluated++; abort(); }
+static int flag(void) { evaluated++; abort(); }
 
 int main(void) {
     double upper = 1.0; /* used only by a macro: must not warn as unused */
@@ -33,6 +34,16 @@ int main(void) {
     CSPACE_VALUEF("v", (float)x());
     CSPACE_SHAPES(shape(), cspace_sphere(x()));
     CSPACE_SHAPES_SWEEP(shape(), shape(), vd());
+    CSPACE_ANSWER_DISTANCE(x(), vd(), vd(), vd());
+    CSPACE_ANSWER_DISTANCEF((float)x(), vf(), vf(), vf());
+    CSPACE_ANSWER_PENETRATION(x(), vd(), vd(), vd());
+    CSPACE_ANSWER_PENETRATIONF((float)x(), vf(), vf(), vf());
+    CSPACE_ANSWER_SWEEP(flag(), x(), vd(), vd(), vd());
+    CSPACE_ANSWER_SWEEPF(flag(), (float)x(), vf(), vf(), vf());
+    CSPACE_ANSWER_INTERSECT(flag(), vd());
+    CSPACE_ANSWER_INTERSECT(flag(), NULL);
+    CSPACE_ANSWER_INTERSECTF(flag(), vf());
+    CSPACE_ANSWER_INTERSECTF(flag(), NULL);
 #ifdef __cplusplus
     CSPACE_SCOPE(label());
 #endif

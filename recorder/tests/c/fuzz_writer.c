@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
         rvd(a); rvd(b); rvd(c);
         rvd(q); q[3] = rd();
         rvf(af); rvf(bf); rvf(cf);
-        switch (next() % 17) {
+        switch (next() % 21) {
         case 0: CSPACE_PUSH("scope"); depth++; break;
         case 1: CSPACE_POP(); depth--; break; /* may be a stray pop */
         case 2: CSPACE_PAUSE("pause"); break;
@@ -124,6 +124,22 @@ int main(int argc, char **argv) {
             } else {
                 CSPACE_POINT("null", space, rcolor(), (const double *)0);
             }
+            break;
+        case 16: /* answers: random bits, now and then a NULL vector (a note) */
+            if (next() % 2) CSPACE_ANSWER_DISTANCE(rd(), a, next() % 16 ? b : NULL, c);
+            else CSPACE_ANSWER_DISTANCEF(rf(), af, bf, next() % 16 ? cf : NULL);
+            break;
+        case 17:
+            if (next() % 2) CSPACE_ANSWER_PENETRATION(rd(), next() % 16 ? a : NULL, b, c);
+            else CSPACE_ANSWER_PENETRATIONF(rf(), af, next() % 16 ? bf : NULL, cf);
+            break;
+        case 18:
+            if (next() % 2) CSPACE_ANSWER_SWEEP((int)(next() % 3), rd(), a, b, next() % 16 ? c : NULL);
+            else CSPACE_ANSWER_SWEEPF((int)(next() % 3), rf(), next() % 16 ? af : NULL, bf, cf);
+            break;
+        case 19:
+            if (next() % 2) CSPACE_ANSWER_INTERSECT((int)(next() % 3), next() % 2 ? a : NULL);
+            else CSPACE_ANSWER_INTERSECTF((int)(next() % 3), next() % 2 ? af : NULL);
             break;
         default: CSPACE_POP_NAMED("named pop"); depth--; break;
         }

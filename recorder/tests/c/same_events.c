@@ -84,6 +84,16 @@ int main(int argc, char **argv) {
     CSPACE_TEXT("utf8: \xc3\xa9 \xe2\x88\x91 \xf0\x9f\x98\x80"); /* @utf8 */
     CSPACE_TEXT("%s", huge_text); /* @huge */
     CSPACE_SHAPES(cspace_hull(big_hull, big), cspace_sphere(1)); /* @bighull */
+    CSPACE_ANSWER_DISTANCE(0.5, a, b, p); /* @distance */
+    CSPACE_ANSWER_DISTANCEF(0.25f, af, bf, pf); /* @distancef */
+    CSPACE_ANSWER_PENETRATION(d_bits(0x7ff8000000000123ull), p, a, b); /* @penetration */
+    CSPACE_ANSWER_PENETRATIONF(f_bits(0x7fc00001u), pf, af, bf); /* @penetrationf */
+    CSPACE_ANSWER_SWEEP(7, 0.75, p, a, b); /* @sweep */
+    CSPACE_ANSWER_SWEEPF(0, 1.0f, bf, af, pf); /* @sweepf */
+    CSPACE_ANSWER_INTERSECT(0, b); /* @intersect */
+    CSPACE_ANSWER_INTERSECT(1, NULL); /* @intersectnull */
+    CSPACE_ANSWER_INTERSECTF(0, af); /* @intersectf */
+    CSPACE_ANSWER_INTERSECTF(1, NULL); /* @intersectfnull */
     CSPACE_POP(); /* @pop */
     MANY100 MANY100 MANY100 /* @many */
 #line 70000
