@@ -11,10 +11,15 @@
 //! bound `v·w / |v|` must fall below about 4e-11 (f64) or 2.4e-5 (f32) of
 //! `distance + scale`. The iteration count is bounded by [`MAX_ITERS`] and the
 //! outcome says how the loop ended ([`Status`]): when rounding stops progress
-//! first (a repeated support point, or `|v|` no longer decreasing) the result
-//! is `Converged` if the bounds are within the square root of that tolerance
-//! and `Degenerate` otherwise. On curved cores near that limit the distance
-//! is still accurate (it converges quadratically) while the normal may lag.
+//! first (a repeated support point, or `|v|` no longer decreasing) the loop
+//! restarts up to twice from the stalled simplex's closest point and the new
+//! support point (a sliver simplex on a curved feature hides progress that
+//! a fresh one finds), and the result is `Converged` only if the bounds
+//! then meet the same tolerance, `Degenerate` otherwise. A triangle's closest
+//! point is the origin's projection on its plane (not the weighted sum of
+//! its corners), so a sliver triangle on a nearly touching curved feature
+//! keeps its direction. On curved cores the distance is accurate while the
+//! closest points and the normal may lag (about the square root of the gap).
 //! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
 //! stops earlier for callers who need less (each factor of ~4 saves about two
 //! iterations there; polytopes converge exactly either way).
@@ -176,6 +181,7 @@ fn run_with<T: Real>(
 ) -> CoreResult<T> {
     let zero = rel * cso.scale;
     let mut iterations = 0;
+    let mut restarts = 0;
     if simplex.is_empty() {
         let d = cso.offset();
         let d = if d.length_squared() > T::ZERO {
@@ -252,6 +258,19 @@ fn run_with<T: Real>(
             let enclosed = weights.iter().all(|&l| l > T::ZERO);
             if !within && !enclosed && next.length_squared() >= vv {
                 simplex.pop();
+                if restarts < 2 {
+                    // Stalled above the tolerance: rounding in a sliver
+                    // simplex hides the progress `p` proves. Restart from
+                    // `p` and the simplex's closest point alone.
+                    restarts += 1;
+                    let keep = *simplex;
+                    simplex.clear();
+                    let (ca, cb) = keep.closest_points();
+                    simplex.push(cso_point_between(&keep, ca, cb));
+                    simplex.push(p);
+                    v = simplex.closest_to_origin();
+                    break 'step None;
+                }
                 break 'step Some(End::NoProgress);
             }
             simplex.reduce(weights);
@@ -272,6 +291,19 @@ fn run_with<T: Real>(
         end,
         iterations,
         status,
+    }
+}
+
+/// The point of `s` with A-side `a` and B-side `b` (its closest point) as
+/// a CSO point: a convex combination of its corners, so in the CSO.
+fn cso_point_between<T: Real>(s: &Simplex<T>, a: V3<T>, b: V3<T>) -> CsoPoint<T> {
+    let first = s.points()[0];
+    CsoPoint {
+        w: a - b,
+        a,
+        b,
+        local_a: first.local_a,
+        local_b: first.local_b,
     }
 }
 
@@ -316,14 +348,22 @@ fn record_reduced<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, weights: [T; 
 
 /// The outcome of a GJK run that ended with `end` at closest point `v`
 /// under relative tolerance `rel`.
+///
+/// `Converged` means the certificate meets the tolerance: the upper bound
+/// `|v|` and the lower bound from the support point in direction `−v` are
+/// within `rel · √(2(|v|² + scale²))` of each other, the criterion the loop
+/// stops on. A stall at the rounding limit (a repeated support point, no
+/// decrease) converged only when that holds too; otherwise the answer is
+/// `Degenerate`: the best bound found, not certified to the tolerance.
 fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
     match end {
         End::MaxIterations => Status::MaxIterations,
         End::NoProgress | End::Repeated => {
-            // At the rounding limit: converged unless the bounds are still far apart.
             let w = cso.support(-v).w;
-            let vlen = v.length();
-            if vlen * vlen - v.dot(w) <= rel.sqrt() * (vlen + cso.scale) * vlen {
+            let vv = v.length_squared();
+            let gap = vv - v.dot(w);
+            if gap <= T::ZERO || gap * gap <= rel * rel * T::TWO * (vv + cso.scale * cso.scale) * vv
+            {
                 Status::Converged
             } else {
                 Status::Degenerate
