@@ -28,6 +28,24 @@ fn run(c: &Case) -> gjk::Distance<f64> {
     gjk::distance(&Placed::new(&c.a, c.pose_a), &Placed::new(&c.b, c.pose_b))
 }
 
+/// The certificate holds: the true distance is within the bounds (to
+/// rounding), and a `Converged` answer's bounds meet the stated accuracy.
+fn check_bounds(c: &Case, r: &gjk::Distance<f64>) {
+    let slack = 1e-13 * c.scale;
+    assert!(
+        r.lower_bound <= c.distance + slack && c.distance <= r.upper_bound + slack,
+        "{}: {:e} outside [{:e}, {:e}]",
+        c.name,
+        c.distance,
+        r.lower_bound,
+        r.upper_bound
+    );
+    if r.status == Status::Converged && !r.intersecting {
+        let gap = r.upper_bound - r.lower_bound;
+        assert!(gap <= stated(c, false), "{}: gap {gap:e}", c.name);
+    }
+}
+
 /// Worst errors over a family, relative to the scale.
 #[derive(Default, Debug)]
 struct Worst {
@@ -44,6 +62,7 @@ fn measure(rng: &mut Rng, family: &str, n: u32, d: impl Fn(&mut Rng) -> f64) -> 
         let c = exact_common::case(rng, family, dist);
         let r = run(&c);
         let err = (r.distance - c.distance).abs();
+        check_bounds(&c, &r);
         if r.status == Status::Converged {
             let s = stated(&c, r.intersecting);
             assert!(err <= s, "{}: {err:e} > {s:e}, {r:?}", c.name);
@@ -110,6 +129,7 @@ fn cylinder_rim_near_box_edge_is_right_or_says_so() {
         let r = run(&c);
         let err = (r.distance - c.distance).abs();
         assert!(err <= 1e-9 * c.scale, "{err:e} {r:?}");
+        check_bounds(&c, &r);
         if r.status == Status::Converged {
             let s = stated(&c, r.intersecting);
             assert!(err <= s, "{err:e} > {s:e}, {r:?}");

@@ -68,6 +68,15 @@ pub struct Distance<T: Real> {
     /// the GJK tolerance (`rel_tol × scale`: about 4e-11 of the shapes' size in
     /// f64, 2.4e-5 in f32); the distance is then reported as exactly 0.
     pub intersecting: bool,
+    /// The certificate: the true distance lies in `[lower_bound,
+    /// upper_bound]` (to rounding). The lower bound is the separation along
+    /// the last search direction (A's and B's supporting planes), the upper
+    /// bound the length of the simplex's closest point minus the radii;
+    /// `distance` is the upper bound, or 0 when it is within the touching
+    /// tolerance. `Converged` means the two are within the stopping gap.
+    pub lower_bound: T,
+    /// See [`lower_bound`](Self::lower_bound).
+    pub upper_bound: T,
     /// Support evaluations made.
     pub iterations: u32,
     /// How the iteration ended.
@@ -140,6 +149,9 @@ pub(crate) struct CoreResult<T: Real> {
     pub v: V3<T>,
     /// Why it ended.
     pub end: End,
+    /// A lower bound on the core distance: `v·w / |v|` of the last support
+    /// point `w` evaluated (0 when none certifies separation).
+    pub lower: T,
     /// Support evaluations.
     pub iterations: u32,
     /// The outcome.
@@ -204,6 +216,7 @@ fn run_with<T: Real>(
         return CoreResult {
             v,
             end,
+            lower: v.length(),
             iterations,
             status: Status::Converged,
         };
@@ -212,6 +225,9 @@ fn run_with<T: Real>(
     // grouped under it, so a build with the macros compiled in costs next to
     // nothing when not recording.
     let recording = rec::ENABLED && rec::is_on();
+    // The last support's bound `v·w / |v|` as (v·w, |v|²): the square root
+    // is taken once, after the loop.
+    let mut last_bound = (T::ZERO, T::ONE);
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -223,6 +239,7 @@ fn run_with<T: Real>(
         let p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w);
+        last_bound = (vw, vv);
         let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
             record_support(cso, &p, (vv, vw), rel);
@@ -286,9 +303,15 @@ fn run_with<T: Real>(
     };
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
     let status = status_of(cso, end, v, rel);
+    let lower = if end == End::Overlap || last_bound.0 <= T::ZERO {
+        T::ZERO
+    } else {
+        last_bound.0 / last_bound.1.sqrt()
+    };
     CoreResult {
         v,
         end,
+        lower,
         iterations,
         status,
     }
@@ -479,14 +502,32 @@ fn finish_distance<T: Real>(
     } else {
         (T::ZERO, ca, cb, fallback_direction(cso), true)
     };
+    // The certificate: the upper bound is the distance between the closest
+    // points, which are convex combinations of support points (so points of
+    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
+    // undershoot by its rounding. The distance stays inside the bracket.
+    let upper_bound = ((ca - cb).length() - r).max(T::ZERO);
+    let lower_bound = (core.lower - r).max(T::ZERO).min(upper_bound);
+    let distance = distance.max(lower_bound).min(upper_bound);
+    let certified = core.status != Status::Converged
+        || intersecting
+        || (upper_bound - lower_bound) * (upper_bound - lower_bound)
+            <= rel * rel * T::TWO * (dc * dc + cso.scale * cso.scale);
+    let status = if certified {
+        core.status
+    } else {
+        Status::Degenerate
+    };
     let out = Distance {
         distance,
         point_a: cso.world_point(la),
         point_b: cso.world_point(lb),
         normal: cso.world_vector(n),
         intersecting,
+        lower_bound,
+        upper_bound,
         iterations: core.iterations,
-        status: core.status,
+        status,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
@@ -564,12 +605,15 @@ impl<T: Real> Centers<T> {
             (T::ZERO, p, p)
         };
         rec::text!("point cores: distance {distance:?} in closed form");
+        let exact = (self.dc - self.ra - self.rb).max(T::ZERO);
         Distance {
             distance,
             point_a,
             point_b,
             normal: self.n,
             intersecting: !self.apart(),
+            lower_bound: exact,
+            upper_bound: exact,
             iterations: 1,
             status: Status::Converged,
         }
