@@ -47,6 +47,20 @@ fn answers_round_trip_and_run_recorded_records() {
     assert_eq!(query::run(&q).unwrap(), answer);
 }
 
+/// A distance answer carries the normal; one written before the field
+/// existed still reads (its normal absent).
+#[test]
+fn distance_answers_carry_the_normal_and_old_ones_still_read() {
+    let q = query::parse(r#"{"id":"d","query":"distance","a":{"shape":{"type":"box","half_extents":[1,1,1]}},"b":{"shape":{"type":"sphere","radius":1},"position":[0,3,0]}}"#).unwrap();
+    let answer = query::run(&q).unwrap();
+    let mut json = serde_json::to_value(&answer).unwrap();
+    assert_eq!(json["normal"], serde_json::json!([0.0, 1.0, 0.0]));
+    json.as_object_mut().unwrap().remove("normal");
+    let old: query::Answer = serde_json::from_value(json).unwrap();
+    assert_ne!(old, answer);
+    assert_eq!(old.algorithm, answer.algorithm);
+}
+
 // ----- property: no accepted query panics, returns NaN or loops ----------------
 
 mod properties {

@@ -151,6 +151,7 @@ fn defaults_and_the_example_from_the_issue() {
         out[0]
     );
     assert_eq!(out[0]["point_a"], json!([1.1, 0.0, 0.0]));
+    assert_eq!(out[0]["normal"], json!([1.0, 0.0, 0.0]));
     assert_eq!(out[1]["algorithm"], "epa");
     assert!((out[1]["depth"].as_f64().unwrap() - 0.5).abs() < 1e-9);
     assert_eq!(out[1]["normal"], json!([1.0, 0.0, 0.0]));

@@ -11,10 +11,15 @@
 //! bound `v·w / |v|` must fall below about 4e-11 (f64) or 2.4e-5 (f32) of
 //! `distance + scale`. The iteration count is bounded by [`MAX_ITERS`] and the
 //! outcome says how the loop ended ([`Status`]): when rounding stops progress
-//! first (a repeated support point, or `|v|` no longer decreasing) the result
-//! is `Converged` if the bounds are within the square root of that tolerance
-//! and `Degenerate` otherwise. On curved cores near that limit the distance
-//! is still accurate (it converges quadratically) while the normal may lag.
+//! first (a repeated support point, or `|v|` no longer decreasing) the loop
+//! restarts up to twice from the stalled simplex's closest point and the new
+//! support point (a sliver simplex on a curved feature hides progress that
+//! a fresh one finds), and the result is `Converged` only if the bounds
+//! then meet the same tolerance, `Degenerate` otherwise. A triangle's closest
+//! point is the origin's projection on its plane (not the weighted sum of
+//! its corners), so a sliver triangle on a nearly touching curved feature
+//! keeps its direction. On curved cores the distance is accurate while the
+//! closest points and the normal may lag (about the square root of the gap).
 //! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
 //! stops earlier for callers who need less (each factor of ~4 saves about two
 //! iterations there; polytopes converge exactly either way).
@@ -63,6 +68,15 @@ pub struct Distance<T: Real> {
     /// the GJK tolerance (`rel_tol × scale`: about 4e-11 of the shapes' size in
     /// f64, 2.4e-5 in f32); the distance is then reported as exactly 0.
     pub intersecting: bool,
+    /// The certificate: the true distance lies in `[lower_bound,
+    /// upper_bound]` (to rounding). The lower bound is the separation along
+    /// the last search direction (A's and B's supporting planes), the upper
+    /// bound the length of the simplex's closest point minus the radii;
+    /// `distance` is the upper bound, or 0 when it is within the touching
+    /// tolerance. `Converged` means the two are within the stopping gap.
+    pub lower_bound: T,
+    /// See [`lower_bound`](Self::lower_bound).
+    pub upper_bound: T,
     /// Support evaluations made.
     pub iterations: u32,
     /// How the iteration ended.
@@ -135,6 +149,9 @@ pub(crate) struct CoreResult<T: Real> {
     pub v: V3<T>,
     /// Why it ended.
     pub end: End,
+    /// A lower bound on the core distance: `v·w / |v|` of the last support
+    /// point `w` evaluated (0 when none certifies separation).
+    pub lower: T,
     /// Support evaluations.
     pub iterations: u32,
     /// The outcome.
@@ -176,6 +193,7 @@ fn run_with<T: Real>(
 ) -> CoreResult<T> {
     let zero = rel * cso.scale;
     let mut iterations = 0;
+    let mut restarts = 0;
     if simplex.is_empty() {
         let d = cso.offset();
         let d = if d.length_squared() > T::ZERO {
@@ -198,6 +216,7 @@ fn run_with<T: Real>(
         return CoreResult {
             v,
             end,
+            lower: v.length(),
             iterations,
             status: Status::Converged,
         };
@@ -206,6 +225,9 @@ fn run_with<T: Real>(
     // grouped under it, so a build with the macros compiled in costs next to
     // nothing when not recording.
     let recording = rec::ENABLED && rec::is_on();
+    // The last support's bound `v·w / |v|` as (v·w, |v|²): the square root
+    // is taken once, after the loop.
+    let mut last_bound = (T::ZERO, T::ONE);
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -217,6 +239,7 @@ fn run_with<T: Real>(
         let p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w);
+        last_bound = (vw, vv);
         let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
             record_support(cso, &p, (vv, vw), rel);
@@ -252,6 +275,19 @@ fn run_with<T: Real>(
             let enclosed = weights.iter().all(|&l| l > T::ZERO);
             if !within && !enclosed && next.length_squared() >= vv {
                 simplex.pop();
+                if restarts < 2 {
+                    // Stalled above the tolerance: rounding in a sliver
+                    // simplex hides the progress `p` proves. Restart from
+                    // `p` and the simplex's closest point alone.
+                    restarts += 1;
+                    let keep = *simplex;
+                    simplex.clear();
+                    let (ca, cb) = keep.closest_points();
+                    simplex.push(cso_point_between(&keep, ca, cb));
+                    simplex.push(p);
+                    v = simplex.closest_to_origin();
+                    break 'step None;
+                }
                 break 'step Some(End::NoProgress);
             }
             simplex.reduce(weights);
@@ -267,11 +303,30 @@ fn run_with<T: Real>(
     };
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
     let status = status_of(cso, end, v, rel);
+    let lower = if end == End::Overlap || last_bound.0 <= T::ZERO {
+        T::ZERO
+    } else {
+        last_bound.0 / last_bound.1.sqrt()
+    };
     CoreResult {
         v,
         end,
+        lower,
         iterations,
         status,
+    }
+}
+
+/// The point of `s` with A-side `a` and B-side `b` (its closest point) as
+/// a CSO point: a convex combination of its corners, so in the CSO.
+fn cso_point_between<T: Real>(s: &Simplex<T>, a: V3<T>, b: V3<T>) -> CsoPoint<T> {
+    let first = s.points()[0];
+    CsoPoint {
+        w: a - b,
+        a,
+        b,
+        local_a: first.local_a,
+        local_b: first.local_b,
     }
 }
 
@@ -316,14 +371,22 @@ fn record_reduced<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, weights: [T; 
 
 /// The outcome of a GJK run that ended with `end` at closest point `v`
 /// under relative tolerance `rel`.
+///
+/// `Converged` means the certificate meets the tolerance: the upper bound
+/// `|v|` and the lower bound from the support point in direction `−v` are
+/// within `rel · √(2(|v|² + scale²))` of each other, the criterion the loop
+/// stops on. A stall at the rounding limit (a repeated support point, no
+/// decrease) converged only when that holds too; otherwise the answer is
+/// `Degenerate`: the best bound found, not certified to the tolerance.
 fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
     match end {
         End::MaxIterations => Status::MaxIterations,
         End::NoProgress | End::Repeated => {
-            // At the rounding limit: converged unless the bounds are still far apart.
             let w = cso.support(-v).w;
-            let vlen = v.length();
-            if vlen * vlen - v.dot(w) <= rel.sqrt() * (vlen + cso.scale) * vlen {
+            let vv = v.length_squared();
+            let gap = vv - v.dot(w);
+            if gap <= T::ZERO || gap * gap <= rel * rel * T::TWO * (vv + cso.scale * cso.scale) * vv
+            {
                 Status::Converged
             } else {
                 Status::Degenerate
@@ -439,14 +502,32 @@ fn finish_distance<T: Real>(
     } else {
         (T::ZERO, ca, cb, fallback_direction(cso), true)
     };
+    // The certificate: the upper bound is the distance between the closest
+    // points, which are convex combinations of support points (so points of
+    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
+    // undershoot by its rounding. The distance stays inside the bracket.
+    let upper_bound = ((ca - cb).length() - r).max(T::ZERO);
+    let lower_bound = (core.lower - r).max(T::ZERO).min(upper_bound);
+    let distance = distance.max(lower_bound).min(upper_bound);
+    let certified = core.status != Status::Converged
+        || intersecting
+        || (upper_bound - lower_bound) * (upper_bound - lower_bound)
+            <= rel * rel * T::TWO * (dc * dc + cso.scale * cso.scale);
+    let status = if certified {
+        core.status
+    } else {
+        Status::Degenerate
+    };
     let out = Distance {
         distance,
         point_a: cso.world_point(la),
         point_b: cso.world_point(lb),
         normal: cso.world_vector(n),
         intersecting,
+        lower_bound,
+        upper_bound,
         iterations: core.iterations,
-        status: core.status,
+        status,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
@@ -524,12 +605,15 @@ impl<T: Real> Centers<T> {
             (T::ZERO, p, p)
         };
         rec::text!("point cores: distance {distance:?} in closed form");
+        let exact = (self.dc - self.ra - self.rb).max(T::ZERO);
         Distance {
             distance,
             point_a,
             point_b,
             normal: self.n,
             intersecting: !self.apart(),
+            lower_bound: exact,
+            upper_bound: exact,
             iterations: 1,
             status: Status::Converged,
         }

@@ -12,15 +12,20 @@ pub mod simplex;
 pub mod sweep;
 
 /// How an iterative query ended. Every result carries one, so hitting an
-/// iteration bound is never silent.
+/// iteration bound or a rounding stall is never silent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// The termination criterion was met: the answer is within tolerance.
+    /// The certificate meets the stated tolerance, nothing else: for GJK the
+    /// upper and lower distance bounds are within the stopping gap (also
+    /// when the loop ended on a rounding stall), for the other queries their
+    /// own stopping criterion was met.
     Converged,
     /// The iteration bound was hit; the answer is the best bound found so far.
     MaxIterations,
-    /// The input was degenerate (zero-size core, coincident points) and a
-    /// closed-form answer was returned instead of iterating.
+    /// Rounding stopped progress before the certificate met the tolerance
+    /// (the answer is the best bound found, not certified), or the input was
+    /// degenerate (zero-size core, coincident points) and a closed-form
+    /// answer was returned instead of iterating.
     Degenerate,
 }

@@ -170,6 +170,9 @@ impl<T: Real> Simplex<T> {
             // Unreachable with finite input; keep the first point rather than nothing.
             return ([T::ONE, T::ZERO, T::ZERO, T::ZERO], w[0]);
         }
+        if kept == 3 {
+            v = face_projection(&w, &lambda, v);
+        }
         (lambda, if kept == 4 { V3::<T>::ZERO } else { v })
     }
 
@@ -268,6 +271,34 @@ fn weighted_len2<T: Real>(s: &[V3<T>], l: &[T]) -> T {
         v += *p * x;
     }
     v.length_squared()
+}
+
+/// The origin projected on the plane of the three points with positive
+/// `lambda` (`fallback`, the weighted sum, if the plane is undefined).
+///
+/// The weighted sum carries the weights' rounding, about `ε · size / width`
+/// for a triangle `width` thin, into every component of the closest point;
+/// when the origin is that close to the plane (shapes nearly touching on a
+/// curved feature, whose simplex is a sliver) the direction `−v` would be
+/// lost. The plane's normal is accurate to `ε / width` in angle, so the
+/// projection keeps the direction, and the distance to `ε · size / width`.
+#[inline]
+fn face_projection<T: Real>(w: &[V3<T>; 4], lambda: &[T; 4], fallback: V3<T>) -> V3<T> {
+    let mut f = [V3::<T>::ZERO; 3];
+    let mut k = 0;
+    for (p, &l) in w.iter().zip(lambda) {
+        if l > T::ZERO && k < 3 {
+            f[k] = *p;
+            k += 1;
+        }
+    }
+    let n = (f[1] - f[0]).cross(f[2] - f[0]);
+    let nn = n.dot(n);
+    if nn > T::ZERO && nn.is_finite() {
+        n * (f[0].dot(n) / nn)
+    } else {
+        fallback
+    }
 }
 
 /// Weights of the closest point of triangle `s0 s1 s2` to the origin.

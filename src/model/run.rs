@@ -40,6 +40,15 @@ pub enum Outcome {
         point_a: [f64; 3],
         /// Closest point on B.
         point_b: [f64; 3],
+        /// Unit normal from A towards B (`point_b − point_a` normalised when
+        /// apart; the direction between the cores when intersecting). Absent
+        /// in answers written before it was added.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        normal: Option<[f64; 3]>,
+        /// The certificate `[lower, upper]`: the true distance lies between
+        /// (see `gjk::Distance::lower_bound`). Absent in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bounds: Option<[f64; 2]>,
         /// Whether they overlap or touch.
         intersecting: bool,
     },
@@ -159,6 +168,8 @@ impl<T: Real> Prepared<T> {
                     distance: d.distance.to_f64(),
                     point_a: v(d.point_a),
                     point_b: v(d.point_b),
+                    normal: Some(v(d.normal)),
+                    bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                     intersecting: d.intersecting,
                 };
                 (o, d.iterations, d.status)

@@ -57,6 +57,7 @@ fn compare_distance(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pairi
                 point_a,
                 point_b,
                 intersecting,
+                ..
             },
         ..
     }) = answer

@@ -1,0 +1,211 @@
+//! The exact oracle: constructed pairs whose distance, closest points and
+//! normal are known by construction. A is placed anywhere and turned so that
+//! its support point `p` in world direction `n` is unique (a vertex, a rim
+//! point, an apex, a sphere's point); B is turned and placed so that a point
+//! `q` of its support set in direction `−n` lands at `p + d·n`. Then the
+//! distance is `d`, the closest points are `p` and `p + d·n` and the normal
+//! is `n`, to the rounding of the placement (~1e-16 × the coordinates).
+
+#![allow(dead_code, clippy::cast_lossless, clippy::missing_panics_doc)]
+
+use crate::gjk_common::Rng;
+use cspace::{Geom, Pose, Shape, Vector};
+use glam::{DQuat, DVec3};
+
+/// One constructed case in f64.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// What it is, for failure messages.
+    pub name: String,
+    pub a: Shape<f64>,
+    pub b: Shape<f64>,
+    pub pose_a: Pose<f64>,
+    pub pose_b: Pose<f64>,
+    /// The exact distance.
+    pub distance: f64,
+    /// The unique closest point on A.
+    pub point_a: DVec3,
+    /// The closest point on B.
+    pub point_b: DVec3,
+    /// The unit normal from A to B.
+    pub normal: DVec3,
+    /// The larger shape scale (tolerances are relative to it).
+    pub scale: f64,
+}
+
+/// The shape families A is drawn from, each with a unique support point.
+pub const FAMILIES: [&str; 7] = [
+    "sphere",
+    "box",
+    "capsule",
+    "cylinder rim",
+    "cone rim",
+    "cone apex",
+    "hull",
+];
+
+/// A local direction `m` of shape `s` (family `family`) whose core support is
+/// unique, and that support point (core plus radius along `m`).
+pub fn unique_support(rng: &mut Rng, family: &str) -> (Shape<f64>, DVec3, DVec3) {
+    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
+    match family {
+        "sphere" => {
+            let s = Shape::sphere(size(rng));
+            let m = rng.unit();
+            let p = s.support(m);
+            (s, m, p)
+        }
+        "box" => {
+            let s = Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng)));
+            let m = away_from_axes(rng);
+            (s.clone(), m, s.support(m))
+        }
+        "capsule" => {
+            let s = Shape::capsule(size(rng), size(rng));
+            let mut m = rng.unit();
+            if m.y.abs() < 0.05 {
+                m.y = 0.3;
+                m = m.normalize();
+            }
+            (s.clone(), m, s.support(m))
+        }
+        "cylinder rim" => {
+            let s = Shape::cylinder(size(rng), size(rng));
+            let m = away_from_axes(rng);
+            (s.clone(), m, s.support(m))
+        }
+        "cone rim" | "cone apex" => {
+            let (hh, r) = (size(rng), size(rng));
+            let s = Shape::cone(hh, r);
+            // The apex's normal cone: directions whose angle to +Y is below
+            // atan(2hh / r) (the slant's normal), the rim's the rest below it.
+            let slant = (2.0 * hh).atan2(r);
+            let around = rng.range(0.0, std::f64::consts::TAU);
+            let up = if family == "cone apex" {
+                // Elevation (angle above the xz plane) above the slant normal's.
+                let lo = std::f64::consts::FRAC_PI_2 - slant;
+                rng.range(lo + 0.05, std::f64::consts::FRAC_PI_2 - 0.02)
+            } else {
+                let hi = std::f64::consts::FRAC_PI_2 - slant;
+                rng.range(-std::f64::consts::FRAC_PI_2 + 0.05, hi - 0.05)
+            };
+            let m = DVec3::new(up.cos() * around.cos(), up.sin(), up.cos() * around.sin());
+            (s.clone(), m, s.support(m))
+        }
+        "hull" => loop {
+            let n = 8 + rng.below(12) as usize;
+            let pts: Vec<DVec3> = (0..n).map(|_| rng.unit() * size(rng)).collect();
+            let s = Shape::hull(pts.clone());
+            let m = rng.unit();
+            let mut d: Vec<f64> = pts.iter().map(|p| p.dot(m)).collect();
+            d.sort_by(f64::total_cmp);
+            if d[n - 1] - d[n - 2] > 1e-3 {
+                return (s.clone(), m, s.support(m));
+            }
+        },
+        _ => unreachable!("unknown family {family}"),
+    }
+}
+
+/// A unit vector at least ~0.1 from every coordinate plane.
+fn away_from_axes(rng: &mut Rng) -> DVec3 {
+    loop {
+        let m = rng.unit();
+        if m.x.abs() > 0.1 && m.y.abs() > 0.1 && m.z.abs() > 0.1 {
+            return m;
+        }
+    }
+}
+
+/// A random shape for B (any family), any support point in a direction.
+pub fn any_shape(rng: &mut Rng) -> Shape<f64> {
+    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
+    match rng.below(7) {
+        0 => Shape::sphere(size(rng)),
+        1 => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))),
+        2 => Shape::capsule(size(rng), size(rng)),
+        3 => Shape::cylinder(size(rng), size(rng)),
+        4 => Shape::cone(size(rng), size(rng)),
+        5 => Shape::hull((0..10).map(|_| rng.unit() * size(rng)).collect()),
+        _ => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))).with_margin(0.1),
+    }
+}
+
+/// The case: A with local support `pa` in local direction `ma`, B with local
+/// support `qb` in local direction `mb`, at distance `d`, A at `pose_a`, B
+/// turned by `twist` about the normal.
+#[allow(clippy::too_many_arguments)]
+pub fn place(
+    name: String,
+    (a, ma, pa): (Shape<f64>, DVec3, DVec3),
+    (b, mb, qb): (Shape<f64>, DVec3, DVec3),
+    pose_a: Pose<f64>,
+    twist: f64,
+    d: f64,
+) -> Case {
+    let n = pose_a.rotation * ma;
+    let n = n.normalize();
+    let p = pose_a.position + pose_a.rotation * pa;
+    // B's rotation: mb to −n, then a turn about n.
+    let rot_b = DQuat::from_axis_angle(n, twist) * DQuat::from_rotation_arc(mb.normalize(), -n);
+    let q = p + n * d;
+    let pos_b = q - rot_b * qb;
+    let scale = a.scale().max(b.scale());
+    Case {
+        name,
+        a,
+        b,
+        pose_a,
+        pose_b: Pose::new(pos_b, rot_b),
+        distance: d,
+        point_a: p,
+        point_b: q,
+        normal: n,
+        scale,
+    }
+}
+
+/// A random constructed case with A of `family` and B of any family at
+/// distance `d` (B's support point chosen by its own support function).
+pub fn case(rng: &mut Rng, family: &str, d: f64) -> Case {
+    let a = unique_support(rng, family);
+    let b = any_shape(rng);
+    let mb = rng.unit();
+    let qb = b.support(mb);
+    let pose_a = rng.pose(3.0);
+    let twist = rng.range(0.0, std::f64::consts::TAU);
+    place(
+        format!("{family} vs {:?}", kind(&b)),
+        a,
+        (b, mb, qb),
+        pose_a,
+        twist,
+        d,
+    )
+}
+
+/// B a box whose edge (a point `t` along it, in (−1, 1)) faces `−n`.
+pub fn box_edge(rng: &mut Rng, h: DVec3, t: f64) -> (Shape<f64>, DVec3, DVec3) {
+    let b = Shape::cuboid(h);
+    let beta = rng.range(0.1, std::f64::consts::FRAC_PI_2 - 0.1);
+    let mb = DVec3::new(beta.cos(), beta.sin(), 0.0);
+    (b, mb, DVec3::new(h.x, h.y, t * h.z))
+}
+
+/// The kind of a shape, for names.
+pub fn kind(s: &Shape<f64>) -> &'static str {
+    match s.geom {
+        Geom::Point => "point",
+        Geom::Sphere { .. } => "sphere",
+        Geom::Box { .. } => "box",
+        Geom::Capsule { .. } => "capsule",
+        Geom::Cylinder { .. } => "cylinder",
+        Geom::Cone { .. } => "cone",
+        Geom::Hull(_) => "hull",
+    }
+}
+
+/// Unused import guard for `Vector` (the trait provides `dot` on `V3`).
+fn _uses_vector(v: DVec3) -> f64 {
+    Vector::dot(v, v)
+}
