@@ -354,6 +354,93 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
     }
 }
 
+/// The two views of `app` (at its end), 640×300, after `setup`.
+fn views_of(
+    mut app: ViewerApp,
+    setup: impl FnOnce(&mut cspace_viewer::state::session::Session),
+) -> Harness<'static, ViewerApp> {
+    app.command(Command::Last);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(640.0, 300.0))
+        .wgpu()
+        .build_ui_state(
+            |ui, app: &mut ViewerApp| {
+                egui::CentralPanel::default().show(ui, |ui| app.views(ui));
+            },
+            app,
+        );
+    // After the first layout, which frames the views for their real size.
+    h.run();
+    setup(&mut h.state_mut().session);
+    h.run();
+    h
+}
+
+/// A recording made by `f`, saved as `name` in a temporary folder, opened.
+fn app_of(name: &str, f: impl FnOnce()) -> ViewerApp {
+    let ((), r) = cspace_recorder::record(f);
+    let dir = temp_dir(name);
+    let path = dir.join(format!("{name}.cspace"));
+    std::fs::write(&path, &r.bytes).unwrap();
+    ViewerApp::new(None, Some(&path), None)
+}
+
+#[test]
+fn snapshots_of_the_hard_cases() {
+    use cspace_recorder as rec;
+    let unit = |x: f64, half: [f64; 3]| {
+        rec::ShapeDecl::new(rec::ShapeGeom::Box { half_extents: half })
+            .at([x, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
+    };
+    let mut snapshots = egui_kittest::SnapshotResults::new();
+    // A sliver EPA face beside a normal one: a thin sliver, no spike.
+    let sliver = app_of("sliver", || {
+        rec::shapes!(unit(0.0, [1.0; 3]), unit(1.5, [1.0; 3]));
+        rec::triangle!(cso "face", [-0.5f64, -0.5, 1.0], [0.5, -0.5, 1.0], [0.0, -0.5 + 1e-9, 1.0]);
+        rec::triangle!(cso "face", [-0.5f64, 0.0, 1.0], [0.5, 0.0, 1.0], [0.0, 0.8, 1.0]);
+        rec::pause!("faces");
+    });
+    let mut h = views_of(sliver, |_| {});
+    h.snapshot("hard_sliver_triangle");
+    snapshots.extend(h.take_snapshot_results());
+    // A 100-long thin box seen from inside its far half: clipped, not gone.
+    let thin = app_of("thin", || {
+        rec::shapes!(unit(0.0, [50.0, 0.05, 0.05]), unit(0.0, [0.2, 0.2, 0.2]));
+        rec::pause!("shapes");
+    });
+    let mut h = views_of(thin, |s| {
+        let cam = &mut s.cameras[View::Object as usize];
+        (cam.yaw, cam.pitch, cam.distance) = (std::f64::consts::FRAC_PI_2, 0.02, 20.0);
+        cam.target = glam::DVec3::ZERO;
+    });
+    assert!(!h.state().session.visible.shapes.is_none());
+    h.snapshot("hard_thin_box_past_its_end");
+    snapshots.extend(h.take_snapshot_results());
+    // Unit boxes 1e-9 apart, configuration space zoomed at the origin until
+    // the gap is ~100 pixels: the face, the closest point and the origin apart.
+    let gap = app_of("gap", || {
+        rec::shapes!(unit(0.0, [1.0; 3]), unit(2.0 + 1e-9, [1.0; 3]));
+        rec::point!(cso "closest v", [-1e-9f64, 0.0, 0.0], rec::Rgba::GREEN);
+        rec::pause!("end");
+    });
+    let mut h = views_of(gap, |s| {
+        s.set_ortho(true);
+        let cam = &mut s.cameras[View::Config as usize];
+        (cam.yaw, cam.pitch) = (0.0, 0.3);
+        s.focus(View::Config, [0.0; 3]);
+        while s.cameras[0].per_pixel(240.0) > 1e-11 {
+            s.zoom_at(View::Config, 1.2, (0.0, 0.0), 240.0);
+        }
+    });
+    assert_eq!(
+        h.state().session.cameras[0].target,
+        glam::DVec3::ZERO,
+        "focused on the origin"
+    );
+    h.snapshot("hard_gap_1e-9_at_the_origin");
+    snapshots.extend(h.take_snapshot_results());
+}
+
 #[test]
 fn folder_lists_recordings_and_updates() {
     let dir = std::env::temp_dir().join(format!("cspace-viewer-ui-folder-{}", std::process::id()));
