@@ -391,7 +391,7 @@ fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
             gap,
             tol,
             subject.clone(),
-            None,
+            Some(geom::swapped(&subject)),
             expect(gap, tol),
             || {
                 format!(
@@ -413,7 +413,7 @@ fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
             error,
             tol,
             subject.clone(),
-            None,
+            Some(geom::swapped(&subject)),
             expect(lower, tol),
             || {
                 format!(
@@ -443,7 +443,7 @@ fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
             outside,
             tol,
             subject.clone(),
-            None,
+            Some(geom::swapped(&subject)),
             None,
             || format!("a gjk witness point lies {outside:e} outside its shape"),
             limit || outside <= stall,
@@ -631,7 +631,7 @@ fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
             overlap - depth,
             tol,
             subject.clone(),
-            None,
+            Some(with(q, Algorithm::Mpr)),
             Some(("depth".to_owned(), serde_json::json!(overlap), tol)),
             || format!("epa depth {depth:e}, but the overlap along its normal is {overlap:e}"),
             false,
@@ -651,7 +651,7 @@ fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
             depth - least,
             tol,
             subject.clone(),
-            None,
+            Some(with(q, Algorithm::Mpr)),
             Some(("depth".to_owned(), serde_json::json!(least), tol)),
             || format!("epa depth {depth:e}, but an axis overlaps only {least:e}"),
             limit,
@@ -745,7 +745,10 @@ fn sweep(j: &mut Judge<'_>, _rng: &mut Rng) {
                     d,
                     band,
                     with(q, alg),
-                    None,
+                    Some(with(
+                        &geom::at_time(q, toi, QueryKind::Distance),
+                        Algorithm::Gjk,
+                    )),
                     None,
                     || format!("{alg} hits at toi {toi:e}, but the distance there is {d:e}"),
                     d <= j.stall_tol(0.0),

@@ -188,3 +188,62 @@ pub fn save_engine(
     )?;
     Ok(folder)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::generate::Family;
+    use cspace::model::{Precision, QueryKind};
+    use cspace_recorder::{ShapeDecl, ShapeGeom};
+
+    #[test]
+    fn a_failure_is_saved_as_a_pair_whose_subject_fails_on_replay() {
+        let dir = std::env::temp_dir().join(format!("cspace-fuzz-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let sphere = |x: f64| {
+            ShapeDecl::new(ShapeGeom::Sphere { radius: 1.0 }).at([x, 0.0, 0.0], ShapeDecl::IDENTITY)
+        };
+        let query = Query {
+            id: Some("case-3".into()),
+            query: QueryKind::Distance,
+            precision: Precision::F64,
+            algorithm: Some(Algorithm::Gjk),
+            a: sphere(0.0),
+            b: sphere(3.0),
+            translation: None,
+        };
+        let case = Case {
+            index: 3,
+            family: Family::Random,
+            query: query.clone(),
+        };
+        let finding = Finding {
+            check: "gjk-bracket",
+            limit: false,
+            message: "planted".into(),
+            ratio: 2.0,
+            subject: query.clone(),
+            reference: Some(crate::fuzz::geom::swapped(&query)),
+            // The distance is 1: a check for 2 fails on replay.
+            expect: Some(("distance".into(), serde_json::json!(2.0), 1e-9)),
+        };
+        let folder = save_own(&dir, &case, &finding).unwrap();
+        assert!(folder.ends_with("random-distance-gjk-bracket-case3"));
+        let pair: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(folder.join(PAIR_FILE)).unwrap())
+                .unwrap();
+        for side in ["subject", "reference"] {
+            let rec = folder.join(pair[side].as_str().unwrap());
+            assert!(rec.is_file(), "{side}");
+            let fixture = Fixture::load(&rec).unwrap();
+            let replayed = cspace::fixture::replay::replay(fixture, false).unwrap();
+            assert_eq!(
+                replayed.ok(),
+                side == "reference",
+                "{side}: {}",
+                replayed.line()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
