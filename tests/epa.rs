@@ -703,3 +703,38 @@ fn exact_contact_grid() {
         }
     }
 }
+
+/// Found by `cspace fuzz --seed 5 --kinds penetration --precision f64 --case 8068`
+/// (shrunk): two boxes whose faces are 1e-7 rad from parallel broke EPA's
+/// polytope, which ended `Degenerate` with a depth 13 % too deep. The least
+/// overlap over the separating axes is the depth.
+#[test]
+fn nearly_parallel_boxes_get_the_separating_axis_depth() {
+    let a = Shape::cuboid(DVec3::new(2.0, 1.0, 0.8));
+    let b = Shape::cuboid(DVec3::new(1.4, 0.57, 0.055));
+    let qa = DQuat::from_xyzw(
+        0.557_901_532_890_798_1,
+        -0.040_884_324_880_501_505,
+        0.667_482_336_106_062_1,
+        0.491_468_902_946_623,
+    );
+    let qb = DQuat::from_xyzw(
+        0.557_901_493_046_445_1,
+        -0.040_884_315_118_945_115,
+        0.667_482_365_310_303_8,
+        0.491_468_909_325_466_9,
+    );
+    let pa = Placed::new(&a, Pose::new(DVec3::new(-0.6, 0.5, -0.6), qa.normalize()));
+    let pb = Placed::new(&b, Pose::new(DVec3::new(-0.4, 0.26, -1.5), qb.normalize()));
+    let p = epa::penetration(&pa, &pb);
+    assert!(p.intersecting);
+    // B's thin axis (its third face normal) is the axis of least overlap.
+    let n = qb.normalize() * DVec3::Z;
+    let least = needed(&pa, &pb, n).min(needed(&pa, &pb, -n));
+    assert!(
+        (p.depth - least).abs() < 1e-6,
+        "depth {} vs {least}",
+        p.depth
+    );
+    check(&pa, &pb, &p);
+}

@@ -2,6 +2,7 @@
 
 mod dump;
 mod eval;
+mod fuzz;
 mod listen;
 mod replay;
 
@@ -37,6 +38,9 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         ulps: u64,
     },
+    /// Differential fuzzing: generate hard queries, judge cspace's algorithms (or
+    /// `--engine`), shrink and save each disagreement as a fixture pair.
+    Fuzz(Box<fuzz::FuzzArgs>),
     /// Receive live recordings from programs run with `CSPACE_LIVE=ADDR` and save them.
     Listen {
         /// Address to listen on (loopback by default; port 0 picks a free one).
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Dump { file, json } => inspect(&file, |loaded, out| dump::dump(loaded, json, out)),
         Command::Diff { a, b, ulps } => diff(&a, &b, ulps),
+        Command::Fuzz(args) => fuzz::cli(&args),
         Command::Listen {
             addr,
             out,

@@ -88,7 +88,41 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
     if let Some(p) = box_box(&cso) {
         return p;
     }
-    gjk_epa(&cso)
+    let p = gjk_epa(&cso);
+    boxes_if_degenerate(b, &cso, p)
+}
+
+/// Two boxes whose EPA polytope degenerated (nearly parallel faces break it
+/// with the bounds far apart): the least overlap over the separating axes, a
+/// tighter upper bound, when it is below EPA's.
+fn boxes_if_degenerate<T: Real>(
+    b: &Placed<'_, T>,
+    cso: &Cso<'_, T>,
+    p: Penetration<T>,
+) -> Penetration<T> {
+    if p.status != Status::Degenerate || !p.intersecting {
+        return p;
+    }
+    let Some((ha, hb, axes)) = cso.boxes() else {
+        return p;
+    };
+    let Some((overlap, n)) = sat::box_box_overlap_bound::<T>(ha, hb, axes, cso.offset()) else {
+        return p;
+    };
+    let depth: T = overlap + cso.radius();
+    if depth.partial_cmp(&p.depth) != Some(std::cmp::Ordering::Less) {
+        return p;
+    }
+    rec::text!("epa degenerate on two boxes: separating axes give depth {depth:?}");
+    let normal = cso.world_vector(n);
+    let point_b = b.support(-normal);
+    Penetration {
+        depth,
+        normal,
+        point_a: point_b + normal * depth,
+        point_b,
+        ..p
+    }
 }
 
 /// Two boxes (with or without margins): the separating axis test's exact

@@ -340,6 +340,49 @@ pub(crate) fn box_box_contact<T: Real>(
     }
 }
 
+/// The least overlap of two boxes over their face normals and the edge cross
+/// products that are not degenerate (length ≥ 1e-6), with its unit normal
+/// (from A towards B, A's frame). Every axis's overlap is an upper bound of
+/// the penetration depth: [`epa::penetration`](super::epa::penetration) takes
+/// this one when its polytope degenerates (nearly parallel faces), where the
+/// exact test declines.
+pub(crate) fn box_box_overlap_bound<T: Real>(
+    ha: V3<T>,
+    hb: V3<T>,
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+) -> Option<(T, V3<T>)> {
+    let (ha, hb) = (ha.abs(), hb.abs());
+    let hs = [hb.x(), hb.y(), hb.z()];
+    let axes_a = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
+    let mut best: Option<(T, V3<T>)> = None;
+    let mut keep = |l: V3<T>| {
+        let ra = ha.dot(l.abs());
+        let rb = hs[0] * axes_b[0].dot(l).abs()
+            + hs[1] * axes_b[1].dot(l).abs()
+            + hs[2] * axes_b[2].dot(l).abs();
+        let tl = t.dot(l);
+        let overlap = ra + rb - tl.abs();
+        if best.is_none_or(|(o, _)| overlap < o) {
+            best = Some((overlap, if tl < T::ZERO { -l } else { l }));
+        }
+    };
+    for l in axes_a.iter().chain(&axes_b) {
+        keep(*l);
+    }
+    for a in &axes_a {
+        for b in &axes_b {
+            let c = a.cross(*b);
+            if c.length() >= T::from_f64(1e-6)
+                && let Some(l) = c.try_normalize()
+            {
+                keep(l);
+            }
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use crate::gjk;

@@ -815,6 +815,30 @@ fn broken_fixtures_show_one_banner() {
 }
 
 #[test]
+fn a_fuzz_failure_folder_opens_as_its_pair_at_the_first_divergence() {
+    let dir = temp_dir("fuzz-pair");
+    let demo = cspace_viewer::state::demo::recording();
+    let (subject, reference) = (dir.join("subject.cspace"), dir.join("reference.cspace"));
+    std::fs::write(&subject, nudge_point(&demo, 3)).unwrap();
+    std::fs::write(&reference, &demo).unwrap();
+    std::fs::write(
+        dir.join("pair.json"),
+        r#"{"check": "gjk-bracket", "subject": "subject.cspace", "reference": "reference.cspace"}"#,
+    )
+    .unwrap();
+    let app = ViewerApp::new(None, Some(&dir), None);
+    assert_eq!(app.opened(), Opened::Diff(subject, reference));
+    let d = app.pair().unwrap().divergence.clone().expect("differs");
+    let s = &app.session;
+    assert_eq!(s.trace.step_at(s.timeline.cursor()) as usize, d.step);
+    assert!(app.pair().unwrap().side_by_side);
+    // Without its reference the folder opens as a folder.
+    std::fs::remove_file(dir.join("reference.cspace")).unwrap();
+    let app = ViewerApp::new(None, Some(&dir), None);
+    assert!(!matches!(app.opened(), Opened::Diff(..)));
+}
+
+#[test]
 fn diff_two_recordings_in_lockstep() {
     use cspace_viewer::state::pair::Which;
     let dir = temp_dir("diff");

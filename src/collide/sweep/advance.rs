@@ -54,8 +54,10 @@ pub(super) fn advance<T: Real>(
     let mut simplex = *warm;
     let mut t = t0;
     let mut iterations = iterations;
+    let mut restarted = false;
     for step in 0..MAX_ITERS {
         let cso = start.shifted(motion * t);
+        let warm_started = !simplex.is_empty();
         let mut placed = Simplex::new();
         for p in simplex.points() {
             placed.push(cso.point(p.local_a, p.local_b));
@@ -79,6 +81,16 @@ pub(super) fn advance<T: Real>(
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = gjk::face_normal(&simplex, core.v).unwrap_or(-core.v / dc);
         let closing = d_local.dot(n);
+        // A warm start can leave GJK stuck on a simplex it cannot improve (a
+        // repeated support, bounds far apart): its direction is no normal,
+        // and a miss decided from it can be wrong. Decide again from a cold GJK.
+        let miss = closing <= T::ZERO || t + distance / closing > T::ONE;
+        if miss && core.status == Status::Degenerate && !restarted && warm_started {
+            rec::text!("warm-started gjk degenerate: deciding the miss again from a cold start");
+            restarted = true;
+            simplex = Simplex::new();
+            continue;
+        }
         if closing <= T::ZERO {
             rec::text!("miss: moving apart (closing speed {closing:?})");
             return Sweep::miss(iterations, core.status);

@@ -62,7 +62,11 @@ fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
     }
     let aa = motion.dot(motion);
     let half_b = p.dot(motion);
-    let disc = half_b * half_b - aa * c;
+    // b'² − a·c = |m|²R² − |P × m|² (Lagrange's identity), written so that
+    // a grazing miss does not cancel two large terms: (P·m)² − |m|²|P|²
+    // loses √ε·|P| of the closest approach and turned such misses into hits.
+    let cross = p.cross(motion);
+    let disc = aa * r * r - cross.dot(cross);
     if aa <= T::ZERO || !aa.is_finite() || half_b >= T::ZERO || disc < T::ZERO {
         rec::text!("miss: no real root ahead");
         return Sweep::miss(0, Status::Converged);

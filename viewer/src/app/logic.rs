@@ -237,7 +237,13 @@ impl ViewerApp {
                     files,
                     watch,
                 });
-                if let Some(f) = first {
+                if let Some((subject, reference)) = source::fuzz_pair(path) {
+                    // A `cspace fuzz` failure: the pair, at its first divergence.
+                    self.open_diff(&subject, &reference);
+                    if let Some(p) = self.mode.pair_mut() {
+                        p.jump_to_divergence(&mut self.session);
+                    }
+                } else if let Some(f) = first {
                     self.open_file(&f);
                 } else {
                     // What was open stays open; only the view is emptied.

@@ -85,6 +85,22 @@ pub fn load(path: &Path) -> Result<Trace, OpenError> {
     Ok(Trace::from_bytes(&bytes))
 }
 
+/// The two recordings of a `cspace fuzz` failure folder: its `pair.json`
+/// names the failing query's recording (`subject`) and what it was compared
+/// with (`reference`). `None` unless both exist.
+#[must_use]
+pub fn fuzz_pair(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let text = std::fs::read_to_string(dir.join("pair.json")).ok()?;
+    let pair: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let file = |key: &str| {
+        let name = pair.get(key)?.as_str()?;
+        // Only a plain file name beside pair.json.
+        let path = dir.join(Path::new(name).file_name()?);
+        path.is_file().then_some(path)
+    };
+    Some((file("subject")?, file("reference")?))
+}
+
 /// The recordings and fixtures in `dir`, sorted by name. A fixture whose
 /// recording is also listed is left out (opening either shows the same thing).
 ///
