@@ -114,6 +114,8 @@ fn run_in<T: Real>(q: &Query, algorithm: Algorithm) -> Result<Answer, String> {
                 distance: d.distance.to_f64(),
                 point_a: v(d.point_a),
                 point_b: v(d.point_b),
+                normal: Some(v(d.normal)),
+                bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                 intersecting: d.intersecting,
             };
             (o, d.iterations, d.status)
@@ -202,6 +204,7 @@ fn nums(a: &Answer) -> Nums {
             point_a,
             point_b,
             intersecting,
+            ..
         } => Nums {
             value: *distance,
             intersecting: *intersecting,
