@@ -45,7 +45,7 @@ impl Query {
         validate_body(&self.b, "b", limits)?;
         match (self.query, self.translation) {
             (QueryKind::Sweep, None) => return Err(QueryError::MissingTranslation),
-            (_, Some(t)) => limits.vec("translation", &t)?,
+            (_, Some(t)) => limits.vec(|| "translation".to_owned(), &t)?,
             (_, None) => {}
         }
         if self.query == QueryKind::Sweep && alg == Algorithm::Analytic {
@@ -77,16 +77,18 @@ impl Limits {
         Self { limit, precision }
     }
 
-    fn num(self, path: &str, v: f64) -> Result<(), QueryError> {
+    // Paths are closures, formatted only for an error: a 2000-point hull
+    // has 6000 numbers to check and no path to print.
+    fn num(self, path: impl Fn() -> String, v: f64) -> Result<(), QueryError> {
         if !v.is_finite() {
             return Err(QueryError::NotFinite {
-                path: path.to_owned(),
+                path: path(),
                 value: format!("{v}"),
             });
         }
         if v.abs() > self.limit {
             return Err(QueryError::TooLarge {
-                path: path.to_owned(),
+                path: path(),
                 value: v,
                 limit: self.limit,
                 precision: self.precision.name(),
@@ -95,18 +97,18 @@ impl Limits {
         Ok(())
     }
 
-    fn vec(self, path: &str, v: &[f64]) -> Result<(), QueryError> {
+    fn vec(self, path: impl Fn() -> String, v: &[f64]) -> Result<(), QueryError> {
         for (i, c) in v.iter().enumerate() {
-            self.num(&format!("{path}[{i}]"), *c)?;
+            self.num(|| format!("{}[{i}]", path()), *c)?;
         }
         Ok(())
     }
 
-    fn size(self, path: &str, v: f64) -> Result<(), QueryError> {
-        self.num(path, v)?;
+    fn size(self, path: impl Fn() -> String, v: f64) -> Result<(), QueryError> {
+        self.num(&path, v)?;
         if v < 0.0 {
             return Err(QueryError::Negative {
-                path: path.to_owned(),
+                path: path(),
                 value: v,
             });
         }
@@ -118,10 +120,10 @@ fn validate_body(body: &ShapeDecl, name: &str, limits: Limits) -> Result<(), Que
     let path = |f: &str| format!("{name}.shape.{f}");
     for (field, param) in body.geom.params() {
         match param {
-            Param::Size(v) => limits.size(&path(field), v)?,
+            Param::Size(v) => limits.size(|| path(field), v)?,
             Param::Sizes(v) => {
                 for (i, h) in v.iter().enumerate() {
-                    limits.size(&path(&format!("{field}[{i}]")), *h)?;
+                    limits.size(|| path(&format!("{field}[{i}]")), *h)?;
                 }
             }
             Param::Points(points) => {
@@ -129,16 +131,16 @@ fn validate_body(body: &ShapeDecl, name: &str, limits: Limits) -> Result<(), Que
                     return Err(QueryError::EmptyHull { path: path(field) });
                 }
                 for (i, q) in points.iter().enumerate() {
-                    limits.vec(&path(&format!("{field}[{i}]")), q)?;
+                    limits.vec(|| path(&format!("{field}[{i}]")), q)?;
                 }
             }
             // Only the vertices' hull is the shape: indices do not change it.
             Param::Triangles(_) => {}
         }
     }
-    limits.size(&path("margin"), body.margin)?;
-    limits.vec(&format!("{name}.position"), &body.position)?;
-    limits.vec(&format!("{name}.rotation"), &body.rotation)?;
+    limits.size(|| path("margin"), body.margin)?;
+    limits.vec(|| format!("{name}.position"), &body.position)?;
+    limits.vec(|| format!("{name}.rotation"), &body.rotation)?;
     let norm = body.rotation.iter().map(|c| c * c).sum::<f64>().sqrt();
     if (norm - 1.0).abs() > UNIT_TOLERANCE {
         return Err(QueryError::NotUnit {
