@@ -70,8 +70,11 @@ impl Toolbar<'_> {
             if let Some(e) = session.timeline.current_event() {
                 // One line: the log and the inspector have it whole.
                 let whole = session.trace.describe(e);
-                ui.label(crate::state::trace::clip(&whole, 60))
-                    .on_hover_text(whole);
+                let mut short: String = whole.chars().take(48).collect();
+                if short.len() < whole.len() {
+                    short.push('…');
+                }
+                ui.label(short).on_hover_text(whole);
             }
         });
         action
