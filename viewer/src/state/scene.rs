@@ -41,13 +41,13 @@ impl Visible {
         self.simplices.clear();
         self.shapes = None;
         self.answer = None;
-        trace.visible_classes(c, |event, class| match class {
-            ItemClass::Config => self.config.push(event),
-            ItemClass::Object => self.object.push(event),
-            ItemClass::Simplex => self.simplices.push(event),
-            ItemClass::Shapes => self.shapes = Some(event),
-            ItemClass::Answer => self.answer = Some(event),
-        });
+        // One group of the interval index per list: the many top-level
+        // drawables come out as one copy.
+        trace.visible_into(c, ItemClass::Config, &mut self.config);
+        trace.visible_into(c, ItemClass::Object, &mut self.object);
+        trace.visible_into(c, ItemClass::Simplex, &mut self.simplices);
+        trace.visible_of(c, ItemClass::Shapes, |e| self.shapes = Some(e));
+        trace.visible_of(c, ItemClass::Answer, |e| self.answer = Some(e));
     }
 
     /// Number of visible items.
