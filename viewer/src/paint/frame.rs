@@ -385,6 +385,12 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
     // order without depth sorting, so 100 k of them fit in a frame.
     let bulk = list.len() > 2000;
     let mut points = egui::epaint::Mesh::default();
+    if bulk {
+        // One quad per point at most: no regrowing (and re-copying) the mesh.
+        points.reserve_vertices(4 * list.len());
+        points.reserve_triangles(2 * list.len());
+    }
+    picks.reserve(list.len());
     for &e in list {
         let Some(Entry::Draw(k)) = session.trace.entries.get(e as usize) else {
             continue;
