@@ -18,18 +18,20 @@ const OPEN_BUCKET: usize = 33;
 /// One group's intervals, bucketed by length class.
 #[derive(Clone, Debug, Default)]
 struct Group {
-    /// Per length class below [`OPEN_BUCKET`]: (start, end, payload), sorted by start.
-    buckets: Vec<Vec<(u32, u32, u32)>>,
+    /// Per length class below [`OPEN_BUCKET`]: (start, end, payload, aux), sorted by start.
+    buckets: Vec<Vec<(u32, u32, u32, u32)>>,
     /// Starts of the never-ending intervals, ascending.
     open_starts: Vec<u32>,
     /// Their payloads, in the same order.
     open: Vec<u32>,
+    /// Their second payloads, in the same order.
+    open_aux: Vec<u32>,
 }
 
 impl Group {
-    /// Calls `bucket(slice)` with the candidate window of each finite bucket
-    /// in turn, then returns the payloads of the open intervals containing `c`.
-    fn query(&self, c: u32, mut window: impl FnMut(&[(u32, u32, u32)])) -> &[u32] {
+    /// Calls `window(slice)` with the candidate window of each finite bucket
+    /// in turn, then returns how many open intervals contain `c` (a prefix).
+    fn query(&self, c: u32, mut window: impl FnMut(&[(u32, u32, u32, u32)])) -> usize {
         for (b, bucket) in self.buckets.iter().enumerate() {
             if bucket.is_empty() {
                 continue;
@@ -43,7 +45,7 @@ impl Group {
             };
             window(&bucket[lo..hi]);
         }
-        &self.open[..self.open_starts.partition_point(|&s| s <= c)]
+        self.open_starts.partition_point(|&s| s <= c)
     }
 }
 
@@ -101,13 +103,14 @@ impl IntervalIndex {
     /// after the last [`push`](Self::push) or [`clip_end`](Self::clip_end)
     /// and before [`query`](Self::query).
     pub fn finish(&mut self) {
-        self.finish_grouped(1, |id| (0, id as u32));
+        self.finish_grouped(1, |id| (0, id as u32, 0));
     }
 
     /// Builds the buckets, splitting the intervals into `groups` groups:
-    /// `key(id)` gives the group of interval `id` and the payload its queries
-    /// report (so one group's hits come out without looking anything up).
-    pub fn finish_grouped(&mut self, groups: usize, key: impl Fn(usize) -> (usize, u32)) {
+    /// `key(id)` gives the group of interval `id`, the payload its queries
+    /// report and a second one [`extend_group_aux`](Self::extend_group_aux)
+    /// reports too (so one group's hits come out without looking anything up).
+    pub fn finish_grouped(&mut self, groups: usize, key: impl Fn(usize) -> (usize, u32, u32)) {
         let mut out: Vec<Group> = (0..groups)
             .map(|_| Group {
                 buckets: vec![Vec::new(); OPEN_BUCKET],
@@ -118,15 +121,16 @@ impl IntervalIndex {
             if e <= s {
                 continue; // empty: never visible
             }
-            let (g, payload) = key(id);
+            let (g, payload, aux) = key(id);
             let Some(group) = out.get_mut(g) else {
                 continue;
             };
             if e == u32::MAX {
                 group.open_starts.push(s);
                 group.open.push(payload);
+                group.open_aux.push(aux);
             } else {
-                group.buckets[(e - s).ilog2() as usize].push((s, e, payload));
+                group.buckets[(e - s).ilog2() as usize].push((s, e, payload, aux));
             }
         }
         self.groups = out;
@@ -147,13 +151,13 @@ impl IntervalIndex {
             return;
         };
         let open = group.query(c, |window| {
-            for &(_, e, p) in window {
+            for &(_, e, p, _) in window {
                 if e > c {
                     f(p);
                 }
             }
         });
-        open.iter().copied().for_each(f);
+        group.open[..open].iter().copied().for_each(f);
     }
 
     /// Appends the payloads of group `g`'s intervals containing `c` to `out`:
@@ -165,7 +169,25 @@ impl IntervalIndex {
         let open = group.query(c, |window| {
             out.extend(window.iter().filter(|x| x.1 > c).map(|x| x.2));
         });
-        out.extend_from_slice(open);
+        out.extend_from_slice(&group.open[..open]);
+    }
+
+    /// [`extend_group`](Self::extend_group), appending the second payloads
+    /// to `aux` in the same order.
+    pub fn extend_group_aux(&self, g: usize, c: u32, out: &mut Vec<u32>, aux: &mut Vec<u32>) {
+        let Some(group) = self.groups.get(g) else {
+            return;
+        };
+        let open = group.query(c, |window| {
+            for &(_, e, p, a) in window {
+                if e > c {
+                    out.push(p);
+                    aux.push(a);
+                }
+            }
+        });
+        out.extend_from_slice(&group.open[..open]);
+        aux.extend_from_slice(&group.open_aux[..open]);
     }
 
     /// The ids of every interval containing `c`, ascending (after [`finish`](Self::finish)).
@@ -217,7 +239,7 @@ mod tests {
         }
         index.finish();
         let mut grouped = index.clone();
-        grouped.finish_grouped(3, |id| (id % 3, id as u32 * 2));
+        grouped.finish_grouped(3, |id| (id % 3, id as u32 * 2, id as u32 + 7));
         for c in (0..start + 5).step_by(97).chain([0, 1, start, start + 1]) {
             let all = brute(&iv, c);
             assert_eq!(index.at(c), all, "at {c}");
@@ -227,6 +249,11 @@ mod tests {
                 let mut each = Vec::new();
                 grouped.query_group(g, c, |p| each.push(p));
                 assert_eq!(got, each, "group {g} at {c}");
+                let (mut again, mut aux) = (Vec::new(), Vec::new());
+                grouped.extend_group_aux(g, c, &mut again, &mut aux);
+                assert_eq!(again, got, "group {g} at {c}");
+                assert!(again.iter().zip(&aux).all(|(p, a)| p / 2 + 7 == *a));
+                assert_eq!(aux.len(), again.len());
                 got.sort_unstable();
                 let want: Vec<u32> = all
                     .iter()

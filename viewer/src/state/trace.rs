@@ -499,7 +499,14 @@ impl Builder {
         self.trace
             .visible
             .finish_grouped(ItemClass::ALL.len(), |id| {
-                (classes[id] as usize, items[id].0)
+                let (event, kind) = items[id];
+                let k = match kind {
+                    ItemKind::Draw(k)
+                    | ItemKind::Simplex(k)
+                    | ItemKind::Shapes(k)
+                    | ItemKind::Answer(k) => k,
+                };
+                (classes[id] as usize, event, k)
             });
         self.trace.valid_len = valid_len;
         self.trace.error = error;
@@ -692,6 +699,18 @@ impl Trace {
     /// Appends the events of the items of `class` visible at cursor `c` to `out`.
     pub fn visible_into(&self, c: u32, class: ItemClass, out: &mut Vec<u32>) {
         self.visible.extend_group(class as usize, c, out);
+    }
+
+    /// [`Trace::visible_into`], also appending each item's index in its table
+    /// ([`Trace::drawables`] for the drawables' classes) to `index`.
+    pub fn visible_indexed(
+        &self,
+        c: u32,
+        class: ItemClass,
+        out: &mut Vec<u32>,
+        index: &mut Vec<u32>,
+    ) {
+        self.visible.extend_group_aux(class as usize, c, out, index);
     }
 
     /// The visible interval `[born, dies)` of the item recorded by event `i`.
