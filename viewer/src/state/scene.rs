@@ -16,6 +16,10 @@ pub struct Visible {
     pub config: Vec<u32>,
     /// Points, lines and triangles in object space.
     pub object: Vec<u32>,
+    /// The [`Trace::drawables`] index of each of `config` (empty if not known).
+    pub config_draws: Vec<u32>,
+    /// The [`Trace::drawables`] index of each of `object` (empty if not known).
+    pub object_draws: Vec<u32>,
     /// Simplices (one per call site).
     pub simplices: Vec<u32>,
     /// The current shapes event.
@@ -38,16 +42,28 @@ impl Visible {
         self.cursor = c;
         self.config.clear();
         self.object.clear();
+        self.config_draws.clear();
+        self.object_draws.clear();
         self.simplices.clear();
         self.shapes = None;
         self.answer = None;
-        trace.visible_classes(c, |event, class| match class {
-            ItemClass::Config => self.config.push(event),
-            ItemClass::Object => self.object.push(event),
-            ItemClass::Simplex => self.simplices.push(event),
-            ItemClass::Shapes => self.shapes = Some(event),
-            ItemClass::Answer => self.answer = Some(event),
-        });
+        // One group of the interval index per list: the many top-level
+        // drawables come out as one copy.
+        trace.visible_indexed(
+            c,
+            ItemClass::Config,
+            &mut self.config,
+            &mut self.config_draws,
+        );
+        trace.visible_indexed(
+            c,
+            ItemClass::Object,
+            &mut self.object,
+            &mut self.object_draws,
+        );
+        trace.visible_into(c, ItemClass::Simplex, &mut self.simplices);
+        trace.visible_of(c, ItemClass::Shapes, |e| self.shapes = Some(e));
+        trace.visible_of(c, ItemClass::Answer, |e| self.answer = Some(e));
     }
 
     /// Number of visible items.
@@ -336,6 +352,16 @@ mod tests {
         );
         assert!(v.shapes.is_some());
         assert_eq!(v.count(), 4);
+        for (events, draws) in [(&v.config, &v.config_draws), (&v.object, &v.object_draws)] {
+            let from_entries: Vec<u32> = events
+                .iter()
+                .map(|&e| match t.entries[e as usize] {
+                    Entry::Draw(k) => k,
+                    _ => panic!("not a drawable"),
+                })
+                .collect();
+            assert_eq!(&from_entries, draws);
+        }
         let end = Visible::at(&t, t.len());
         assert_eq!(end.count(), 1);
         let s = v.simplices[0];

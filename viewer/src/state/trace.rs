@@ -14,9 +14,10 @@
 use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
     Answer, CsoVertex, DecodeError, Decoded, Event, Rgba, Scalar, ShapeDecl, SiteDef, Space,
-    StreamDecoder, Vec3Data,
+    StreamDecoder, Vec3Data, stream::Located,
 };
 use std::collections::HashMap;
+use std::sync::mpsc;
 
 /// "No such event": an unclosed scope's pop, a top-level event's parent.
 pub const NONE: u32 = u32::MAX;
@@ -192,6 +193,7 @@ pub enum ItemKind {
 
 /// Which list of the visible set an item goes to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum ItemClass {
     /// A configuration-space point, line or triangle.
     Config,
@@ -203,6 +205,17 @@ pub enum ItemClass {
     Shapes,
     /// A query's answer.
     Answer,
+}
+
+impl ItemClass {
+    /// Every class, in the order of their groups in the visible-interval index.
+    pub const ALL: [Self; 5] = [
+        Self::Config,
+        Self::Object,
+        Self::Simplex,
+        Self::Shapes,
+        Self::Answer,
+    ];
 }
 
 /// A loaded recording with its indexes.
@@ -234,8 +247,7 @@ pub struct Trace {
     /// Event indices of the site definitions (which diffs do not count).
     pub site_events: Vec<u32>,
     items: Vec<(u32, ItemKind)>,
-    item_event: Vec<u32>,
-    item_class: Vec<ItemClass>,
+    /// Grouped by [`ItemClass`], reporting events.
     visible: IntervalIndex,
     /// Why decoding stopped early, if it did.
     pub error: Option<DecodeError>,
@@ -259,12 +271,18 @@ struct Builder {
     scopes: Vec<(u32, usize, usize)>,
     /// Items born inside open scopes, innermost last.
     born: Vec<usize>,
-    /// The live simplex item of each site label.
-    last_simplex: HashMap<String, usize>,
+    /// The live simplex item of each site label, by label slot.
+    last_simplex: Vec<Option<usize>>,
+    /// The slot of each simplex site label.
+    label_slot: HashMap<String, usize>,
+    /// The label slot of each simplex site (forgotten when the site is redefined).
+    site_slot: HashMap<u32, usize>,
     last_shapes: Option<usize>,
     /// The answer shown until the next answer or the next query's shapes.
     last_answer: Option<usize>,
     series_of_site: HashMap<u32, u32>,
+    /// The class of each item, for the visible-interval index's groups.
+    item_class: Vec<ItemClass>,
 }
 
 impl Builder {
@@ -280,8 +298,7 @@ impl Builder {
             ItemKind::Shapes(_) => ItemClass::Shapes,
             ItemKind::Answer(_) => ItemClass::Answer,
         };
-        self.trace.item_event.push(i);
-        self.trace.item_class.push(class);
+        self.item_class.push(class);
         if scoped && !self.scopes.is_empty() {
             self.born.push(id);
         }
@@ -298,8 +315,19 @@ impl Builder {
             let prev = match kind {
                 ItemKind::Simplex(s) => {
                     let site = self.trace.simplices[s as usize].site;
-                    let label = self.trace.site(site).label.clone();
-                    self.last_simplex.insert(label, id)
+                    let slot = if let Some(&slot) = self.site_slot.get(&site) {
+                        slot
+                    } else {
+                        let label = &self.trace.site(site).label;
+                        let next = self.last_simplex.len();
+                        let slot = *self.label_slot.entry(label.clone()).or_insert(next);
+                        if slot == next {
+                            self.last_simplex.push(None);
+                        }
+                        self.site_slot.insert(site, slot);
+                        slot
+                    };
+                    self.last_simplex[slot].replace(id)
                 }
                 _ => self.last_shapes.replace(id),
             };
@@ -328,6 +356,7 @@ impl Builder {
         };
         let entry = match event {
             Event::Site(def) => {
+                self.site_slot.remove(&def.id);
                 t.sites.insert(def.id, def);
                 t.site_events.push(i);
                 Entry::Site
@@ -466,11 +495,58 @@ impl Builder {
         for &(_, _, log_row) in &self.scopes {
             self.trace.log[log_row].end = rows;
         }
-        self.trace.visible.finish();
+        let (items, classes) = (&self.trace.items, &self.item_class);
+        self.trace
+            .visible
+            .finish_grouped(ItemClass::ALL.len(), |id| {
+                let (event, kind) = items[id];
+                let k = match kind {
+                    ItemKind::Draw(k)
+                    | ItemKind::Simplex(k)
+                    | ItemKind::Shapes(k)
+                    | ItemKind::Answer(k) => k,
+                };
+                (classes[id] as usize, event, k)
+            });
         self.trace.valid_len = valid_len;
         self.trace.error = error;
         self.trace
     }
+}
+
+/// Streams smaller than this are decoded and indexed on one thread.
+const PARALLEL_BYTES: usize = 1 << 20;
+/// Events per batch passed from the decoding thread to the indexing one.
+const BATCH: usize = 4096;
+/// Batches in flight between them.
+const BATCHES: usize = 8;
+
+/// Decodes `bytes`, handing `flush` each full batch of events (it leaves the
+/// batch empty or replaces it) and the last partial one; returns the valid
+/// length and why decoding stopped early, if it did.
+fn decode(bytes: &[u8], mut flush: impl FnMut(&mut Vec<Located>)) -> (u64, Option<DecodeError>) {
+    let mut decoder = StreamDecoder::new();
+    let mut batch = Vec::with_capacity(BATCH);
+    // Fed in chunks so the decoder's buffer stays small and cache-warm.
+    let mut chunks = bytes.chunks(1 << 20);
+    let error = loop {
+        match decoder.next_event() {
+            Ok(Some(located)) => {
+                batch.push(located);
+                if batch.len() == BATCH {
+                    flush(&mut batch);
+                    batch.clear();
+                }
+            }
+            Ok(None) => match chunks.next() {
+                Some(chunk) => decoder.feed(chunk),
+                None => break decoder.finish().err(),
+            },
+            Err(e) => break Some(e),
+        }
+    };
+    flush(&mut batch);
+    (decoder.offset(), error)
 }
 
 impl Trace {
@@ -478,26 +554,50 @@ impl Trace {
     /// and reports the problem in [`Trace::error`].
     #[must_use]
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        let mut decoder = StreamDecoder::new();
+        Self::from_bytes_on(bytes, bytes.len() >= PARALLEL_BYTES)
+    }
+
+    /// [`Trace::from_bytes`], decoding on a second thread or not.
+    fn from_bytes_on(bytes: &[u8], parallel: bool) -> Self {
         let mut builder = Builder::default();
         // Frames average well over 16 bytes: reserving avoids regrowing the big tables.
         let guess = bytes.len() / 16;
         builder.trace.entries.reserve(guess);
         builder.trace.offsets.reserve(guess);
         builder.trace.parent.reserve(guess);
-        // Fed in chunks so the decoder's buffer stays small and cache-warm.
-        let mut chunks = bytes.chunks(1 << 20);
-        let error = loop {
-            match decoder.next_event() {
-                Ok(Some(located)) => builder.event(located.offset, located.event),
-                Ok(None) => match chunks.next() {
-                    Some(chunk) => decoder.feed(chunk),
-                    None => break decoder.finish().err(),
-                },
-                Err(e) => break Some(e),
+        if !parallel {
+            let (valid_len, error) = decode(bytes, |batch| {
+                for located in batch.drain(..) {
+                    builder.event(located.offset, located.event);
+                }
+            });
+            return builder.finish(valid_len, error);
+        }
+        // Decoding and indexing take about as long as each other: decode on
+        // one thread, index on this one, batches passing through a bounded
+        // channel (and the emptied batches coming back for reuse).
+        let (full_tx, full_rx) = mpsc::sync_channel::<Vec<Located>>(BATCHES);
+        let (empty_tx, empty_rx) = mpsc::channel::<Vec<Located>>();
+        let (valid_len, error) = std::thread::scope(|scope| {
+            let decoding = scope.spawn(move || {
+                decode(bytes, |batch| {
+                    let fresh = empty_rx
+                        .try_recv()
+                        .unwrap_or_else(|_| Vec::with_capacity(BATCH));
+                    // An error here means the indexer is gone: nothing to do.
+                    let _ = full_tx.send(std::mem::replace(batch, fresh));
+                })
+            });
+            for mut batch in full_rx {
+                for located in batch.drain(..) {
+                    builder.event(located.offset, located.event);
+                }
+                let _ = empty_tx.send(batch);
             }
-        };
-        let valid_len = decoder.offset();
+            decoding
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
         builder.finish(valid_len, error)
     }
 
@@ -573,16 +673,44 @@ impl Trace {
 
     /// Calls `f(event, kind)` for every item visible at cursor `c` (in no particular order).
     pub fn visible(&self, c: u32, mut f: impl FnMut(u32, ItemKind)) {
-        self.visible.query(c, |id| {
-            let (event, kind) = self.items[id];
-            f(event, kind);
+        self.visible.query(c, |event| {
+            let id = self.items.partition_point(|&(e, _)| e < event);
+            if let Some(&(event, kind)) = self.items.get(id) {
+                f(event, kind);
+            }
         });
     }
 
-    /// Calls `f(event, class)` for every item visible at cursor `c` (in no particular order).
+    /// Calls `f(event, class)` for every item visible at cursor `c` (class by
+    /// class, in no particular order within one).
     pub fn visible_classes(&self, c: u32, mut f: impl FnMut(u32, ItemClass)) {
-        self.visible
-            .query(c, |id| f(self.item_event[id], self.item_class[id]));
+        for class in ItemClass::ALL {
+            self.visible
+                .query_group(class as usize, c, |event| f(event, class));
+        }
+    }
+
+    /// Calls `f(event)` for every item of `class` visible at cursor `c`, in
+    /// the order [`Trace::visible_into`] appends them.
+    pub fn visible_of(&self, c: u32, class: ItemClass, f: impl FnMut(u32)) {
+        self.visible.query_group(class as usize, c, f);
+    }
+
+    /// Appends the events of the items of `class` visible at cursor `c` to `out`.
+    pub fn visible_into(&self, c: u32, class: ItemClass, out: &mut Vec<u32>) {
+        self.visible.extend_group(class as usize, c, out);
+    }
+
+    /// [`Trace::visible_into`], also appending each item's index in its table
+    /// ([`Trace::drawables`] for the drawables' classes) to `index`.
+    pub fn visible_indexed(
+        &self,
+        c: u32,
+        class: ItemClass,
+        out: &mut Vec<u32>,
+        index: &mut Vec<u32>,
+    ) {
+        self.visible.extend_group_aux(class as usize, c, out, index);
     }
 
     /// The visible interval `[born, dies)` of the item recorded by event `i`.
@@ -800,6 +928,30 @@ pub(crate) mod tests {
         assert!(empty.is_empty());
         let same = Trace::from_decoded(cspace_recorder::decode(&bytes));
         assert_eq!(same.len(), full.len());
+    }
+
+    #[test]
+    fn decoding_on_a_second_thread_indexes_the_same() {
+        let mut bytes = sample();
+        for _ in 0..1000 {
+            let again = sample();
+            bytes.extend_from_slice(&again[rec::stream::header().len()..]);
+        }
+        for len in [bytes.len(), bytes.len() - 3, 7, 0] {
+            let one = Trace::from_bytes_on(&bytes[..len], false);
+            let two = Trace::from_bytes_on(&bytes[..len], true);
+            assert_eq!(one.entries, two.entries);
+            assert_eq!(one.offsets, two.offsets);
+            assert_eq!(one.parent, two.parent);
+            assert_eq!(one.log, two.log);
+            assert_eq!(one.drawables, two.drawables);
+            assert_eq!(one.simplices, two.simplices);
+            assert_eq!((one.valid_len, &one.error), (two.valid_len, &two.error));
+            for c in (0..=one.len()).step_by(7) {
+                assert_eq!(kinds(&one, c), kinds(&two, c), "at {c}");
+            }
+        }
+        assert!(Trace::from_bytes_on(&bytes, true).steps() == 3003);
     }
 
     #[test]
