@@ -387,6 +387,13 @@ fn each_helper_runs_its_query_kind() {
         check::near(r, "depth", 0.3, 1e-6)
     }));
     assert_eq!(answer["query"], "penetration");
+    let answer = fixture::answer_json(&check::signed_distance(
+        "helper_signed_distance",
+        &a,
+        &b,
+        |r| check::near(r, "distance", -0.3, 1e-6),
+    ));
+    assert_eq!(answer["query"], "signed_distance");
     // A unit sphere 5 left of the other moving right by 10: contact after 3.5 of 10.
     let far = body(&sphere(1.0, [-5.0, 0.0, 0.0]));
     let answer = fixture::answer_json(&check::sweep(

@@ -54,6 +54,8 @@ fn combos() -> Vec<(&'static str, &'static str)> {
         ("intersect", "mpr"),
         ("penetration", "epa"),
         ("penetration", "mpr"),
+        ("signed_distance", "epa"),
+        ("signed_distance", "mpr"),
         ("sweep", "ca"),
         ("sweep", "raycast"),
         ("sweep", "swept-mpr"),
@@ -121,6 +123,34 @@ fn every_shape_query_algorithm_and_precision() {
                 assert!(is_unit(&o["normal"]), "{o}");
                 assert_eq!(o["intersecting"], !id.ends_with("-3"), "{o}");
             }
+            "signed_distance" => {
+                let d = o["distance"].as_f64().unwrap();
+                assert!(
+                    if id.ends_with("-3") {
+                        d > 0.0
+                    } else {
+                        d <= 0.0
+                    },
+                    "{o}"
+                );
+                assert_eq!(o["intersecting"], !id.ends_with("-3"), "{o}");
+                assert!(is_unit(&o["normal"]), "{o}");
+                let [pa, pb, n] = ["point_a", "point_b", "normal"].map(|k| {
+                    let v: Vec<f64> = o[k]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_f64().unwrap())
+                        .collect();
+                    v
+                });
+                for i in 0..3 {
+                    assert!((pb[i] - pa[i] - d * n[i]).abs() < 1e-5, "{o}");
+                }
+                let b = o["bounds"].as_array().unwrap();
+                let (lo, hi) = (b[0].as_f64().unwrap(), b[1].as_f64().unwrap());
+                assert!(lo <= d + 1e-6 && d <= hi + 1e-6, "{o}");
+            }
             "sweep" => {
                 assert_eq!(o["hit"], true, "{o}");
                 let toi = o["toi"].as_f64().unwrap();
@@ -162,6 +192,55 @@ fn defaults_and_the_example_from_the_issue() {
     assert_eq!(out[4]["toi"], Value::Null);
     assert_eq!(out[5]["algorithm"], "mpr");
     assert_eq!(out[5]["intersecting"], true);
+}
+
+#[test]
+fn signed_distance_is_the_distance_or_minus_the_depth_and_reads_back() {
+    let input = r#"{"id":"apart","query":"signed_distance","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"box","half_extents":[1,1,1]},"position":[2.5,0,0]}}
+{"id":"deep","query":"signed_distance","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"box","half_extents":[1,1,1]},"position":[1.5,0,0]}}
+{"id":"mpr","query":"signed_distance","algorithm":"mpr","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"box","half_extents":[1,1,1]},"position":[1.5,0,0]}}
+{"id":"gjk","query":"signed_distance","algorithm":"gjk","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1}}}
+"#;
+    let (out, _, _) = eval(&[], input);
+    assert_eq!(out[0]["query"], "signed_distance");
+    assert_eq!(out[0]["algorithm"], "epa");
+    assert!(
+        (out[0]["distance"].as_f64().unwrap() - 0.5).abs() < 1e-9,
+        "{}",
+        out[0]
+    );
+    assert_eq!(out[0]["intersecting"], false);
+    assert!(
+        (out[1]["distance"].as_f64().unwrap() + 0.5).abs() < 1e-9,
+        "{}",
+        out[1]
+    );
+    assert_eq!(out[1]["normal"], json!([1.0, 0.0, 0.0]));
+    assert_eq!(out[1]["intersecting"], true);
+    assert!(
+        (out[2]["distance"].as_f64().unwrap() + 0.5).abs() < 1e-5,
+        "{}",
+        out[2]
+    );
+    assert_eq!(out[2]["precision"], "f32");
+    assert_eq!(out[3]["ok"], false, "{}", out[3]);
+    assert!(
+        out[3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("signed_distance"),
+        "{}",
+        out[3]
+    );
+    // The answer reads back as the model's answer, unchanged.
+    for o in &out[..3] {
+        let mut o = o.clone();
+        let m = o.as_object_mut().unwrap();
+        m.remove("id");
+        m.remove("ok");
+        let a: cspace::model::Answer = serde_json::from_value(o.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&a).unwrap(), o);
+    }
 }
 
 #[test]

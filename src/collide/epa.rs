@@ -49,6 +49,13 @@ fn rel_tol<T: Real>() -> T {
 }
 
 /// The penetration of two shapes.
+///
+/// The contact-point contract: when `intersecting`, `point_a − point_b =
+/// depth · normal` up to rounding (a few ULPs of the points' magnitude), for
+/// every method ([`penetration`], [`mpr::penetration`](super::mpr::penetration))
+/// and every path (closed form, separating axes, EPA): the two points are
+/// the witnesses' midpoint ± `depth · normal / 2`, so they sit on A and B up to
+/// the depth's own tolerance. When apart (depth 0) they are the closest points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Penetration<T: Real> {
     /// How far B must move along `normal` to separate (≥ 0; 0 when apart).
@@ -58,8 +65,16 @@ pub struct Penetration<T: Real> {
     /// The deepest point of A along `normal` (world space); when apart, the closest point on A.
     pub point_a: V3<T>,
     /// The deepest point of B along `−normal` (world space); when apart, the closest point on B.
-    /// `point_a − point_b ≈ depth · normal`.
+    /// `point_a − point_b = depth · normal` (up to rounding) when intersecting.
     pub point_b: V3<T>,
+    /// The certificate: the true depth (the least translation that separates)
+    /// lies in `[lower_bound, upper_bound]`, to rounding. EPA's lower bound is
+    /// its polytope's closest face, its upper bound `depth`; closed forms and
+    /// the separating-axis test give `lower_bound = upper_bound = depth`.
+    /// MPR proves no lower bound: its `lower_bound` is 0.
+    pub lower_bound: T,
+    /// See [`lower_bound`](Self::lower_bound); equals `depth`.
+    pub upper_bound: T,
     /// Whether the shapes overlap or touch (within tolerance).
     pub intersecting: bool,
     /// GJK support evaluations plus EPA expansions.
@@ -74,22 +89,47 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
     if let Some(c) = gjk::Centers::of(a, b) {
         let r = c.ra + c.rb;
         rec::text!("point cores: depth in closed form");
-        return Penetration {
-            depth: (r - c.dc).max(T::ZERO),
+        let depth = (r - c.dc).max(T::ZERO);
+        return settle(Penetration {
+            depth,
             normal: c.n,
             point_a: c.a + c.n * c.ra,
             point_b: c.b - c.n * c.rb,
+            lower_bound: depth,
+            upper_bound: depth,
             intersecting: !c.apart(),
             iterations: 1,
             status: Status::Converged,
-        };
+        });
     }
     let cso = Cso::new(a, b);
     if let Some(p) = box_box(&cso) {
-        return p;
+        return settle(p);
     }
     let p = gjk_epa(&cso);
-    boxes_if_degenerate(b, &cso, p)
+    settle(boxes_if_degenerate(b, &cso, p))
+}
+
+/// `a` and `b` moved along `normal` to the witnesses' midpoint ± `depth ·
+/// normal / 2`, so that `a − b = depth · normal` up to rounding.
+pub(crate) fn split<T: Real>(a: V3<T>, b: V3<T>, normal: V3<T>, depth: T) -> (V3<T>, V3<T>) {
+    let mid = (a + b) * T::HALF;
+    let half = normal * (depth * T::HALF);
+    (mid + half, mid - half)
+}
+
+/// `p` with its contact points on the contract of [`Penetration`] (when
+/// intersecting; apart shapes keep their closest points).
+pub(crate) fn settle<T: Real>(p: Penetration<T>) -> Penetration<T> {
+    if !p.intersecting {
+        return p;
+    }
+    let (point_a, point_b) = split(p.point_a, p.point_b, p.normal, p.depth);
+    Penetration {
+        point_a,
+        point_b,
+        ..p
+    }
 }
 
 /// Two boxes whose EPA polytope degenerated (nearly parallel faces break it
@@ -121,6 +161,8 @@ fn boxes_if_degenerate<T: Real>(
         normal,
         point_a: point_b + normal * depth,
         point_b,
+        lower_bound: p.lower_bound.min(depth),
+        upper_bound: depth,
         ..p
     }
 }
@@ -152,6 +194,8 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
         normal: cso.world_vector(c.normal),
         point_a: cso.world_point(c.point_a + c.normal * cso.radius_a),
         point_b: cso.world_point(c.point_b - c.normal * cso.radius_b),
+        lower_bound: depth,
+        upper_bound: depth,
         intersecting: !apart,
         iterations: 0,
         status: Status::Converged,
@@ -184,11 +228,16 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
             (r + n.dot(cso.support(n).w)).max(T::ZERO)
         };
         rec::text!("cores apart by {dc:?}: depth {depth:?} from the radii");
+        // The closest points are points of the cores: their distance bounds
+        // the cores' separation from above, so the depth from below.
+        let lower = (r - (ca - cb).length()).max(T::ZERO).min(depth);
         return Penetration {
             depth,
             normal: cso.world_vector(n),
             point_a: cso.world_point(ca + n * cso.radius_a),
             point_b: cso.world_point(cb - n * cso.radius_b),
+            lower_bound: lower,
+            upper_bound: depth,
             intersecting: !apart,
             iterations: core.iterations,
             status: core.status,
@@ -201,6 +250,8 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
         normal,
         point_a: cso.world_point(e.point_a + e.normal * cso.radius_a),
         point_b: cso.world_point(e.point_b - e.normal * cso.radius_b),
+        lower_bound: e.lower + r,
+        upper_bound: e.depth + r,
         intersecting: true,
         iterations: core.iterations + e.iterations,
         status: e.status,
@@ -210,6 +261,7 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
 /// The core penetration found by EPA, in A's frame.
 struct Expanded<T: Real> {
     depth: T,
+    lower: T,
     normal: V3<T>,
     point_a: V3<T>,
     point_b: V3<T>,
@@ -231,6 +283,7 @@ fn expand<T: Real>(
             rec::text!("epa: flat core CSO, depth {depth:?} along the normal");
             return Expanded {
                 depth: depth.max(T::ZERO),
+                lower: depth.max(T::ZERO),
                 normal,
                 point_a: fallback.0,
                 point_b: fallback.1,
@@ -282,6 +335,7 @@ fn expand<T: Real>(
         poly.recycle();
         return Expanded {
             depth: T::ZERO,
+            lower: T::ZERO,
             normal: gjk::fallback_direction(cso),
             point_a: fallback.0,
             point_b: fallback.1,
@@ -289,8 +343,9 @@ fn expand<T: Real>(
             status: Status::Degenerate,
         };
     };
-    if status == Status::Degenerate && depth - lower <= tol.sqrt() * cso.scale.sqrt() {
-        // The polytope broke at the rounding limit, with the bounds already close.
+    if status == Status::Degenerate && depth - lower <= tol {
+        // The polytope broke at the rounding limit with the bounds within
+        // the tolerance: the certificate holds.
         status = Status::Converged;
     }
     let (point_a, point_b) = poly.witnesses(face);
@@ -300,6 +355,7 @@ fn expand<T: Real>(
     rec::text!("epa terminated: {status:?} after {iterations} iterations, depth {depth:?}");
     Expanded {
         depth,
+        lower: lower.min(depth),
         normal,
         point_a: point_a + normal * (slack * T::HALF),
         point_b: point_b - normal * (slack * T::HALF),

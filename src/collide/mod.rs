@@ -8,6 +8,7 @@ pub mod gjk;
 pub mod mpr;
 mod polytope;
 mod sat;
+pub mod signed;
 pub mod simplex;
 pub mod sweep;
 

@@ -416,6 +416,8 @@ pub(crate) fn penetration_unrecorded<T: Real>(
             normal: axis,
             point_a: a.support(axis),
             point_b: b.support(-axis),
+            lower_bound: T::ZERO,
+            upper_bound: T::ZERO,
             intersecting: false,
             iterations: r.iterations,
             status: r.status,
@@ -433,15 +435,18 @@ pub(crate) fn penetration_unrecorded<T: Real>(
             };
             rec::line!(cso "depth", V3::<T>::ZERO, p, rec::Rgba::GREEN);
             rec::value!("depth", depth);
-            Penetration {
+            epa::settle(Penetration {
                 depth,
                 normal,
                 point_a: point_a + origin,
                 point_b: point_b + origin,
+                // MPR proves no lower bound on the least depth.
+                lower_bound: T::ZERO,
+                upper_bound: depth,
                 intersecting: true,
                 iterations: r.iterations,
                 status: r.status,
-            }
+            })
         }
         Origin::Degenerate => {
             rec::text!("degenerate: falling back to EPA");

@@ -50,6 +50,10 @@ pub enum QueryKind {
     Intersect,
     /// Penetration depth, normal and contact points.
     Penetration,
+    /// Signed distance (`"signed_distance"`): the distance when apart, minus
+    /// the penetration depth when overlapping, with witnesses and normal.
+    #[serde(rename = "signed_distance")]
+    SignedDistance,
     /// Time of impact of A moving by `translation` against B.
     Sweep,
 }
@@ -60,6 +64,7 @@ impl fmt::Display for QueryKind {
             Self::Distance => "distance",
             Self::Intersect => "intersect",
             Self::Penetration => "penetration",
+            Self::SignedDistance => "signed_distance",
             Self::Sweep => "sweep",
         })
     }
@@ -102,7 +107,9 @@ impl fmt::Display for Algorithm {
 impl Algorithm {
     /// The default algorithm of a query kind: distance `gjk`, intersect
     /// `mpr` (fewer support calls than GJK on overlapping pairs; GJK decides
-    /// near touching, so the answer is GJK's), penetration `epa`, sweep
+    /// near touching, so the answer is GJK's), penetration and signed
+    /// distance `epa` (for a signed distance, the algorithm that answers
+    /// overlapping pairs; GJK answers apart ones), sweep
     /// `raycast` (one GJK-like loop, where conservative advancement runs a
     /// GJK per step).
     #[must_use]
@@ -110,7 +117,7 @@ impl Algorithm {
         match kind {
             QueryKind::Distance => Self::Gjk,
             QueryKind::Intersect => Self::Mpr,
-            QueryKind::Penetration => Self::Epa,
+            QueryKind::Penetration | QueryKind::SignedDistance => Self::Epa,
             QueryKind::Sweep => Self::Raycast,
         }
     }
@@ -121,7 +128,7 @@ impl Algorithm {
         match kind {
             QueryKind::Distance => &[Self::Gjk],
             QueryKind::Intersect => &[Self::Gjk, Self::Mpr],
-            QueryKind::Penetration => &[Self::Epa, Self::Mpr],
+            QueryKind::Penetration | QueryKind::SignedDistance => &[Self::Epa, Self::Mpr],
             QueryKind::Sweep => &[Self::Ca, Self::Raycast, Self::SweptMpr, Self::Analytic],
         }
     }

@@ -5,7 +5,7 @@
 use super::query::{Algorithm, Query, QueryError, QueryKind};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Pose, Shape};
-use crate::{Status, epa, gjk, mpr, sweep};
+use crate::{Status, epa, gjk, mpr, signed, sweep};
 use cspace_recorder::{self as rec, IntoVec3 as _, Precision};
 use serde::{Deserialize, Serialize};
 
@@ -65,8 +65,31 @@ pub enum Outcome {
         normal: [f64; 3],
         /// Deepest point of A (world).
         point_a: [f64; 3],
-        /// Deepest point of B (world).
+        /// Deepest point of B (world). `point_a − point_b = depth · normal`
+        /// (to rounding) when intersecting.
         point_b: [f64; 3],
+        /// The certificate `[lower, upper]`: the true depth lies between (see
+        /// `epa::Penetration::lower_bound`). Absent in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bounds: Option<[f64; 2]>,
+        /// Whether they overlap or touch.
+        intersecting: bool,
+    },
+    /// Signed distance (`"query": "signed_distance"`).
+    #[serde(rename = "signed_distance")]
+    SignedDistance {
+        /// The distance when apart (> 0), minus the penetration depth when
+        /// overlapping (≤ 0).
+        distance: f64,
+        /// Witness on A (world).
+        point_a: [f64; 3],
+        /// Witness on B (world): `point_b − point_a = distance · normal`.
+        point_b: [f64; 3],
+        /// Unit normal from A towards B.
+        normal: [f64; 3],
+        /// The certificate `[lower, upper]`: the true signed distance lies
+        /// between (see `signed::SignedDistance::lower_bound`).
+        bounds: [f64; 2],
         /// Whether they overlap or touch.
         intersecting: bool,
     },
@@ -81,6 +104,51 @@ pub enum Outcome {
         /// World contact point at impact (null on a miss).
         point: Option<[f64; 3]>,
     },
+}
+
+impl Outcome {
+    /// A signed distance widened to f64.
+    #[must_use]
+    pub fn signed<T: Real>(s: &signed::SignedDistance<T>) -> Self {
+        Self::SignedDistance {
+            distance: s.distance.to_f64(),
+            point_a: s.point_a.to_f64(),
+            point_b: s.point_b.to_f64(),
+            normal: s.normal.to_f64(),
+            bounds: [s.lower_bound.to_f64(), s.upper_bound.to_f64()],
+            intersecting: s.intersecting,
+        }
+    }
+}
+
+/// The penetration method of a signed distance run by `algorithm`.
+#[must_use]
+pub fn signed_depth(algorithm: Algorithm) -> signed::Depth {
+    if algorithm == Algorithm::Mpr {
+        signed::Depth::Mpr
+    } else {
+        signed::Depth::Epa
+    }
+}
+
+/// Records a signed distance's answer: a distance when apart, a penetration
+/// when overlapping.
+fn record_signed<T: Real>(s: &signed::SignedDistance<T>) {
+    if s.distance > T::ZERO {
+        rec::answer!(rec::Answer::Distance {
+            distance: s.distance.into_scalar(),
+            point_a: s.point_a.into_vec3(),
+            point_b: s.point_b.into_vec3(),
+            normal: s.normal.into_vec3(),
+        });
+    } else {
+        rec::answer!(rec::Answer::Penetration {
+            depth: (-s.distance).into_scalar(),
+            normal: s.normal.into_vec3(),
+            point_a: s.point_a.into_vec3(),
+            point_b: s.point_b.into_vec3(),
+        });
+    }
 }
 
 /// Validates and runs a query.
@@ -206,9 +274,15 @@ impl<T: Real> Prepared<T> {
                     normal: v(p.normal),
                     point_a: v(p.point_a),
                     point_b: v(p.point_b),
+                    bounds: Some([p.lower_bound.to_f64(), p.upper_bound.to_f64()]),
                     intersecting: p.intersecting,
                 };
                 (o, p.iterations, p.status)
+            }
+            (QueryKind::SignedDistance, alg) => {
+                let s = signed::signed_distance_with(&a, &b, signed_depth(alg));
+                record_signed(&s);
+                (Outcome::signed(&s), s.iterations, s.status)
             }
             (QueryKind::Sweep, alg) => {
                 let s = match alg {

@@ -168,6 +168,28 @@ fn compare_penetration(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pa
     }
 }
 
+fn compare_signed(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pairing {
+    let other = if alg == Algorithm::Mpr {
+        Algorithm::Epa
+    } else {
+        Algorithm::Mpr
+    };
+    let value = |a: Option<&Answer>| match a.map(|a| &a.outcome) {
+        Some(Outcome::SignedDistance { distance, .. }) => Some(*distance),
+        _ => None,
+    };
+    let (x, y) = (
+        value(answer),
+        value(reference_run(q, QueryKind::SignedDistance, other).as_ref()),
+    );
+    Pairing {
+        answer: x.map(|v| format!("{alg}: {}", fmt_f(v))),
+        reference_name: other.to_string(),
+        reference: y.map_or_else(|| NO_ANSWER.to_owned(), fmt_f),
+        values: (x, y),
+    }
+}
+
 fn compare_sweep(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pairing {
     let mut analytic = q.clone();
     analytic.algorithm = Some(Algorithm::Analytic);
@@ -215,6 +237,7 @@ pub fn compare(q: &Query, answer: Option<&Answer>, tolerance: f64) -> Comparison
         QueryKind::Distance => ("distance", compare_distance(q, answer, alg)),
         QueryKind::Intersect => ("intersecting", compare_intersect(q, answer, alg)),
         QueryKind::Penetration => ("depth", compare_penetration(q, answer, alg)),
+        QueryKind::SignedDistance => ("signed distance", compare_signed(q, answer, alg)),
         QueryKind::Sweep => ("time of impact", compare_sweep(q, answer, alg)),
     };
     let difference = match p.values {

@@ -381,6 +381,7 @@ impl Sandbox {
             Outcome::Distance { distance, .. } => vec![near("distance", *distance)],
             Outcome::Intersect { intersecting } => vec![equals("intersecting", *intersecting)],
             Outcome::Penetration { depth, .. } => vec![near("depth", *depth)],
+            Outcome::SignedDistance { distance, .. } => vec![near("distance", *distance)],
             Outcome::Sweep { hit, toi, .. } => {
                 let mut v = vec![equals("hit", *hit)];
                 v.extend(toi.map(|t| near("toi", t)));

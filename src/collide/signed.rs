@@ -1,0 +1,102 @@
+//! Signed distance: the distance when apart, minus the penetration depth when
+//! overlapping (what FCL and Drake call signed distance), with witness points
+//! and a unit normal from A towards B.
+//!
+//! GJK answers first; when it finds the shapes apart its answer is the signed
+//! distance. When they overlap or touch (within GJK's touching tolerance) the
+//! penetration query answers ([`epa::penetration`], or [`mpr::penetration`]
+//! by choice) and the signed distance is `−depth`. Both sides keep one
+//! contract, `point_b − point_a = signed · normal` up to rounding, so the
+//! witnesses and the normal pass through contact without a jump: the value is
+//! continuous through 0 to within the touching tolerance (pairs apart by less
+//! than it answer 0 from the penetration side).
+
+use super::Status;
+use super::epa::{self, Penetration};
+use super::gjk;
+use super::mpr;
+use crate::real::{Real, V3};
+use crate::shape::Placed;
+use cspace_recorder as rec;
+
+/// Which penetration algorithm answers overlapping pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// GJK then EPA ([`epa::penetration`]), the default: the least depth.
+    Epa,
+    /// MPR ([`mpr::penetration`]): depth along the centre line, an upper bound.
+    Mpr,
+}
+
+/// The signed distance of two shapes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SignedDistance<T: Real> {
+    /// The distance when apart (> 0), minus the penetration depth when
+    /// overlapping (≤ 0).
+    pub distance: T,
+    /// The witness on A, world space: the closest point when apart, the
+    /// deepest point of A along `normal` when overlapping.
+    pub point_a: V3<T>,
+    /// The witness on B, world space. `point_b − point_a = distance · normal`
+    /// up to rounding.
+    pub point_b: V3<T>,
+    /// Unit vector from A towards B: moving B by `−distance · normal`
+    /// brings the shapes to touching.
+    pub normal: V3<T>,
+    /// The certificate's lower end: the true signed distance lies in
+    /// `[lower_bound, upper_bound]` (GJK's bounds when apart, the penetration
+    /// bounds negated when overlapping).
+    pub lower_bound: T,
+    /// See [`lower_bound`](Self::lower_bound).
+    pub upper_bound: T,
+    /// Whether the shapes overlap or touch (within tolerance).
+    pub intersecting: bool,
+    /// Support evaluations (GJK plus the penetration query's).
+    pub iterations: u32,
+    /// How the answering query ended.
+    pub status: Status,
+}
+
+/// The signed distance of `a` and `b`, overlapping pairs answered by EPA.
+pub fn signed_distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> SignedDistance<T> {
+    signed_distance_with(a, b, Depth::Epa)
+}
+
+/// The signed distance of `a` and `b`, overlapping pairs answered by `depth`.
+pub fn signed_distance_with<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    depth: Depth,
+) -> SignedDistance<T> {
+    let d = gjk::distance(a, b);
+    if !d.intersecting {
+        let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
+        return SignedDistance {
+            distance: d.distance,
+            point_a,
+            point_b,
+            normal: d.normal,
+            lower_bound: d.lower_bound,
+            upper_bound: d.upper_bound,
+            intersecting: false,
+            iterations: d.iterations,
+            status: d.status,
+        };
+    }
+    rec::text!("signed distance: overlapping or touching, the penetration answers");
+    let p: Penetration<T> = match depth {
+        Depth::Epa => epa::penetration(a, b),
+        Depth::Mpr => mpr::penetration(a, b),
+    };
+    SignedDistance {
+        distance: -p.depth,
+        point_a: p.point_a,
+        point_b: p.point_b,
+        normal: p.normal,
+        lower_bound: -p.upper_bound,
+        upper_bound: -p.lower_bound,
+        intersecting: p.intersecting,
+        iterations: d.iterations + p.iterations,
+        status: p.status,
+    }
+}

@@ -1,0 +1,189 @@
+//! The penetration contract and certificate: `point_a − point_b = depth ·
+//! normal` (to rounding) for EPA and MPR, in f32 and f64; the true depth of
+//! constructed cases lies within `[lower_bound, upper_bound]`, and a
+//! `Converged` answer's bounds meet EPA's stated tolerance.
+
+#![allow(clippy::cast_lossless)]
+
+mod gjk_common;
+
+use cspace::epa::{self, Penetration};
+use cspace::{Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, mpr};
+use gjk_common::Rng;
+use glam::{DQuat, DVec3};
+
+/// EPA's stated relative tolerance on the gap between its bounds.
+fn rel<T: Real>() -> f64 {
+    if std::mem::size_of::<T>() == 4 {
+        2.4e-5
+    } else {
+        1e-8
+    }
+}
+
+/// A few ULPs of coordinates of magnitude `m`.
+fn ulps<T: Real>(m: f64) -> f64 {
+    let eps = if std::mem::size_of::<T>() == 4 {
+        f64::from(f32::EPSILON)
+    } else {
+        f64::EPSILON
+    };
+    8.0 * eps * m.max(1.0)
+}
+
+/// `point_a − point_b = depth · normal` to a few ULPs of the points.
+fn contract<T: Real>(p: &Penetration<T>, what: &str) {
+    assert!(p.intersecting, "{what}: {p:?}");
+    let (pa, pb, n) = (p.point_a.to_f64(), p.point_b.to_f64(), p.normal.to_f64());
+    let d = p.depth.to_f64();
+    let m = pa.iter().chain(pb.iter()).fold(d, |m, x| m.max(x.abs()));
+    for i in 0..3 {
+        let e = pa[i] - pb[i] - d * n[i];
+        assert!(
+            e.abs() <= ulps::<T>(m),
+            "{what}: error {e:e} on axis {i}: {p:?}"
+        );
+    }
+}
+
+/// The certificate: `truth` within the bounds, and `Converged` bounds
+/// within the stated tolerance.
+fn certificate<T: Real>(p: &Penetration<T>, truth: f64, scale: f64, what: &str) {
+    let (lo, hi) = (p.lower_bound.to_f64(), p.upper_bound.to_f64());
+    let slack = ulps::<T>(scale) * 4.0;
+    assert!(
+        lo <= truth + slack && truth <= hi + slack,
+        "{what}: true depth {truth:e} outside [{lo:e}, {hi:e}]"
+    );
+    assert!(
+        (hi - p.depth.to_f64()).abs() <= slack,
+        "{what}: upper {hi:e} vs depth {:e}",
+        p.depth.to_f64()
+    );
+    if p.status == Status::Converged {
+        assert!(
+            hi - lo <= rel::<T>() * scale + slack,
+            "{what}: converged with gap {:e}",
+            hi - lo
+        );
+    }
+}
+
+fn box_hull(h: DVec3) -> Shape<f64> {
+    let mut pts = Vec::new();
+    for i in 0..8 {
+        let s = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+        pts.push(DVec3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z));
+    }
+    Shape::hull(pts)
+}
+
+fn placed<T: Real>(s: &Shape<T>, pos: DVec3, rot: DQuat) -> Placed<'_, T> {
+    let q = rot.to_array().map(T::from_f64);
+    Placed::new(
+        s,
+        Pose::new(V3::<T>::from_f64(pos.to_array()), T::Q::from_xyzw(q)),
+    )
+}
+
+fn deep_sphere_in_box<T: Real>() {
+    // 1:100: a unit sphere deep inside a box of half extent 100.
+    let bx = Shape::<f64>::cuboid(DVec3::splat(100.0)).to_precision::<T>();
+    let sp = Shape::<f64>::sphere(1.0).to_precision::<T>();
+    let c = DVec3::new(30.0, -20.0, 10.0);
+    let truth = 100.0 - 30.0 + 1.0;
+    let (a, b) = (
+        placed(&bx, DVec3::ZERO, DQuat::IDENTITY),
+        placed(&sp, c, DQuat::IDENTITY),
+    );
+    for (name, p) in [
+        ("epa", epa::penetration(&a, &b)),
+        ("mpr", mpr::penetration(&a, &b)),
+    ] {
+        let what = format!("{name} box–sphere {}", std::any::type_name::<T>());
+        contract(&p, &what);
+        let n = p.normal.to_f64();
+        if name == "epa" {
+            certificate(&p, truth, 100.0, &what);
+            assert!((n[0] - 1.0).abs() < 1e-5, "{what}: {p:?}");
+        }
+    }
+    let p = epa::penetration(&b, &a);
+    contract(&p, "epa sphere–box");
+    certificate(&p, truth, 100.0, "epa sphere–box");
+}
+
+#[test]
+fn deep_sphere_in_box_keeps_the_contract_f64() {
+    deep_sphere_in_box::<f64>();
+}
+
+#[test]
+fn deep_sphere_in_box_keeps_the_contract_f32() {
+    deep_sphere_in_box::<f32>();
+}
+
+/// Boxes (a `Box` and a hull of the same box) turned alike: the CSO is a box
+/// and the true depth is the least overlap over its axes.
+fn box_hull_pairs<T: Real>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let mut converged = 0;
+    for i in 0..150 {
+        let ha = DVec3::new(
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+        );
+        let hb = DVec3::new(
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+        );
+        let rot = rng.rotation();
+        let base = DVec3::new(
+            rng.range(-5.0, 5.0),
+            rng.range(-5.0, 5.0),
+            rng.range(-5.0, 5.0),
+        );
+        let sum = ha + hb;
+        let c = DVec3::new(
+            rng.range(-0.9, 0.9) * sum.x,
+            rng.range(-0.9, 0.9) * sum.y,
+            rng.range(-0.9, 0.9) * sum.z,
+        );
+        let truth = (sum - c.abs()).min_element();
+        let scale = ha.max_element().max(hb.max_element());
+        let shapes = [
+            (Shape::cuboid(ha), box_hull(hb)),
+            (box_hull(ha), box_hull(hb)),
+            (box_hull(ha), Shape::cuboid(hb)),
+        ];
+        for (k, (sa, sb)) in shapes.iter().enumerate() {
+            let (sa, sb) = (sa.to_precision::<T>(), sb.to_precision::<T>());
+            let a = placed(&sa, base, rot);
+            let b = placed(&sb, base + rot * c, rot);
+            let what = format!("{} pair {i}.{k}", std::any::type_name::<T>());
+            let p = epa::penetration(&a, &b);
+            contract(&p, &what);
+            certificate(&p, truth, scale + base.abs().max_element(), &what);
+            converged += u32::from(p.status == Status::Converged);
+            let m = mpr::penetration(&a, &b);
+            contract(&m, &format!("mpr {what}"));
+            assert!(
+                m.depth.to_f64() >= truth - ulps::<T>(8.0) * 16.0,
+                "mpr {what}: below the true depth"
+            );
+        }
+    }
+    assert!(converged >= 400, "only {converged} of 450 converged");
+}
+
+#[test]
+fn box_hull_pairs_f64() {
+    box_hull_pairs::<f64>(0xb0c5);
+}
+
+#[test]
+fn box_hull_pairs_f32() {
+    box_hull_pairs::<f32>(0xb0c6);
+}
