@@ -378,10 +378,11 @@ impl Sandbox {
             value: serde_json::Value::Bool(value),
         };
         match &answer.outcome {
-            Outcome::Distance { distance, .. } => vec![near("distance", *distance)],
+            Outcome::Distance { distance, .. } | Outcome::SignedDistance { distance, .. } => {
+                vec![near("distance", *distance)]
+            }
             Outcome::Intersect { intersecting } => vec![equals("intersecting", *intersecting)],
             Outcome::Penetration { depth, .. } => vec![near("depth", *depth)],
-            Outcome::SignedDistance { distance, .. } => vec![near("distance", *distance)],
             Outcome::Sweep { hit, toi, .. } => {
                 let mut v = vec![equals("hit", *hit)];
                 v.extend(toi.map(|t| near("toi", t)));
