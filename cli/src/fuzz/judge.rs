@@ -5,6 +5,9 @@
 //! of the shapes' [`Shape::scale`](cspace::Shape::scale), `reach` the
 //! largest coordinate of the positions and motion (rounding the relative pose
 //! loses `ε · reach`), `rel` and `pos` per precision from [`Tolerance`].
+//!
+//! (~1000 lines: one check per function plus their tests. Splitting plan:
+//! `run_in` goes once `model::run` is used directly, now that validation is cheap.)
 
 use super::generate::{Case, Rng};
 use super::geom::{self, Pair};

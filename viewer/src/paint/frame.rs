@@ -7,6 +7,9 @@
 //! the camera or 10¹¹ pixels away. Filled areas are meshes without
 //! anti-aliasing feather (a sliver triangle stays a sliver, not a spike
 //! across the view); outlines are separate line segments.
+//!
+//! (~1000 lines, half of them tests of the hard cases. Splitting plan, not yet
+//! done: the answer drawing (`Out`, `answer`) to `paint/answer.rs`.)
 
 use super::clip::{self, Px};
 use super::{

@@ -10,6 +10,10 @@
 //!
 //! (One file of ~700 lines: the index and the one-pass builder that fills it
 //! share every table, and half of it is the tests of their invariants.)
+//!
+//! (~1000 lines: the index, its one-pass builder and the two-thread decode
+//! share every table; a third is tests. Splitting plan: the two-thread
+//! decode to its own module.)
 
 use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
