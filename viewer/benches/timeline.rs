@@ -1,5 +1,6 @@
 //! Opens a generated 10 M-event recording, seeks to random steps and builds a
-//! frame with 100 k visible primitives; prints the figures.
+//! frame with 100 k visible primitives; prints the figures (wall clock, and
+//! the CPU time of decoding and opening, which load disturbs less).
 //!
 //! `cargo bench -p cspace-viewer --bench timeline` (set `CSPACE_BENCH_EVENTS`
 //! for another size).
@@ -126,6 +127,20 @@ fn generate(n: usize) -> Vec<u8> {
     out
 }
 
+/// CPU seconds this process has used so far (user + system, all threads),
+/// from `/proc/self/stat`; `NaN` where that is not readable. Wall clock on
+/// the shared machine depends on what else runs; CPU time much less.
+fn cpu_seconds() -> f64 {
+    let ticks = || -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Fields after the command's closing parenthesis, from field 3 (state):
+        // utime and stime are fields 14 and 15, in ticks of 1/100 s.
+        let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
+        Some(fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?)
+    };
+    ticks().map_or(f64::NAN, |t| t / 100.0)
+}
+
 fn main() {
     let n: usize = std::env::var("CSPACE_BENCH_EVENTS")
         .ok()
@@ -140,7 +155,7 @@ fn main() {
     );
 
     // The recorder's decoding alone, for comparison.
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let mut decoder = cspace_recorder::StreamDecoder::new();
     let mut decoded = 0usize;
     for chunk in bytes.chunks(1 << 20) {
@@ -150,16 +165,18 @@ fn main() {
         }
     }
     println!(
-        "recorder decode only: {:.2?} for {decoded} events",
-        t.elapsed()
+        "recorder decode only: {:.2?} ({:.2} s CPU) for {decoded} events",
+        t.elapsed(),
+        cpu_seconds() - cpu
     );
 
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let trace = Trace::from_bytes(&bytes);
     let open = t.elapsed();
+    let open_cpu = cpu_seconds() - cpu;
     assert!(trace.error.is_none());
     println!(
-        "open (decode + index): {open:.2?} for {} events, {} steps  [target ≤ 2 s]",
+        "open (decode + index): {open:.2?} ({open_cpu:.2} s CPU) for {} events, {} steps  [target ≤ 2 s]",
         trace.len(),
         trace.steps()
     );

@@ -20,7 +20,7 @@ struct Reader<'a> {
     pos: usize,
 }
 
-impl<'a> Reader<'a> {
+impl Reader<'_> {
     fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
         let end = self.pos.checked_add(N)?;
         let out = self.bytes.get(self.pos..end)?.try_into().ok()?;
@@ -54,7 +54,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A length whose elements (at least `min_size` bytes each) fit in what is left.
-    fn len(&mut self, min_size: usize) -> Option<usize> {
+    fn count(&mut self, min_size: usize) -> Option<usize> {
         let n = usize::try_from(self.varint()?).ok()?;
         (n.checked_mul(min_size)? <= self.remaining()).then_some(n)
     }
@@ -68,7 +68,7 @@ impl<'a> Reader<'a> {
     }
 
     fn string(&mut self) -> Option<String> {
-        let n = self.len(1)?;
+        let n = self.count(1)?;
         let bytes = &self.bytes[self.pos..self.pos + n];
         self.pos += n;
         std::str::from_utf8(bytes).ok().map(str::to_owned)
@@ -98,6 +98,8 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// `None`: not a valid option; `Some(None)`: no colour recorded.
+    #[allow(clippy::option_option)] // the field itself is an `Option`
     fn color(&mut self) -> Option<Option<Rgba>> {
         match self.byte()? {
             0 => Some(None),
@@ -176,7 +178,7 @@ pub(super) fn event(payload: &[u8]) -> Option<Event> {
         }
         8 => {
             let site = r.u32()?;
-            let n = r.len(3 * MIN_VEC3)?;
+            let n = r.count(3 * MIN_VEC3)?;
             let mut vertices = Vec::with_capacity(n);
             for _ in 0..n {
                 vertices.push(r.vertex()?);

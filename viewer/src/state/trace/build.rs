@@ -125,7 +125,6 @@ impl Builder {
             return;
         }
         // Offsets are kept modulo 2^32, with the events where the rest changes.
-        #[allow(clippy::cast_possible_truncation)] // the two halves, by design
         let (low, high) = (offset as u32, (offset >> 32) as u32);
         if t.offset_highs.last().map_or(0, |h| h.1) != high {
             t.offset_highs.push((i, high));

@@ -54,7 +54,6 @@ impl Drawables {
         let vertex = |i: u8| -> Option<Vec3Data> {
             let raw = self.vertices.get(first + usize::from(i))?;
             Some(if head.flags & (1 << (F32 + i)) != 0 {
-                #[allow(clippy::cast_possible_truncation)] // f32 bits were zero-extended
                 Vec3Data::F32(raw.map(|b| f32::from_bits(b as u32)))
             } else {
                 Vec3Data::F64(raw.map(f64::from_bits))
