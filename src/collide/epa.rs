@@ -28,7 +28,9 @@
 use super::Status;
 use super::cso::Cso;
 use super::gjk;
-use super::polytope::{Start, blow_up};
+use super::polish::polish;
+use super::polytope::{Polytope, Start, blow_up, ring};
+use super::simplex::CsoPoint;
 use super::sat;
 use super::simplex::Simplex;
 use crate::real::{Real, V3, Vector};
@@ -38,10 +40,14 @@ use cspace_recorder as rec;
 /// The most polytope expansions one EPA query makes.
 pub const MAX_ITERS: u32 = 128;
 
+/// The most support evaluations EPA adds after its expansions: polishing
+/// the normal on curved cores and the ring of support points that bounds it.
+pub const MAX_POLISH: u32 = super::polish::MAX_EVALUATIONS + 4 + 7;
+
 /// The relative tolerance on the depth: EPA stops when the gap between its
 /// bounds is below `REL × scale`.
 #[inline]
-fn rel_tol<T: Real>() -> T {
+pub(crate) fn rel_tol<T: Real>() -> T {
     match T::PRECISION {
         rec::Precision::F32 => T::from_f64(2.4e-5),
         rec::Precision::F64 => T::from_f64(1e-8),
@@ -331,7 +337,7 @@ fn expand<T: Real>(
             break;
         }
     }
-    let Some((depth, normal, face)) = best else {
+    let Some((mut depth, mut normal, face)) = best else {
         poly.recycle();
         return Expanded {
             depth: T::ZERO,
@@ -343,13 +349,34 @@ fn expand<T: Real>(
             status: Status::Degenerate,
         };
     };
-    if status == Status::Degenerate && depth - lower <= tol {
-        // The polytope broke at the rounding limit with the bounds within
-        // the tolerance: the certificate holds.
+    // The polytope is whole unless an expansion broke it.
+    let whole = status != Status::Degenerate;
+    let (mut point_a, mut point_b) = poly.witnesses(face);
+    let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
+    if depth - lower > noise {
+        // A curved minimum: the best face's normal is only ~√gap accurate.
+        let p = cso.support(normal);
+        let step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
+        let polished = polish(&|d| cso.support(d), normal, p, step, cso.scale);
+        iterations += polished.evaluations;
+        if polished.depth <= depth + noise {
+            (depth, normal) = (polished.depth, polished.normal);
+            (point_a, point_b) = (polished.point.a, polished.point.b);
+            rec::text!(
+                "epa: normal polished on the supports in {} evaluations, depth {depth:?}",
+                polished.evaluations
+            );
+        }
+        if whole && depth - lower > tol {
+            lower = lower.max(ring_bound(cso, &mut poly, polished.point, normal, tol));
+        }
+    }
+    poly.recycle();
+    if status != Status::Converged && depth - lower <= tol {
+        // The bounds meet the tolerance: after a polish and its ring, or
+        // when the polytope broke at the rounding limit.
         status = Status::Converged;
     }
-    let (point_a, point_b) = poly.witnesses(face);
-    poly.recycle();
     // Make the witnesses agree with the reported (upper-bound) depth.
     let slack = depth - (point_a - point_b).dot(normal);
     rec::text!("epa terminated: {status:?} after {iterations} iterations, depth {depth:?}");
@@ -362,4 +389,28 @@ fn expand<T: Real>(
         iterations,
         status,
     }
+}
+
+/// The polytope's lower bound after adding the polished support point and
+/// a ring of support points around `normal` (faces near a curved minimum
+/// become small enough to meet `tol`); `T::ZERO` if the polytope breaks.
+fn ring_bound<T: Real>(
+    cso: &Cso<'_, T>,
+    poly: &mut Polytope<T>,
+    at: CsoPoint<T>,
+    normal: V3<T>,
+    tol: T,
+) -> T {
+    let alpha = (tol / cso.scale).sqrt();
+    if poly.add(at).is_none() {
+        return T::ZERO;
+    }
+    for d in ring(normal, alpha) {
+        if poly.add(cso.support(d)).is_none() {
+            return T::ZERO;
+        }
+    }
+    let lower = poly.nearest().unwrap_or(T::ZERO).max(T::ZERO);
+    rec::value!("epa lower bound", lower);
+    lower
 }

@@ -6,7 +6,9 @@ mod cso;
 pub mod epa;
 pub mod gjk;
 pub mod mpr;
+mod polish;
 mod polytope;
+mod recast;
 mod sat;
 pub mod signed;
 pub mod simplex;
@@ -24,6 +26,10 @@ pub enum Status {
     Converged,
     /// The iteration bound was hit; the answer is the best bound found so far.
     MaxIterations,
+    /// A local search ended in a local minimum its certificate does not
+    /// prove global (MPR's penetration): the answer is an upper bound and
+    /// its lower bound is what was proven, further apart than the tolerance.
+    LocalMinimum,
     /// Rounding stopped progress before the certificate met the tolerance
     /// (the answer is the best bound found, not certified), or the input was
     /// degenerate (zero-size core, coincident points) and a closed-form
