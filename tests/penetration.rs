@@ -255,14 +255,12 @@ fn inside(rng: &mut Rng, family: &str) -> (Shape<f64>, DVec3, f64, DVec3) {
 /// A point or a small sphere deep inside a box, a cylinder or a cone, all
 /// turned and placed at random: EPA and MPR give the exact depth (to 1e-9 of
 /// the size), keep the contract and a certificate holding it, converge, and
-/// their normals are within 1e-7 rad of the exact one — every box normal,
-/// and nearly every curved one (a few in a hundred on a cylinder's or
-/// cone's side stop short, at up to 1e-4 rad: BENCHMARKS.md).
+/// their normals are within 1e-7 rad of the exact one (on a cylinder's or
+/// cone's side only after the polish: EPA's polytope alone is ~1e-4 off).
 #[test]
 fn point_core_deep_inside_box_cylinder_cone_exact() {
     let mut rng = Rng::new(0xdee9);
     for family in ["box", "cylinder", "cone"] {
-        let (mut over, mut n) = ([0u32; 2], 0u32);
         for i in 0..300 {
             let (sa, c, depth, nl) = inside(&mut rng, family);
             let r = if i % 2 == 0 {
@@ -280,7 +278,6 @@ fn point_core_deep_inside_box_cylinder_cone_exact() {
             let a = placed(&sa, pos, rot);
             let b = placed(&sb, pos + rot * c, rng.rotation());
             let (truth, normal) = (depth + r, rot * nl);
-            n += 1;
             for (k, p) in [epa::penetration(&a, &b), mpr::penetration(&a, &b)]
                 .iter()
                 .enumerate()
@@ -295,18 +292,8 @@ fn point_core_deep_inside_box_cylinder_cone_exact() {
                     p.depth
                 );
                 let e = angle(p.normal, normal);
-                assert!(e <= 2e-4, "{what}: normal off by {e:e} rad: {p:?}");
-                if family == "box" {
-                    assert!(e <= 1e-7, "{what}: normal off by {e:e} rad");
-                }
-                over[k] += u32::from(e > 1e-7);
+                assert!(e <= 1e-7, "{what}: normal off by {e:e} rad: {p:?}");
             }
-        }
-        for (k, &o) in over.iter().enumerate() {
-            assert!(
-                o * 100 <= n * 4,
-                "{family} method {k}: {o} of {n} normals over 1e-7 rad"
-            );
         }
     }
 }

@@ -28,7 +28,7 @@
 use super::Status;
 use super::cso::Cso;
 use super::gjk;
-use super::polish::polish;
+use super::polish::{polish, slack};
 use super::polytope::{Polytope, Start, blow_up, ring};
 use super::simplex::CsoPoint;
 use super::sat;
@@ -359,7 +359,7 @@ fn expand<T: Real>(
         let step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
         let polished = polish(&|d| cso.support(d), normal, p, step, cso.scale);
         iterations += polished.evaluations;
-        if polished.depth <= depth + noise {
+        if polished.depth <= depth + slack(cso.scale) {
             (depth, normal) = (polished.depth, polished.normal);
             (point_a, point_b) = (polished.point.a, polished.point.b);
             rec::text!(

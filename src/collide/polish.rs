@@ -33,6 +33,14 @@ pub(crate) fn angle_tol<T: Real>() -> T {
     }
 }
 
+/// How much a polished direction's depth may exceed the start's: rounding,
+/// and what a direction left on a kink within the angle tolerance costs
+/// (the normal is worth more than the last 1e-9 of the depth, which stays a
+/// true upper bound: `h` of the reported normal).
+pub(crate) fn slack<T: Real>(scale: T) -> T {
+    (T::EPSILON * T::from_f64(64.0) + angle_tol::<T>() * T::from_f64(16.0)) * scale
+}
+
 /// A polished normal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Polished<T: Real> {
@@ -61,7 +69,7 @@ struct LineEnd<T: Real> {
 /// The direction minimising `h` near `n0` (unit), whose support point is
 /// `p0`. `step` is the expected angle error of `n0` (the first trial step),
 /// `scale` the shapes' size (for rounding thresholds). Never returns a
-/// direction whose depth exceeds `h(n0)` by more than rounding.
+/// direction whose depth exceeds `h(n0)` by more than [`slack`].
 pub(crate) fn polish<T: Real>(
     s: &impl Fn(V3<T>) -> CsoPoint<T>,
     n0: V3<T>,
@@ -127,7 +135,7 @@ pub(crate) fn polish<T: Real>(
             last = None;
         }
         (n, p) = (end.n, end.p);
-        if end.h <= best.depth + noise {
+        if end.h <= best.depth + slack(scale) {
             best = Polished {
                 normal: end.n,
                 depth: end.h,
@@ -226,26 +234,39 @@ fn line<T: Real>(
             });
         };
         // Back onto the kink: perpendicular to the segment between the two
-        // sides' latest support points, a few Gauss–Newton steps.
-        let mut e = t;
-        for _ in 0..4 {
-            if (q.w - near.w).length_squared() <= (q.w - far.w).length_squared() {
-                *near = q;
+        // sides' support points, taken a hair to either side of the sample
+        // once it is close (so both ends belong to the same generator).
+        let delta = angle_tol::<T>() * T::from_f64(16.0);
+        let mut e = (far.w - near.w).try_normalize().unwrap_or(t);
+        for _ in 0..6 {
+            m = (m - e * m.dot(e)).try_normalize()?;
+            *evaluations += 2;
+            let (qp, qm) = (s((m + e * delta).try_normalize()?), s((m - e * delta).try_normalize()?));
+            let d = qp.w - qm.w;
+            if d.length() > scale * T::from_f64(1e-6) {
+                // Both sides: the segment at this very direction.
+                (*far, *near) = (qp, qm);
+                q = qp;
+                let k = (d - m * m.dot(d)).try_normalize()?;
+                let settled = (k - e).length() <= angle_tol::<T>();
+                e = k;
+                if settled {
+                    break;
+                }
             } else {
-                *far = q;
-            }
-            let Some(k) = (far.w - near.w).try_normalize() else {
-                break;
-            };
-            e = k;
-            let off = m.dot(e);
-            m = (m - e * off).try_normalize()?;
-            *evaluations += 1;
-            q = s(m);
-            if off.abs() <= angle_tol::<T>() {
-                break;
+                // One side only: move towards the other along the old segment.
+                q = qp;
+                if (q.w - near.w).length_squared() <= (q.w - far.w).length_squared() {
+                    *near = q;
+                } else {
+                    *far = q;
+                }
+                e = (far.w - near.w).try_normalize().unwrap_or(e);
             }
         }
+        // The support at the sample itself, so that `h` is a true bound.
+        *evaluations += 1;
+        q = s(m);
         let along = m.cross(e);
         let along = if along.dot(t) < T::ZERO { -along } else { along };
         Some(Sample {

@@ -25,7 +25,7 @@
 use super::Status;
 use super::epa::{self, Penetration};
 use super::mpr::{self, Mode, Origin};
-use super::polish::{angle_tol, polish};
+use super::polish::{self, angle_tol, polish};
 use super::polytope::{Polytope, ring};
 use super::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
@@ -188,7 +188,7 @@ impl<T: Real, S: Fn(V3<T>) -> CsoPoint<T>> Walk<'_, T, S> {
         let step = (T::from_f64(8.0) * mpr::portal_rel::<T>()).sqrt();
         let p = polish(self.sup, f.n, f.p, step, self.scale);
         self.evaluations += p.evaluations;
-        if p.depth <= f.h + self.noise {
+        if p.depth <= f.h + polish::slack(self.scale) {
             Found {
                 n: p.normal,
                 h: p.depth,
