@@ -577,17 +577,27 @@ fn seed_stages_are_honest_and_the_certified_search_is_global() {
         }
         kept += 1;
         let tol = 1e-8 * size;
-        let stages = [mpr::Search::Recast, mpr::Search::Edges, mpr::Search::Certified]
-            .map(|s| mpr::penetration_with(&a, &b, s));
+        let stages = [
+            mpr::Search::Recast,
+            mpr::Search::Edges,
+            mpr::Search::Certified,
+        ]
+        .map(|s| mpr::penetration_with(&a, &b, s));
         for (k, m) in stages.iter().enumerate() {
             assert!(m.intersecting, "stage {k}: {m:?}");
-            assert!(m.depth >= e.lower_bound - tol, "stage {k} below EPA: {m:?} {e:?}");
+            assert!(
+                m.depth >= e.lower_bound - tol,
+                "stage {k} below EPA: {m:?} {e:?}"
+            );
             assert!(
                 m.lower_bound <= e.upper_bound + tol && m.upper_bound == m.depth,
                 "stage {k} bounds: {m:?} {e:?}"
             );
             if m.status == Status::Converged {
-                assert!((m.depth - e.depth).abs() <= 2.0 * tol, "stage {k}: {m:?} {e:?}");
+                assert!(
+                    (m.depth - e.depth).abs() <= 2.0 * tol,
+                    "stage {k}: {m:?} {e:?}"
+                );
             } else {
                 assert_eq!(m.status, Status::LocalMinimum, "stage {k}");
             }

@@ -305,11 +305,19 @@ fn point_core_deep_inside_box_cylinder_cone_exact() {
 #[test]
 fn box_hulls_known_axis_normal_exact() {
     let mut rng = Rng::new(0xa815);
-    for i in 0..200 {
-        let ha = DVec3::new(rng.range(0.3, 2.0), rng.range(0.3, 2.0), rng.range(0.3, 2.0));
-        let hb = DVec3::new(rng.range(0.3, 2.0), rng.range(0.3, 2.0), rng.range(0.3, 2.0));
+    for i in 0..200_usize {
+        let ha = DVec3::new(
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+        );
+        let hb = DVec3::new(
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+            rng.range(0.3, 2.0),
+        );
         let sum = ha + hb;
-        let axis = (i % 3) as usize;
+        let axis = i % 3;
         let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
         // Least overlap along `axis`: 5–40 % of the sum; the others 60–95 %
         // (of their own sums, so the least may be another axis: found below).
@@ -320,7 +328,13 @@ fn box_hulls_known_axis_normal_exact() {
             } else {
                 rng.range(0.6, 0.95)
             };
-            c[k] = sum[k] * (1.0 - keep) * if k == axis { sign } else { rng.range(-1.0, 1.0).signum() };
+            c[k] = sum[k]
+                * (1.0 - keep)
+                * if k == axis {
+                    sign
+                } else {
+                    rng.range(-1.0, 1.0).signum()
+                };
         }
         let overlaps = sum - c.abs();
         let truth = overlaps.min_element();
@@ -343,7 +357,10 @@ fn box_hulls_known_axis_normal_exact() {
         {
             let what = format!("pair {i} method {k}");
             contract(p, &what);
-            assert!((p.depth - truth).abs() <= 1e-9 * truth, "{what}: {p:?} vs {truth}");
+            assert!(
+                (p.depth - truth).abs() <= 1e-9 * truth,
+                "{what}: {p:?} vs {truth}"
+            );
             let e = angle(p.normal, normal);
             assert!(e <= 1e-7, "{what}: normal off by {e:e} rad");
             assert_eq!(p.status, Status::Converged, "{what}");

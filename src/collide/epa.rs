@@ -30,8 +30,8 @@ use super::cso::Cso;
 use super::gjk;
 use super::polish::{polish, slack};
 use super::polytope::{Polytope, Start, blow_up, ring};
-use super::simplex::CsoPoint;
 use super::sat;
+use super::simplex::CsoPoint;
 use super::simplex::Simplex;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -355,20 +355,11 @@ fn expand<T: Real>(
     let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
     if depth - lower > noise {
         // A curved minimum: the best face's normal is only ~√gap accurate.
-        let p = cso.support(normal);
-        let step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
-        let polished = polish(&|d| cso.support(d), normal, p, step, cso.scale);
-        iterations += polished.evaluations;
-        if polished.depth <= depth + slack(cso.scale) {
-            (depth, normal) = (polished.depth, polished.normal);
-            (point_a, point_b) = (polished.point.a, polished.point.b);
-            rec::text!(
-                "epa: normal polished on the supports in {} evaluations, depth {depth:?}",
-                polished.evaluations
-            );
-        }
-        if whole && depth - lower > tol {
-            lower = lower.max(ring_bound(cso, &mut poly, polished.point, normal, tol));
+        let p = polished(cso, &mut poly, (depth, lower, normal), whole, tol);
+        iterations += p.evaluations;
+        (depth, normal, lower) = (p.depth, p.normal, p.lower);
+        if let Some((a, b)) = p.witnesses {
+            (point_a, point_b) = (a, b);
         }
     }
     poly.recycle();
@@ -389,6 +380,51 @@ fn expand<T: Real>(
         iterations,
         status,
     }
+}
+
+/// EPA's answer after polishing its normal: depth, normal, lower bound,
+/// the polished witnesses if the polish was kept, and its evaluations.
+struct Polished<T: Real> {
+    depth: T,
+    normal: V3<T>,
+    lower: T,
+    witnesses: Option<(V3<T>, V3<T>)>,
+    evaluations: u32,
+}
+
+/// Polishes EPA's best normal on the supports and, when the polytope is
+/// `whole` and the bounds still miss `tol`, raises the lower bound with a
+/// ring of support points (see [`ring_bound`]).
+fn polished<T: Real>(
+    cso: &Cso<'_, T>,
+    poly: &mut Polytope<T>,
+    (depth, lower, normal): (T, T, V3<T>),
+    whole: bool,
+    tol: T,
+) -> Polished<T> {
+    let p = cso.support(normal);
+    let step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
+    let found = polish(&|d| cso.support(d), normal, p, step, cso.scale);
+    let mut out = Polished {
+        depth,
+        normal,
+        lower,
+        witnesses: None,
+        evaluations: found.evaluations,
+    };
+    if found.depth <= depth + slack(cso.scale) {
+        (out.depth, out.normal) = (found.depth, found.normal);
+        out.witnesses = Some((found.point.a, found.point.b));
+        rec::text!(
+            "epa: normal polished on the supports in {} evaluations, depth {:?}",
+            found.evaluations,
+            found.depth
+        );
+    }
+    if whole && out.depth - lower > tol {
+        out.lower = lower.max(ring_bound(cso, poly, found.point, out.normal, tol));
+    }
+    out
 }
 
 /// The polytope's lower bound after adding the polished support point and

@@ -20,9 +20,9 @@
 use super::Status;
 use super::cso::CsoSupport;
 use super::epa::{self, Penetration};
-pub use super::recast::Search;
-use super::recast;
 use super::gjk::{self, Overlap};
+use super::recast;
+pub use super::recast::Search;
 use super::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
@@ -493,7 +493,10 @@ fn confirmed<T: Real>(
     let iterations = m.iterations + e.iterations;
     let tol = epa::rel_tol::<T>() * scale;
     if e.intersecting && e.depth < m.depth - tol {
-        rec::text!("mpr ended in a local minimum: EPA's depth {:?} is lower", e.depth);
+        rec::text!(
+            "mpr ended in a local minimum: EPA's depth {:?} is lower",
+            e.depth
+        );
         return Penetration { iterations, ..e };
     }
     let lower = m.lower_bound.max(e.lower_bound.min(m.depth));

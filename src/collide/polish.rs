@@ -96,9 +96,10 @@ pub(crate) fn polish<T: Real>(
         let g = p.w - n * n.dot(p.w);
         let dir = match kink {
             // Along the kink: perpendicular to the support segment.
-            Some(e) => n.cross(e).try_normalize().map(|t| {
-                if t.dot(p.w) > T::ZERO { -t } else { t }
-            }),
+            Some(e) => n
+                .cross(e)
+                .try_normalize()
+                .map(|t| if t.dot(p.w) > T::ZERO { -t } else { t }),
             None => conjugate::<T>(g, n, last),
         };
         let Some(t) = dir else { break };
@@ -118,7 +119,11 @@ pub(crate) fn polish<T: Real>(
             break;
         };
         step = (end.moved * T::TWO).max(angle_tol::<T>() * T::from_f64(4.0));
-        still = if end.moved <= angle_tol::<T>() { still + 1 } else { 0 };
+        still = if end.moved <= angle_tol::<T>() {
+            still + 1
+        } else {
+            0
+        };
         last = Some((g, t));
         // After a search along a kink, cross it again (a cone's kink is
         // not a great circle); after one across, follow it.
@@ -223,8 +228,8 @@ fn line<T: Real>(
             return None;
         }
         *evaluations += 1;
-        let mut m = (n + t * tau).try_normalize()?;
-        let mut q = s(m);
+        let m = (n + t * tau).try_normalize()?;
+        let q = s(m);
         let Some((near, far)) = sides.as_mut() else {
             return Some(Sample {
                 tau,
@@ -233,42 +238,16 @@ fn line<T: Real>(
                 slope: q.w.dot(t - n * tau),
             });
         };
-        // Back onto the kink: perpendicular to the segment between the two
-        // sides' support points, taken a hair to either side of the sample
-        // once it is close (so both ends belong to the same generator).
-        let delta = angle_tol::<T>() * T::from_f64(16.0);
-        let mut e = (far.w - near.w).try_normalize().unwrap_or(t);
-        for _ in 0..6 {
-            m = (m - e * m.dot(e)).try_normalize()?;
-            *evaluations += 2;
-            let (qp, qm) = (s((m + e * delta).try_normalize()?), s((m - e * delta).try_normalize()?));
-            let d = qp.w - qm.w;
-            if d.length() > scale * T::from_f64(1e-6) {
-                // Both sides: the segment at this very direction.
-                (*far, *near) = (qp, qm);
-                q = qp;
-                let k = (d - m * m.dot(d)).try_normalize()?;
-                let settled = (k - e).length() <= angle_tol::<T>();
-                e = k;
-                if settled {
-                    break;
-                }
-            } else {
-                // One side only: move towards the other along the old segment.
-                q = qp;
-                if (q.w - near.w).length_squared() <= (q.w - far.w).length_squared() {
-                    *near = q;
-                } else {
-                    *far = q;
-                }
-                e = (far.w - near.w).try_normalize().unwrap_or(e);
-            }
-        }
+        let (m, e) = onto_kink(s, m, q, (near, far), scale, evaluations)?;
         // The support at the sample itself, so that `h` is a true bound.
         *evaluations += 1;
-        q = s(m);
+        let q = s(m);
         let along = m.cross(e);
-        let along = if along.dot(t) < T::ZERO { -along } else { along };
+        let along = if along.dot(t) < T::ZERO {
+            -along
+        } else {
+            along
+        };
         Some(Sample {
             tau,
             n: m,
@@ -295,7 +274,7 @@ fn line<T: Real>(
                 break;
             }
             lo = x;
-            tau = tau * T::from_f64(4.0);
+            tau *= T::from_f64(4.0);
             if tau > T::ONE {
                 // No sign change within 45°: keep the furthest descent.
                 return Some(end(lo, None, n));
@@ -322,14 +301,14 @@ fn line<T: Real>(
                 lo = x;
                 flo = x.slope;
                 if side == -1 {
-                    fhi = fhi * T::HALF;
+                    fhi *= T::HALF;
                 }
                 side = -1;
             } else {
                 hi = x;
                 fhi = x.slope;
                 if side == 1 {
-                    flo = flo * T::HALF;
+                    flo *= T::HALF;
                 }
                 side = 1;
             }
@@ -342,6 +321,55 @@ fn line<T: Real>(
     let (h_lo, h_hi) = (lo.n.dot(lo.p.w), hi.n.dot(hi.p.w));
     let (near, far) = if h_lo <= h_hi { (lo, hi) } else { (hi, lo) };
     Some(end(near, (jump > smooth).then_some(far.p), n))
+}
+
+/// Direction `m` (support `q`) moved back onto a kink: perpendicular to the
+/// segment between the two sides' support points (`near`, `far`, updated),
+/// taken a hair to either side of `m` once it is close, so both ends belong
+/// to the same generator. Returns the direction and the segment's unit
+/// direction.
+fn onto_kink<T: Real>(
+    s: &impl Fn(V3<T>) -> CsoPoint<T>,
+    mut m: V3<T>,
+    q: CsoPoint<T>,
+    (near, far): (&mut CsoPoint<T>, &mut CsoPoint<T>),
+    scale: T,
+    evaluations: &mut u32,
+) -> Option<(V3<T>, V3<T>)> {
+    let delta = angle_tol::<T>() * T::from_f64(16.0);
+    let side = |q: CsoPoint<T>, near: &mut CsoPoint<T>, far: &mut CsoPoint<T>| {
+        if (q.w - near.w).length_squared() <= (q.w - far.w).length_squared() {
+            *near = q;
+        } else {
+            *far = q;
+        }
+    };
+    side(q, near, far);
+    let mut e = (far.w - near.w).try_normalize()?;
+    for _ in 0..6 {
+        m = (m - e * m.dot(e)).try_normalize()?;
+        *evaluations += 2;
+        let (qp, qm) = (
+            s((m + e * delta).try_normalize()?),
+            s((m - e * delta).try_normalize()?),
+        );
+        let d = qp.w - qm.w;
+        if d.length() > scale * T::from_f64(1e-6) {
+            // Both sides: the segment at this very direction.
+            (*far, *near) = (qp, qm);
+            let k = (d - m * m.dot(d)).try_normalize()?;
+            let settled = (k - e).length() <= angle_tol::<T>();
+            e = k;
+            if settled {
+                break;
+            }
+        } else {
+            // One side only: move towards the other along the old segment.
+            side(qp, near, far);
+            e = (far.w - near.w).try_normalize().unwrap_or(e);
+        }
+    }
+    Some((m, e))
 }
 
 /// The line search's result at sample `x`, started from `n`.
