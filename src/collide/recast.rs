@@ -166,7 +166,9 @@ impl<T: Real, S: Fn(V3<T>) -> CsoPoint<T>> Walk<'_, T, S> {
                 if self.recording {
                     rec::line!(cso "edge tilt", V3::<T>::ZERO, d * best.h, rec::Rgba::ORANGE);
                 }
-                if let Some(c) = self.descend(d)
+                // Compared polished: a slow re-cast on a curved side may
+                // stop well above its basin's minimum.
+                if let Some(c) = self.descend(d).map(|c| self.polished(c))
                     && c.h < improved.map_or(best.h - self.noise, |x| x.h)
                 {
                     improved = Some(c);
@@ -322,10 +324,10 @@ pub(crate) fn search<T: Real>(
         .descend(normal)
         .filter(|f| f.h < start.h)
         .unwrap_or(start);
+    best = walk.polished(best);
     if search != Search::Recast {
         best = walk.trace(best);
     }
-    best = walk.polished(best);
     let lower = walk
         .certify([v0, portal[0], portal[1], portal[2]], &mut best, search)
         .min(best.h);
