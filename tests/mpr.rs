@@ -605,3 +605,32 @@ fn seed_stages_are_honest_and_the_certified_search_is_global() {
         assert_eq!(stages[2].status, Status::Converged, "{:?}", stages[2]);
     }
 }
+
+/// The viewer sees the search: each re-cast is a scope with its normal and
+/// depth and a pause, edge tilts are lines, and the recording changes
+/// nothing in the answer.
+#[test]
+fn penetration_search_is_recorded() {
+    use cspace_recorder as rec;
+    // A long box mostly inside a flat one, off-centre: the centre line
+    // lands on a face that is not the least.
+    let (sa, sb) = (boxed([4.0, 1.0, 4.0]), boxed([1.0, 3.0, 0.6]));
+    let a = Placed::new(&sa, Pose::IDENTITY);
+    let b = Placed::new(
+        &sb,
+        Pose::new(DVec3::new(1.2, 0.3, 0.9), DQuat::from_rotation_z(0.4)),
+    );
+    let (p, recording) = rec::record(|| mpr::penetration(&a, &b));
+    assert!(p.intersecting && p.status == Status::Converged, "{p:?}");
+    let decoded = rec::stream::decode(&recording.bytes);
+    let labels: Vec<&str> = decoded
+        .events
+        .iter()
+        .map(|l| decoded.label(l.event.site()))
+        .collect();
+    let count = |label: &str| labels.iter().filter(|&&l| l == label).count();
+    assert!(count("mpr re-cast") >= 2, "{labels:?}");
+    assert!(count("re-cast normal") >= 1 && count("re-cast") >= 1);
+    assert!(count("edge tilt") >= 3);
+    assert_eq!(p, mpr::penetration(&a, &b));
+}

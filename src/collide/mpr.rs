@@ -1,6 +1,7 @@
 //! Minkowski Portal Refinement (`XenoCollide`, G. Snethen, *Game Programming
-//! Gems 7*, 2008): a boolean intersection test and a penetration estimate
-//! along the portal normal.
+//! Gems 7*, 2008): a boolean intersection test, and the penetration search
+//! of the seed post "Greetings from the inside!" (re-casts along the portal
+//! normal, edge tracing) with a certificate (the `recast` module).
 //!
 //! MPR works on the configuration-space object (CSO) `A − B`. It takes an
 //! interior point `v0` (the difference of the shapes' centres) and looks for
