@@ -79,9 +79,10 @@ pub(crate) fn polish<T: Real>(
 ) -> Polished<T> {
     let noise = T::EPSILON * T::from_f64(64.0) * scale;
     let mut evaluations = 0;
+    let h0 = n0.dot(p0.w);
     let mut best = Polished {
         normal: n0,
-        depth: n0.dot(p0.w),
+        depth: h0,
         point: p0,
         evaluations: 0,
     };
@@ -140,7 +141,9 @@ pub(crate) fn polish<T: Real>(
             last = None;
         }
         (n, p) = (end.n, end.p);
-        if end.h <= best.depth + slack(scale) {
+        // The latest direction is the most precise; kept while its depth
+        // stays within the slack of the start's (no creeping upwards).
+        if end.h <= h0 + slack(scale) {
             best = Polished {
                 normal: end.n,
                 depth: end.h,
