@@ -30,6 +30,7 @@
 
 use super::Status;
 use super::cso::{Cso, relative};
+use super::polish::{self, Witness};
 use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
@@ -77,10 +78,14 @@ pub struct Distance<T: Real> {
     pub lower_bound: T,
     /// See [`lower_bound`](Self::lower_bound).
     pub upper_bound: T,
-    /// Support evaluations made.
+    /// Support evaluations made (GJK's and the polish's).
     pub iterations: u32,
     /// How the iteration ended.
     pub status: Status,
+    /// How far `point_a`, `point_b` and `normal` can be trusted: unique and
+    /// polished to 1e-8 × size (f64) / 1e-4 (f32), not unique (parallel
+    /// features, overlapping shapes), or approximate (ill-conditioned).
+    pub witness: Witness,
 }
 
 /// Whether two shapes overlap (boolean GJK).
@@ -469,7 +474,8 @@ pub(crate) fn distance_warm_in<T: Real>(
 }
 
 /// The full-shape distance from GJK's final `simplex` and `core` result,
-/// touching within `rel`.
+/// touching within `rel`. Apart shapes get their witnesses and normal
+/// polished (`polish`); the bounds keep the better of GJK's and the polish's.
 fn finish_distance<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
@@ -480,16 +486,40 @@ fn finish_distance<T: Real>(
     let r = cso.radius();
     let dc = core.v.length();
     let tol = rel * cso.scale;
-    let (distance, la, lb, n, intersecting) = if !core.overlap() && dc > T::ZERO {
+    // The certificate: the upper bound is the distance between the closest
+    // points, which are convex combinations of support points (so points of
+    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
+    // undershoot by its rounding. The distance stays inside the bracket.
+    let mut upper_core = (ca - cb).length();
+    let mut lower_core = core.lower;
+    let mut iterations = core.iterations;
+    let (distance, la, lb, n, intersecting, witness) = if !core.overlap() && dc > T::ZERO {
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         if dc - r > tol {
+            let p = polish::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+            iterations += 2 * p.steps;
+            lower_core = lower_core.max(p.lower);
+            // The polished points replace GJK's where they are certified
+            // points of the shapes and settled, or at least no farther apart.
+            let polished = p.certified
+                && cso.curved()
+                && p.witness != Witness::NotUnique
+                && (p.witness == Witness::Unique || (p.b - p.a).length() <= upper_core);
+            let (ca, cb) = if polished {
+                upper_core = upper_core.min((p.b - p.a).length());
+                (p.a, p.b)
+            } else {
+                (ca, cb)
+            };
+            let n = p.normal;
             (
                 dc - r,
                 ca + n * cso.radius_a,
                 cb - n * cso.radius_b,
                 n,
                 false,
+                p.witness,
             )
         } else {
             // The cores are within the radii: a common point on the core axis.
@@ -497,17 +527,20 @@ fn finish_distance<T: Real>(
                 .max(T::ZERO)
                 .min(dc);
             let p = ca + n * t;
-            (T::ZERO, p, p, n, true)
+            (T::ZERO, p, p, n, true, Witness::NotUnique)
         }
     } else {
-        (T::ZERO, ca, cb, fallback_direction(cso), true)
+        (
+            T::ZERO,
+            ca,
+            cb,
+            fallback_direction(cso),
+            true,
+            Witness::NotUnique,
+        )
     };
-    // The certificate: the upper bound is the distance between the closest
-    // points, which are convex combinations of support points (so points of
-    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
-    // undershoot by its rounding. The distance stays inside the bracket.
-    let upper_bound = ((ca - cb).length() - r).max(T::ZERO);
-    let lower_bound = (core.lower - r).max(T::ZERO).min(upper_bound);
+    let upper_bound = (upper_core - r).max(T::ZERO);
+    let lower_bound = (lower_core - r).max(T::ZERO).min(upper_bound);
     let distance = distance.max(lower_bound).min(upper_bound);
     let certified = core.status != Status::Converged
         || intersecting
@@ -518,6 +551,11 @@ fn finish_distance<T: Real>(
     } else {
         Status::Degenerate
     };
+    let witness = if status == Status::Converged || witness == Witness::NotUnique {
+        witness
+    } else {
+        Witness::Approximate
+    };
     let out = Distance {
         distance,
         point_a: cso.world_point(la),
@@ -526,8 +564,9 @@ fn finish_distance<T: Real>(
         intersecting,
         lower_bound,
         upper_bound,
-        iterations: core.iterations,
+        iterations,
         status,
+        witness,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
@@ -606,6 +645,7 @@ impl<T: Real> Centers<T> {
         };
         rec::text!("point cores: distance {distance:?} in closed form");
         let exact = (self.dc - self.ra - self.rb).max(T::ZERO);
+        let unique = self.apart() && self.dc > T::ZERO;
         Distance {
             distance,
             point_a,
@@ -616,6 +656,11 @@ impl<T: Real> Centers<T> {
             upper_bound: exact,
             iterations: 1,
             status: Status::Converged,
+            witness: if unique {
+                Witness::Unique
+            } else {
+                Witness::NotUnique
+            },
         }
     }
 }

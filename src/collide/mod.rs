@@ -4,13 +4,17 @@
 
 mod cso;
 pub mod epa;
+mod feature;
 pub mod gjk;
 pub mod mpr;
+mod polish;
 mod polytope;
 mod sat;
 pub mod signed;
 pub mod simplex;
 pub mod sweep;
+
+pub use polish::Witness;
 
 /// How an iterative query ended. Every result carries one, so hitting an
 /// iteration bound or a rounding stall is never silent.

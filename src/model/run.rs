@@ -5,7 +5,7 @@
 use super::query::{Algorithm, Query, QueryError, QueryKind};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Pose, Shape};
-use crate::{Status, epa, gjk, mpr, signed, sweep};
+use crate::{Status, Witness, epa, gjk, mpr, signed, sweep};
 use cspace_recorder::{self as rec, IntoVec3 as _, Precision};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,10 @@ pub enum Outcome {
         bounds: Option<[f64; 2]>,
         /// Whether they overlap or touch.
         intersecting: bool,
+        /// How far the points and normal can be trusted (`unique`,
+        /// `not_unique`, `approximate`: see `Witness`). Absent in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
     },
     /// Boolean intersection.
     Intersect {
@@ -92,6 +96,10 @@ pub enum Outcome {
         bounds: [f64; 2],
         /// Whether they overlap or touch.
         intersecting: bool,
+        /// When apart: how far the points and normal can be trusted (see
+        /// `Witness`). Absent when overlapping and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
     },
     /// Sweep.
     Sweep {
@@ -117,6 +125,7 @@ impl Outcome {
             normal: s.normal.to_f64(),
             bounds: [s.lower_bound.to_f64(), s.upper_bound.to_f64()],
             intersecting: s.intersecting,
+            witness: s.witness,
         }
     }
 }
@@ -239,6 +248,7 @@ impl<T: Real> Prepared<T> {
                     normal: Some(v(d.normal)),
                     bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                     intersecting: d.intersecting,
+                    witness: Some(d.witness),
                 };
                 (o, d.iterations, d.status)
             }

@@ -120,6 +120,7 @@ fn run_in<T: Real>(q: &Query, algorithm: Algorithm) -> Result<Answer, String> {
                 normal: Some(v(d.normal)),
                 bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                 intersecting: d.intersecting,
+                witness: Some(d.witness),
             };
             (o, d.iterations, d.status)
         }
