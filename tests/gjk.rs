@@ -884,7 +884,10 @@ fn distance_with_tolerance_bounds_the_error() {
             );
             // GJK stops earlier; the polish that follows may take a step
             // more from its rougher start (two support calls per step).
-            assert!(loose.iterations <= exact.iterations + 4, "{loose:?} {exact:?}");
+            assert!(
+                loose.iterations <= exact.iterations + 4,
+                "{loose:?} {exact:?}"
+            );
             if rel == 1e-7 {
                 loose_iters += loose.iterations;
             }

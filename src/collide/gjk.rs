@@ -18,8 +18,10 @@
 //! then meet the same tolerance, `Degenerate` otherwise. A triangle's closest
 //! point is the origin's projection on its plane (not the weighted sum of
 //! its corners), so a sliver triangle on a nearly touching curved feature
-//! keeps its direction. On curved cores the distance is accurate while the
-//! closest points and the normal may lag (about the square root of the gap).
+//! keeps its direction. On curved cores GJK's closest points and normal lag
+//! (about the square root of the gap), so apart answers are then polished
+//! (`polish` module: Newton steps on the normal over the support features)
+//! and say how far their points can be trusted ([`Distance::witness`]).
 //! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
 //! stops earlier for callers who need less (each factor of ~4 saves about two
 //! iterations there; polytopes converge exactly either way).

@@ -370,7 +370,7 @@ fn descend<T: Real>(
 /// parallel to the normal) plus the rounding of the normal times how fast
 /// the points turn with it; the normal's is the residual over the
 /// stiffness of the free directions, or over `L` for the constrained one.
-fn judge<T: Real>(cur: &Eval<T>, tol: Tol<T>, curved: bool) -> (Option<Pair<T>>, Witness) {
+fn judge<T: Real>(cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
     let best = witnesses(cur, tol.slack);
     let (_, _, shared) = constraints(cur);
     let settled = match (Model::at(cur), best) {
@@ -382,9 +382,7 @@ fn judge<T: Real>(cur: &Eval<T>, tol: Tol<T>, curved: bool) -> (Option<Pair<T>>,
             // than the input's own rounding does.
             let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
             let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
-            !curved
-                || (points <= witness_tol::<T>() * tol.scale
-                    && free.max(fixed) <= normal_tol::<T>())
+            points <= witness_tol::<T>() * tol.scale && free.max(fixed) <= normal_tol::<T>()
         }
         _ => false,
     };
@@ -415,11 +413,28 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let eta0 = eta0.max(tol.floor);
     let mut steps = 0;
     let mut cur = eval(cso, n0, eta0);
-    if curved {
-        cur = descend(cso, cur, eta0, tol, &mut steps, recording);
+    if !curved {
+        // GJK's points are exact on polytopes: only say whether they are unique.
+        let (_, _, shared) = constraints(&cur);
+        let witness = if shared {
+            Witness::NotUnique
+        } else {
+            Witness::Unique
+        };
+        rec::text!("polish: polytope cores, {witness:?}");
+        return Polished {
+            normal: cur.n,
+            a: cur.fa.point,
+            b: cur.fb.point,
+            lower: cur.l,
+            certified: false,
+            witness,
+            steps,
+        };
     }
-    let (mut best, mut witness) = judge(&cur, tol, curved);
-    if curved && witness == Witness::Approximate && eta0 > tol.floor {
+    cur = descend(cso, cur, eta0, tol, &mut steps, recording);
+    let (mut best, mut witness) = judge(&cur, tol);
+    if witness == Witness::Approximate && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
         // vertex or a rim point seen from a rough normal: again, with
         // exact ties only.
@@ -432,7 +447,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
             &mut steps,
             recording,
         );
-        let (b, w) = judge(&again, tol, curved);
+        let (b, w) = judge(&again, tol);
         if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
             (cur, best, witness) = (again, b, w);
         }
