@@ -233,6 +233,12 @@ impl<'a, T: Real> Cso<'a, T> {
         self.rot_b.apply(p) + self.pos_b
     }
 
+    /// A point of A's frame in B's local frame.
+    #[inline]
+    pub fn b_local_point(&self, p: V3<T>) -> V3<T> {
+        self.rot_b.apply_inverse(p - self.pos_b)
+    }
+
     /// A point of A's frame in world space.
     #[inline]
     pub fn world_point(&self, p: V3<T>) -> V3<T> {

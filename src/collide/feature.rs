@@ -26,10 +26,11 @@ pub(crate) enum Region<T: Real> {
     Rect(V3<T>, V3<T>, V3<T>),
     /// A disc: centre, unit axis, radius (a cylinder's or cone's cap).
     Disc(V3<T>, V3<T>, T),
-    /// A convex polygon given by up to [`FACE_POINTS`] points on its
-    /// plane (a hull face), with that many points used.
-    Polygon([V3<T>; FACE_POINTS], usize),
-    /// A support set too large to place a witness in (a hull face of more
+    /// A hull face: the hull's points within `eta` (the second field) of
+    /// the support height in local direction `d` (the first, not mapped).
+    /// Placing checks a point against it ([`on_hull_face`]).
+    HullFace(V3<T>, T),
+    /// A support set too large to place a witness in (a hull edge of more
     /// than [`FACE_POINTS`] points).
     Unknown,
 }
@@ -95,7 +96,7 @@ impl<T: Real> Feature<T> {
             Region::Segment(p, q) => Region::Segment(point(p), point(q)),
             Region::Rect(c, u, v) => Region::Rect(point(c), vector(u), vector(v)),
             Region::Disc(c, axis, r) => Region::Disc(point(c), vector(axis), r),
-            Region::Polygon(ps, n) => Region::Polygon(ps.map(&point), n),
+            Region::HullFace(d, eta) => Region::HullFace(d, eta),
         };
         Self {
             point: point(self.point),
@@ -113,7 +114,7 @@ impl<T: Real> Feature<T> {
     pub fn place(&self, q: V3<T>) -> Option<(V3<T>, T)> {
         match self.region {
             Region::Point => Some((self.point, T::ZERO)),
-            Region::Unknown => None,
+            Region::Unknown | Region::HullFace(..) => None,
             Region::Segment(p0, p1) => {
                 let e = p1 - p0;
                 let ee = e.length_squared();
@@ -141,7 +142,6 @@ impl<T: Real> Feature<T> {
                     Some((c + radial, T::ZERO))
                 }
             }
-            Region::Polygon(ps, n) => in_polygon::<T>(&ps[..n], q).then_some((q, T::ZERO)),
         }
     }
 }
@@ -155,6 +155,25 @@ fn coord<T: Real>(v: V3<T>, u: V3<T>) -> T {
 /// `x` clamped to [−1, 1].
 fn clamp1<T: Real>(x: T) -> T {
     x.max(-T::ONE).min(T::ONE)
+}
+
+/// Whether local point `q` lies on the hull face of `points` within `eta`
+/// of the support height in local direction `d` (at most [`FACE_POINTS`]
+/// points; a larger face answers `false`).
+pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> bool {
+    let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
+    let mut near = [V3::<T>::ZERO; FACE_POINTS];
+    let mut n = 0;
+    for &p in points {
+        if p.dot(d) >= top - eta && !near[..n].contains(&p) {
+            if n == FACE_POINTS {
+                return false;
+            }
+            near[n] = p;
+            n += 1;
+        }
+    }
+    in_polygon::<T>(&near[..n], q)
 }
 
 /// Whether `q` (on the plane of `ps`, to rounding) lies in the fan of
@@ -210,6 +229,36 @@ pub(crate) fn feature<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> Feature<T>
         } => cone_feature(point, *half_height, *radius, d, eta),
         Geom::Hull(hull) => hull_feature(point, hull.points(), d, eta),
     }
+}
+
+/// Only the flat directions of [`feature`] (for polytope pairs, whose
+/// witnesses need no placing): up to two unit directions and their count.
+pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2], usize) {
+    let mut out = [V3::<T>::ZERO; 2];
+    let mut k = 0;
+    match &shape.geom {
+        Geom::Point | Geom::Sphere { .. } => {}
+        Geom::Box { half_extents: h } => {
+            for (i, axis) in [V3::<T>::X, V3::<T>::Y, V3::<T>::Z].into_iter().enumerate() {
+                let hi = h.get(i);
+                if hi > T::ZERO && d.get(i).abs() * T::TWO * hi <= eta && k < 2 {
+                    out[k] = axis;
+                    k += 1;
+                }
+            }
+        }
+        Geom::Capsule { half_height, .. } => {
+            if *half_height > T::ZERO && d.y().abs() * T::TWO * *half_height <= eta {
+                out[0] = V3::<T>::Y;
+                k = 1;
+            }
+        }
+        _ => {
+            let f = feature(shape, d, eta);
+            return (f.flats, f.count);
+        }
+    }
+    (out, k)
 }
 
 /// A segment feature from `p` to `q` (with `point` one of its points).
@@ -375,7 +424,7 @@ fn hull_feature<T: Real>(point: V3<T>, points: &[V3<T>], d: V3<T>, eta: T) -> Fe
         region: if more {
             Region::Unknown
         } else {
-            Region::Polygon(near, n)
+            Region::HullFace(d, eta)
         },
         ..Feature::vertex(point)
     }
@@ -432,7 +481,23 @@ mod tests {
         let s = Shape::<f64>::hull(pts);
         let f = feature(&s, DVec3::Y, 1e-9);
         assert_eq!(f.count, 2);
-        assert!(f.place(DVec3::new(0.2, 1.0, 0.2)).is_some());
-        assert!(f.place(DVec3::new(0.8, 1.0, 0.8)).is_none());
+        let Region::HullFace(d, eta) = f.region else {
+            panic!("{f:?}");
+        };
+        let Geom::Hull(hull) = &s.geom else {
+            unreachable!()
+        };
+        assert!(on_hull_face(
+            hull.points(),
+            d,
+            eta,
+            DVec3::new(0.2, 1.0, 0.2)
+        ));
+        assert!(!on_hull_face(
+            hull.points(),
+            d,
+            eta,
+            DVec3::new(0.8, 1.0, 0.8)
+        ));
     }
 }

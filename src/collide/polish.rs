@@ -27,8 +27,9 @@
 //! distance's tolerance of closest.
 
 use super::cso::Cso;
-use super::feature::{Feature, feature};
+use super::feature::{Feature, Region, feature, flats, on_hull_face};
 use crate::real::{Real, V3, Vector};
+use crate::shape::Geom;
 use cspace_recorder as rec;
 
 /// How far a distance answer's closest points and normal can be trusted.
@@ -114,16 +115,24 @@ fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Eval<T> {
 /// count, and whether a third flat (or a second nearly parallel to the
 /// first) was left out: the closest sets then share a direction.
 fn constraints<T: Real>(e: &Eval<T>) -> ([V3<T>; 2], usize, bool) {
+    span::<T>(
+        e.fa.flats[..e.fa.count]
+            .iter()
+            .chain(&e.fb.flats[..e.fb.count])
+            .copied(),
+    )
+}
+
+/// Up to two orthonormal directions spanning `flats`, their count, and
+/// whether a flat was left out as dependent on them.
+fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool) {
     let mut basis = [V3::<T>::ZERO; 2];
     let mut k = 0;
     let mut shared = false;
-    let flats = e.fa.flats[..e.fa.count]
-        .iter()
-        .chain(&e.fb.flats[..e.fb.count]);
-    for &f in flats {
+    for f in flats {
         let mut r = f;
         for b in &basis[..k] {
-            r = r - *b * r.dot(*b);
+            r -= *b * r.dot(*b);
         }
         match r.try_normalize() {
             Some(u) if k < 2 && r.length() > T::from_f64(1e-6) => {
@@ -264,11 +273,23 @@ impl<T: Real> Model<T> {
 /// moved by `L·n` and placed in the other's support set; `None` when the
 /// sets share a direction or a witness falls outside its set by more than
 /// `slack`.
-fn witnesses<T: Real>(e: &Eval<T>, slack: T) -> Option<Pair<T>> {
+fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>> {
     let (n, l) = (e.n, e.l);
     let (fa, fb) = (&e.fa, &e.fb);
     // In the set, and off `q` only along the normal (within `slack`).
     let placed = |f: &Feature<T>, q: V3<T>| {
+        if let Region::HullFace(d, eta) = f.region {
+            let on_a = std::ptr::eq(f, fa);
+            let (shape, local) = if on_a {
+                (cso.shape_a(), q)
+            } else {
+                (cso.shape_b(), cso.b_local_point(q))
+            };
+            let Geom::Hull(hull) = &shape.geom else {
+                return None;
+            };
+            return on_hull_face(hull.points(), d, eta, local).then_some(q);
+        }
         let (p, out) = f.place(q)?;
         (out <= slack && (p - q).cross(n).length() <= slack).then_some(p)
     };
@@ -370,8 +391,8 @@ fn descend<T: Real>(
 /// parallel to the normal) plus the rounding of the normal times how fast
 /// the points turn with it; the normal's is the residual over the
 /// stiffness of the free directions, or over `L` for the constrained one.
-fn judge<T: Real>(cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
-    let best = witnesses(cur, tol.slack);
+fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
+    let best = witnesses(cso, cur, tol.slack);
     let (_, _, shared) = constraints(cur);
     let settled = match (Model::at(cur), best) {
         (Some(m), Some((a, b))) => {
@@ -401,21 +422,19 @@ fn judge<T: Real>(cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
 /// Newton steps only when a core is curved (elsewhere GJK's points are
 /// exact and only the features are classified).
 pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
-    let recording = rec::ENABLED && rec::is_on();
-    let _polish = rec::scope!("polish witnesses", recording);
     let reach = cso.scale + cso.offset().length();
     let tol = Tol {
         scale: cso.scale,
         floor: T::from_f64(16.0) * T::EPSILON * reach,
         slack: T::from_f64(64.0) * T::EPSILON * reach,
     };
-    let curved = cso.curved();
     let eta0 = eta0.max(tol.floor);
-    let mut steps = 0;
-    let mut cur = eval(cso, n0, eta0);
-    if !curved {
+    if !cso.curved() {
         // GJK's points are exact on polytopes: only say whether they are unique.
-        let (_, _, shared) = constraints(&cur);
+        let (fa, ka) = flats(cso.shape_a(), n0, eta0);
+        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta0);
+        let fb = fb.map(|v| cso.b_vector(v));
+        let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
         let witness = if shared {
             Witness::NotUnique
         } else {
@@ -423,17 +442,21 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
         };
         rec::text!("polish: polytope cores, {witness:?}");
         return Polished {
-            normal: cur.n,
-            a: cur.fa.point,
-            b: cur.fb.point,
-            lower: cur.l,
+            normal: n0,
+            a: V3::<T>::ZERO,
+            b: V3::<T>::ZERO,
+            lower: T::ZERO,
             certified: false,
             witness,
-            steps,
+            steps: 0,
         };
     }
+    let recording = rec::ENABLED && rec::is_on();
+    let _polish = rec::scope!("polish witnesses", recording);
+    let mut steps = 0;
+    let mut cur = eval(cso, n0, eta0);
     cur = descend(cso, cur, eta0, tol, &mut steps, recording);
-    let (mut best, mut witness) = judge(&cur, tol);
+    let (mut best, mut witness) = judge(cso, &cur, tol);
     if witness == Witness::Approximate && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
         // vertex or a rim point seen from a rough normal: again, with
@@ -447,7 +470,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
             &mut steps,
             recording,
         );
-        let (b, w) = judge(&again, tol);
+        let (b, w) = judge(cso, &again, tol);
         if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
             (cur, best, witness) = (again, b, w);
         }
