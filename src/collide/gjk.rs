@@ -514,7 +514,13 @@ fn finish_distance<T: Real>(
             } else {
                 (ca, cb)
             };
-            let n = p.normal;
+            // GJK's points keep GJK's normal unless the polish's is
+            // certified at least as well (radii are offset along it).
+            let n = if polished || p.lower >= core.lower {
+                p.normal
+            } else {
+                n
+            };
             (
                 dc - r,
                 ca + n * cso.radius_a,

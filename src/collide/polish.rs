@@ -96,10 +96,20 @@ struct Eval<T: Real> {
     l: T,
 }
 
+/// The height tolerance `eta` (relative to the larger shape) for each
+/// shape, in proportion to its own size: an angle of the normal spreads a
+/// small shape's support set less. Never below the rounding `floor`.
+fn own_eta<T: Real>(cso: &Cso<'_, T>, eta: T, floor: T) -> (T, T) {
+    let k = eta / cso.scale.max(T::EPSILON);
+    let own = |s: &crate::shape::Shape<T>| (k * s.scale()).max(floor);
+    (own(cso.shape_a()), own(cso.shape_b()))
+}
+
 /// Both support features at unit direction `n` (A's frame), within `eta`.
-fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Eval<T> {
-    let fa = feature(cso.shape_a(), n, eta);
-    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta)
+fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, floor: T) -> Eval<T> {
+    let (eta_a, eta_b) = own_eta(cso, eta, floor);
+    let fa = feature(cso.shape_a(), n, eta_a);
+    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta_b)
         .map(|p| cso.b_point(p), |v| cso.b_vector(v));
     let p = fb.point - fa.point;
     Eval {
@@ -363,7 +373,7 @@ fn descend<T: Real>(
         for _ in 0..4 {
             let angle = (next - cur.n).length();
             let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
-            let e = eval(cso, next, eta);
+            let e = eval(cso, next, eta, tol.floor);
             if e.l >= cur.l - tol.slack {
                 accepted = Some((e, angle));
                 break;
@@ -431,8 +441,9 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let eta0 = eta0.max(tol.floor);
     if !cso.curved() {
         // GJK's points are exact on polytopes: only say whether they are unique.
-        let (fa, ka) = flats(cso.shape_a(), n0, eta0);
-        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta0);
+        let (eta_a, eta_b) = own_eta(cso, eta0, tol.floor);
+        let (fa, ka) = flats(cso.shape_a(), n0, eta_a);
+        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta_b);
         let fb = fb.map(|v| cso.b_vector(v));
         let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
         let witness = if shared {
@@ -454,7 +465,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let recording = rec::ENABLED && rec::is_on();
     let _polish = rec::scope!("polish witnesses", recording);
     let mut steps = 0;
-    let mut cur = eval(cso, n0, eta0);
+    let mut cur = eval(cso, n0, eta0, tol.floor);
     cur = descend(cso, cur, eta0, tol, &mut steps, recording);
     let (mut best, mut witness) = judge(cso, &cur, tol);
     if witness == Witness::Approximate && eta0 > tol.floor {
@@ -464,7 +475,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
         rec::text!("polish: again with exact ties only");
         let again = descend(
             cso,
-            eval(cso, cur.n, tol.floor),
+            eval(cso, cur.n, tol.floor, tol.floor),
             tol.floor,
             tol,
             &mut steps,
