@@ -2,6 +2,7 @@
 //! box–box separating-axis test and sweeps, over the simplex and the
 //! configuration-space object they share.
 
+mod centers;
 mod cso;
 pub mod epa;
 mod feature;
