@@ -3,7 +3,7 @@
 
 use super::Status;
 use super::gjk::{Distance, rel_tol};
-use super::polish::Witness;
+use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
 use cspace_recorder as rec;

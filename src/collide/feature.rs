@@ -2,7 +2,7 @@
 //! function returns, the directions its support set extends along (an edge,
 //! a face, a cylinder's side), how fast the support point turns with the
 //! direction (the curvature of a rim) and the set itself, for placing a
-//! witness in it. Witness polishing (`polish`) works on these.
+//! witness in it. Distance witness polishing (`witness`) works on these.
 //!
 //! The support set is taken within a height tolerance `eta`: a box edge
 //! whose two ends are within `eta` of each other along the direction is an

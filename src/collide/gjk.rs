@@ -20,7 +20,7 @@
 //! its corners), so a sliver triangle on a nearly touching curved feature
 //! keeps its direction. On curved cores GJK's closest points and normal lag
 //! (about the square root of the gap), so apart answers are then polished
-//! (`polish` module: Newton steps on the normal over the support features)
+//! (`witness` module: Newton steps on the normal over the support features)
 //! and say how far their points can be trusted ([`Distance::witness`]).
 //! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
 //! stops earlier for callers who need less (each factor of ~4 saves about two
@@ -33,8 +33,8 @@
 use super::Status;
 pub(crate) use super::centers::Centers;
 use super::cso::{Cso, relative};
-use super::polish::{self, Witness};
 use super::simplex::{CsoPoint, Simplex};
+use super::witness::{self, Witness};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
@@ -478,7 +478,7 @@ pub(crate) fn distance_warm_in<T: Real>(
 
 /// The full-shape distance from GJK's final `simplex` and `core` result,
 /// touching within `rel`. Apart shapes get their witnesses and normal
-/// polished (`polish`); the bounds keep the better of GJK's and the polish's.
+/// polished (`witness::polish`); the bounds keep the better of GJK's and the polish's.
 fn finish_distance<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
@@ -500,7 +500,7 @@ fn finish_distance<T: Real>(
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         if dc - r > tol {
-            let p = polish::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+            let p = witness::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
             iterations += 2 * p.steps;
             lower_core = lower_core.max(p.lower);
             // The polished points replace GJK's where they are certified

@@ -1,523 +1,387 @@
-//! Witness polishing: exact closest points and normal once GJK has settled.
+//! Polishing a penetration normal. The depth is `min over unit n of h(n)`,
+//! `h(n) = s(n) · n` the support-plane depth of the configuration-space
+//! object `A − B` (origin inside). EPA's polytope and MPR's portals find the
+//! minimising `n` only to about the square root of their depth tolerance
+//! (~1e-4 rad in f64 on curved cores); this module refines it from such a
+//! start to ~1e-10 rad.
 //!
-//! GJK's distance is accurate to its gap tolerance, but the distance is
-//! stationary in the closest points: on a curved feature (a cylinder's or
-//! cone's rim) its points and normal are only good to about the square root
-//! of that tolerance. Polishing solves the first-order condition instead.
-//! For a unit direction `n` (from A towards B) let `p(n) = s_B(−n) − s_A(n)`
-//! (core supports); `L(n) = n·p(n)` is a certified lower bound on the core
-//! distance and is maximal, equal to the distance, where `p(n)` is parallel
-//! to `n`. Newton's method on `n` drives the tangential part `g` of `p(n)`
-//! to zero with the Hessian `R_A + R_B + L·I`, where `R` is how fast a
-//! support point turns with the direction (a rim's radius over the sine of
-//! its tilt; 0 at vertices). Support sets that are not points (edges, faces,
-//! a cylinder's side, a cap) constrain `n` to be perpendicular to them; the
-//! witness on such a set is the other shape's point moved by `L·n`, placed
-//! in the set. Steps only go uphill in `L` (halved up to three times), so
-//! the certificate never loosens: the answer keeps the best `L` found and
-//! the distance between the two witnesses, both points of the shapes.
-//!
-//! The outcome says how far the points can be trusted ([`Witness`]):
-//! `Unique` when the features meet in single points and the last step moved
-//! them by less than the witness tolerance (1e-8 × size in f64, 1e-4 in
-//! f32), `NotUnique` when the closest sets share a direction (parallel
-//! faces or edges, a side on a face), `Approximate` otherwise (a nearly
-//! flat rim whose point moves too far per rounding of the normal, or a
-//! polish that did not settle); the points are then GJK's, within the
-//! distance's tolerance of closest.
+//! The tangential part of `s(n)` is h's derivative on the unit sphere, so
+//! the search is a sequence of line searches along great circles on the
+//! *sign* of that derivative (bracketing, then Illinois' regula falsi):
+//! smooth minima (two curved features) converge superlinearly, and a kink
+//! (a ruled feature, such as a cylinder's side, whose support jumps between
+//! the two ends of a segment) is found to the angle tolerance. Across a kink
+//! the next search runs along it (perpendicular to the segment), otherwise
+//! along a conjugate direction (Polak–Ribière). A face of the CSO (a sharp
+//! minimum) stops the search at once: EPA's face normal is already exact.
 
-use super::cso::Cso;
-use super::feature::{Feature, Region, feature, flats, on_hull_face};
+use super::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
-use crate::shape::Geom;
 use cspace_recorder as rec;
 
-/// How far a distance answer's closest points and normal can be trusted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Witness {
-    /// The closest points are unique and within the witness tolerance
-    /// (1e-8 × size in f64, 1e-4 × size in f32) of the true ones; the
-    /// normal is the unique contact normal.
-    Unique,
-    /// The closest points are not unique (parallel faces or edges, a
-    /// cylinder's side along a face, overlapping shapes, within the
-    /// classification tolerance): the points are one pair of the closest sets.
-    NotUnique,
-    /// Unique but not certified to the witness tolerance: ill-conditioned
-    /// (a rim nearly parallel to its partner, nearly parallel edges) or
-    /// not refined; the points are on the shapes and as far apart as the
-    /// distance's upper bound.
-    Approximate,
-}
+/// The most line searches one polish makes.
+const MAX_LINES: u32 = 40;
+/// The most support evaluations one polish makes (a sample moved back
+/// onto a kink may add four).
+pub(crate) const MAX_EVALUATIONS: u32 = 600;
 
-/// The most Newton steps one polish makes.
-pub(crate) const MAX_STEPS: u32 = 12;
-
-/// The witness tolerance relative to the scale: 1e-8 (f64), 1e-4 (f32).
-fn witness_tol<T: Real>() -> T {
+/// The line searches' angle tolerance (radians, as `tan θ`).
+pub(crate) fn angle_tol<T: Real>() -> T {
     match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(1e-4),
-        rec::Precision::F64 => T::from_f64(1e-8),
+        rec::Precision::F32 => T::from_f64(1e-6),
+        rec::Precision::F64 => T::from_f64(1e-10),
     }
 }
 
-/// The polished answer, in A's frame, on the cores.
+/// How much a polished direction's depth may exceed the start's: rounding,
+/// and what a direction left on a kink within the angle tolerance costs
+/// (the normal is worth more than the last 1e-9 of the depth, which stays a
+/// true upper bound: `h` of the reported normal).
+pub(crate) fn slack<T: Real>(scale: T) -> T {
+    (T::EPSILON * T::from_f64(64.0) + angle_tol::<T>() * T::from_f64(16.0)) * scale
+}
+
+/// A polished normal.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Polished<T: Real> {
-    /// Unit normal from A towards B.
+    /// Unit normal: the direction of least support-plane depth found.
     pub normal: V3<T>,
-    /// Witness on A's core.
-    pub a: V3<T>,
-    /// Witness on B's core.
-    pub b: V3<T>,
-    /// A certified lower bound on the core distance (`L` at `normal`).
-    pub lower: T,
-    /// Whether `a` and `b` are points of the cores (so `|b − a|` is an upper bound).
-    pub certified: bool,
-    /// How far the witnesses can be trusted.
-    pub witness: Witness,
-    /// Newton steps taken.
-    pub steps: u32,
+    /// `h(normal)`, the support-plane depth along it: an upper bound of the
+    /// true depth.
+    pub depth: T,
+    /// The witnesses: the support point along `normal`, or across a kink
+    /// the point of the support segment nearest `depth · normal`.
+    pub point: CsoPoint<T>,
+    /// Support evaluations made.
+    pub evaluations: u32,
 }
 
-/// A witness on A and one on B.
-type Pair<T> = (V3<T>, V3<T>);
-
-/// One evaluation at a direction: both features and the bound.
-#[derive(Clone, Copy, Debug)]
-struct Eval<T: Real> {
+/// A line search's end: the direction, its support point and, when the
+/// search ended on a jump of the support, the point on the other side.
+struct LineEnd<T: Real> {
     n: V3<T>,
-    fa: Feature<T>,
-    fb: Feature<T>,
-    /// `s_B(−n) − s_A(n)`.
-    p: V3<T>,
-    /// `n·p`, the lower bound.
-    l: T,
+    p: CsoPoint<T>,
+    h: T,
+    across: Option<CsoPoint<T>>,
+    moved: T,
 }
 
-/// The height tolerance `eta` (relative to the larger shape) for each
-/// shape, in proportion to its own size: an angle of the normal spreads a
-/// small shape's support set less. Never below the rounding `floor`.
-fn own_eta<T: Real>(cso: &Cso<'_, T>, eta: T, floor: T) -> (T, T) {
-    let k = eta / cso.scale.max(T::EPSILON);
-    let own = |s: &crate::shape::Shape<T>| (k * s.scale()).max(floor);
-    (own(cso.shape_a()), own(cso.shape_b()))
-}
-
-/// Both support features at unit direction `n` (A's frame), within `eta`.
-fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, floor: T) -> Eval<T> {
-    let (eta_a, eta_b) = own_eta(cso, eta, floor);
-    let fa = feature(cso.shape_a(), n, eta_a);
-    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta_b)
-        .map(|p| cso.b_point(p), |v| cso.b_vector(v));
-    let p = fb.point - fa.point;
-    Eval {
-        n,
-        fa,
-        fb,
-        p,
-        l: n.dot(p),
-    }
-}
-
-/// Up to two orthonormal directions spanning both features' flats, the
-/// count, and whether a third flat (or a second nearly parallel to the
-/// first) was left out: the closest sets then share a direction.
-fn constraints<T: Real>(e: &Eval<T>) -> ([V3<T>; 2], usize, bool) {
-    span::<T>(
-        e.fa.flats[..e.fa.count]
-            .iter()
-            .chain(&e.fb.flats[..e.fb.count])
-            .copied(),
-    )
-}
-
-/// Up to two orthonormal directions spanning `flats`, their count, and
-/// whether a flat was left out as dependent on them.
-fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool) {
-    let mut basis = [V3::<T>::ZERO; 2];
-    let mut k = 0;
-    let mut shared = false;
-    for f in flats {
-        let mut r = f;
-        for b in &basis[..k] {
-            r -= *b * r.dot(*b);
-        }
-        match r.try_normalize() {
-            Some(u) if k < 2 && r.length() > T::from_f64(1e-6) => {
-                basis[k] = u;
-                k += 1;
-            }
-            _ => shared = true,
-        }
-    }
-    (basis, k, shared)
-}
-
-/// Two unit vectors completing `n` to an orthonormal basis.
-fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
-    let a = n.abs();
-    let axis = if a.x() <= a.y() && a.x() <= a.z() {
-        V3::<T>::X
-    } else if a.y() <= a.z() {
-        V3::<T>::Y
-    } else {
-        V3::<T>::Z
-    };
-    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
-    (t1, n.cross(t1))
-}
-
-/// The local model at an evaluation: the free tangent directions (those
-/// the flats leave), the residual `g` along them and the Hessian
-/// `R_A + R_B + L·I` on them; or the direction the flats fix.
-#[derive(Clone, Copy, Debug)]
-struct Model<T: Real> {
-    /// `n` moved onto the flats' constraints.
-    base: V3<T>,
-    /// The free tangents (`k` of them).
-    t: [V3<T>; 2],
-    /// How many free tangents: 2, 1, or 0 when the flats fix `fixed`.
-    k: usize,
-    /// `p`'s components along `t`.
-    g: [T; 2],
-    /// The Hessian's entries `h11`, `h12`, `h22`.
-    h: [T; 3],
-}
-
-impl<T: Real> Model<T> {
-    /// The model at `e` (`None` when the flats are inconsistent).
-    fn at(e: &Eval<T>) -> Option<Self> {
-        let n = e.n;
-        let (flats, k, _) = constraints(e);
-        if k == 2 {
-            let m = flats[0].cross(flats[1]).try_normalize()?;
-            let base = if m.dot(n) < T::ZERO { -m } else { m };
-            return Some(Self {
-                base,
-                t: [V3::<T>::ZERO; 2],
-                k: 0,
-                g: [T::ZERO; 2],
-                h: [T::ONE, T::ZERO, T::ONE],
-            });
-        }
-        let (base, t) = if k == 1 {
-            let f = flats[0];
-            let base = (n - f * n.dot(f)).try_normalize()?;
-            (base, [base.cross(f).try_normalize()?, V3::<T>::ZERO])
-        } else {
-            let (t1, t2) = tangents::<T>(n);
-            (n, [t1, t2])
-        };
-        let l = e.l.max(T::EPSILON);
-        // Each side's rate where the witness on it will be.
-        let (ra, rb) = (
-            e.fa.rate(e.fb.point - n * e.l),
-            e.fb.rate(e.fa.point + n * e.l),
-        );
-        let curv = |x: V3<T>, y: V3<T>| {
-            ra * x.dot(e.fa.tangent) * y.dot(e.fa.tangent)
-                + rb * x.dot(e.fb.tangent) * y.dot(e.fb.tangent)
-        };
-        let free = 2 - k;
-        let g = [
-            t[0].dot(e.p),
-            if free == 2 { t[1].dot(e.p) } else { T::ZERO },
-        ];
-        let h = [curv(t[0], t[0]) + l, curv(t[0], t[1]), curv(t[1], t[1]) + l];
-        Some(Self {
-            base,
-            t,
-            k: free,
-            g,
-            h,
-        })
-    }
-
-    /// The length of the residual: how far `p` is from parallel to `n`
-    /// along the free directions (0 at the optimum).
-    fn residual(&self) -> T {
-        (self.g[0] * self.g[0] + self.g[1] * self.g[1]).sqrt()
-    }
-
-    /// The Hessian's smallest eigenvalue (≥ `L`): the residual over it
-    /// bounds the normal's error.
-    fn stiffness(&self) -> T {
-        let [a, b, c] = self.h;
-        if self.k < 2 {
-            return a;
-        }
-        let mean = (a + c) * T::HALF;
-        let half = (a - c) * T::HALF;
-        mean - (half * half + b * b).sqrt()
-    }
-
-    /// The Newton step's target direction, at most half a radian away.
-    fn target(&self) -> Option<V3<T>> {
-        let [h11, h12, h22] = self.h;
-        let [g1, g2] = self.g;
-        let (d1, d2) = match self.k {
-            0 => (T::ZERO, T::ZERO),
-            1 => (g1 / h11, T::ZERO),
-            _ => {
-                let det = h11 * h22 - h12 * h12;
-                if det <= T::ZERO || !det.is_finite() {
-                    return None;
-                }
-                ((h22 * g1 - h12 * g2) / det, (h11 * g2 - h12 * g1) / det)
-            }
-        };
-        let step = self.t[0] * d1 + self.t[1] * d2;
-        let len = step.length();
-        let step = if len > T::HALF {
-            step * (T::HALF / len)
-        } else {
-            step
-        };
-        (self.base + step).try_normalize()
-    }
-}
-
-/// The witnesses of `e`: the unique support points, or one side's point
-/// moved by `L·n` and placed in the other's support set; `None` when the
-/// sets share a direction or a witness falls outside its set by more than
-/// `slack`.
-fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>> {
-    let (n, l) = (e.n, e.l);
-    let (fa, fb) = (&e.fa, &e.fb);
-    // In the set, and off `q` only along the normal (within `slack`).
-    let placed = |f: &Feature<T>, q: V3<T>| {
-        if let Region::HullFace(d, eta) = f.region {
-            let on_a = std::ptr::eq(f, fa);
-            let (shape, local) = if on_a {
-                (cso.shape_a(), q)
-            } else {
-                (cso.shape_b(), cso.b_local_point(q))
-            };
-            let Geom::Hull(hull) = &shape.geom else {
-                return None;
-            };
-            return on_hull_face(hull.points(), d, eta, local).then_some(q);
-        }
-        let (p, out) = f.place(q)?;
-        (out <= slack && (p - q).cross(n).length() <= slack).then_some(p)
-    };
-    match (fa.count, fb.count) {
-        (0, 0) => Some((fa.point, fb.point)),
-        (0, _) => Some((fa.point, placed(fb, fa.point + n * l)?)),
-        (_, 0) => Some((placed(fa, fb.point - n * l)?, fb.point)),
-        (1, 1) => {
-            // Two lines: the points whose difference is along n.
-            let (u, v) = (fa.flats[0], fb.flats[0]);
-            let (t1, t2) = tangents::<T>(n);
-            let r = fb.point - fa.point;
-            // s·u − t·v = r on the tangent plane.
-            let (a11, a12, a21, a22) = (u.dot(t1), -v.dot(t1), u.dot(t2), -v.dot(t2));
-            let det = a11 * a22 - a12 * a21;
-            if det.abs() <= T::from_f64(1e-6) {
-                return None;
-            }
-            let (r1, r2) = (r.dot(t1), r.dot(t2));
-            let s = (r1 * a22 - a12 * r2) / det;
-            let t = (a11 * r2 - a21 * r1) / det;
-            Some((placed(fa, fa.point + u * s)?, placed(fb, fb.point + v * t)?))
-        }
-        _ => None,
-    }
-}
-
-/// The normal's tolerance: 1e-7 rad (f64), 1e-3 rad (f32).
-fn normal_tol<T: Real>() -> T {
-    match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(1e-3),
-        rec::Precision::F64 => T::from_f64(1e-7),
-    }
-}
-
-/// The tolerances of one polish, from the shapes' scale and reach.
-#[derive(Clone, Copy, Debug)]
-struct Tol<T: Real> {
-    /// The shapes' scale.
+/// The direction minimising `h` near `n0` (unit), whose support point is
+/// `p0`. `step` is the expected angle error of `n0` (the first trial step),
+/// `scale` the shapes' size (for rounding thresholds). Never returns a
+/// direction whose depth exceeds `h(n0)` by more than [`slack`].
+pub(crate) fn polish<T: Real>(
+    s: &impl Fn(V3<T>) -> CsoPoint<T>,
+    n0: V3<T>,
+    p0: CsoPoint<T>,
+    step: T,
     scale: T,
-    /// The rounding of a residual or a height: 16 ε × reach.
-    floor: T,
-    /// How far a witness may be off its set, or `L` may fall in a step: 64 ε × reach.
-    slack: T,
-}
-
-/// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
-/// `steps`), support sets taken within `eta0` at first and within twice
-/// the last step's turn after it; returns the last accepted evaluation.
-fn descend<T: Real>(
-    cso: &Cso<'_, T>,
-    mut cur: Eval<T>,
-    eta0: T,
-    tol: Tol<T>,
-    steps: &mut u32,
-    recording: bool,
-) -> Eval<T> {
-    let four_eps = T::from_f64(4.0) * T::EPSILON;
-    while *steps < MAX_STEPS {
-        let Some(m) = Model::at(&cur) else {
-            break;
+) -> Polished<T> {
+    let noise = T::EPSILON * T::from_f64(64.0) * scale;
+    let mut evaluations = 0;
+    let h0 = n0.dot(p0.w);
+    let mut best = Polished {
+        normal: n0,
+        depth: h0,
+        point: p0,
+        evaluations: 0,
+    };
+    let (mut n, mut p) = (n0, p0);
+    let mut kink: Option<V3<T>> = None;
+    // The support point on the kink's other side.
+    let mut across: Option<CsoPoint<T>> = None;
+    let mut last: Option<(V3<T>, V3<T>)> = None;
+    let mut still = 0;
+    let mut step = step.max(angle_tol::<T>() * T::from_f64(4.0));
+    for _ in 0..MAX_LINES {
+        let g = p.w - n * n.dot(p.w);
+        let dir = match kink {
+            // Along the kink: perpendicular to the support segment.
+            Some(e) => n
+                .cross(e)
+                .try_normalize()
+                .map(|t| if t.dot(p.w) > T::ZERO { -t } else { t }),
+            None => conjugate::<T>(g, n, last),
         };
-        if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
-            break;
-        }
-        let Some(mut next) = m.target() else {
-            break;
-        };
-        // Uphill in L only: halve the step up to three times.
-        let mut accepted = None;
-        for _ in 0..4 {
-            let angle = (next - cur.n).length();
-            let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
-            let e = eval(cso, next, eta, tol.floor);
-            if e.l >= cur.l - tol.slack {
-                accepted = Some((e, angle));
+        let Some(t) = dir else { break };
+        if t.dot(p.w) >= -noise {
+            // No descent along t: a minimum along it (to rounding).
+            still += 1;
+            if still >= 2 || kink.is_none() && g.length() <= noise {
                 break;
             }
-            next = (cur.n + next).try_normalize().unwrap_or(cur.n);
+            kink = None;
+            last = None;
+            continue;
         }
-        let Some((e, angle)) = accepted else {
+        let along = kink.is_some();
+        let anchor = if along { across } else { None };
+        let Some(end) = line(s, n, p, t, anchor, step, noise, scale, &mut evaluations) else {
             break;
         };
-        *steps += 1;
-        cur = e;
-        if recording {
-            record_step(cso, &cur);
-        }
-        if angle <= four_eps {
-            break;
-        }
-    }
-    cur
-}
-
-/// The witnesses at `cur` and how far they can be trusted. The points'
-/// certificate is the residual (a support point turns by at most the
-/// residual as the normal settles; for the pair, how far it is from
-/// parallel to the normal) plus the rounding of the normal times how fast
-/// the points turn with it; the normal's is the residual over the
-/// stiffness of the free directions, or over `L` for the constrained one.
-fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
-    let best = witnesses(cso, cur, tol.slack);
-    let (_, _, shared) = constraints(cur);
-    let settled = match (Model::at(cur), best) {
-        (Some(m), Some((a, b))) => {
-            let off = (b - a).cross(cur.n).length();
-            let turn = cur.fa.radius + cur.fb.radius;
-            let points = m.residual().max(off) + turn * T::from_f64(64.0) * T::EPSILON + tol.floor;
-            // Residuals at the rounding floor turn the normal by no more
-            // than the input's own rounding does.
-            let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
-            let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
-            points <= witness_tol::<T>() * tol.scale && free.max(fixed) <= normal_tol::<T>()
-        }
-        _ => false,
-    };
-    let witness = if shared || (best.is_none() && cur.fa.count + cur.fb.count >= 2) {
-        Witness::NotUnique
-    } else if best.is_some() && settled {
-        Witness::Unique
-    } else {
-        Witness::Approximate
-    };
-    (best, witness)
-}
-
-/// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of
-/// `cso`; `eta0` is the first height tolerance for support sets. Runs
-/// Newton steps only when a core is curved (elsewhere GJK's points are
-/// exact and only the features are classified).
-pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
-    let reach = cso.scale + cso.offset().length();
-    let tol = Tol {
-        scale: cso.scale,
-        floor: T::from_f64(16.0) * T::EPSILON * reach,
-        slack: T::from_f64(64.0) * T::EPSILON * reach,
-    };
-    let eta0 = eta0.max(tol.floor);
-    if !cso.curved() {
-        // GJK's points are exact on polytopes: only say whether they are unique.
-        let (eta_a, eta_b) = own_eta(cso, eta0, tol.floor);
-        let (fa, ka) = flats(cso.shape_a(), n0, eta_a);
-        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta_b);
-        let fb = fb.map(|v| cso.b_vector(v));
-        let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
-        let witness = if shared {
-            Witness::NotUnique
+        step = (end.moved * T::TWO).max(angle_tol::<T>() * T::from_f64(4.0));
+        still = if end.moved <= angle_tol::<T>() {
+            still + 1
         } else {
-            Witness::Unique
+            0
         };
-        rec::text!("polish: polytope cores, {witness:?}");
-        return Polished {
-            normal: n0,
-            a: V3::<T>::ZERO,
-            b: V3::<T>::ZERO,
-            lower: T::ZERO,
-            certified: false,
-            witness,
-            steps: 0,
+        last = Some((g, t));
+        // After a search along a kink, cross it again (a cone's kink is
+        // not a great circle); after one across, follow it.
+        kink = if along {
+            None
+        } else {
+            end.across.and_then(|q| {
+                let d = q.w - end.p.w;
+                (d - end.n * end.n.dot(d)).try_normalize()
+            })
         };
-    }
-    let recording = rec::ENABLED && rec::is_on();
-    let _polish = rec::scope!("polish witnesses", recording);
-    let mut steps = 0;
-    let mut cur = eval(cso, n0, eta0, tol.floor);
-    cur = descend(cso, cur, eta0, tol, &mut steps, recording);
-    let (mut best, mut witness) = judge(cso, &cur, tol);
-    if witness == Witness::Approximate && eta0 > tol.floor {
-        // A support set taken as flat within the first tolerance may be a
-        // vertex or a rim point seen from a rough normal: again, with
-        // exact ties only.
-        rec::text!("polish: again with exact ties only");
-        let again = descend(
-            cso,
-            eval(cso, cur.n, tol.floor, tol.floor),
-            tol.floor,
-            tol,
-            &mut steps,
-            recording,
-        );
-        let (b, w) = judge(cso, &again, tol);
-        if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
-            (cur, best, witness) = (again, b, w);
+        across = if along { None } else { end.across };
+        if kink.is_some() {
+            last = None;
+        }
+        (n, p) = (end.n, end.p);
+        // The latest direction is the most precise; kept while its depth
+        // stays within the slack of the start's (no creeping upwards).
+        if end.h <= h0 + slack(scale) {
+            best = Polished {
+                normal: end.n,
+                depth: end.h,
+                point: witness(end.n, end.h, end.p, end.across),
+                evaluations: 0,
+            };
+        }
+        if still >= 2 || evaluations >= MAX_EVALUATIONS {
+            break;
         }
     }
-    rec::text!(
-        "polish: {witness:?} after {steps} steps, lower bound {:?}",
-        cur.l
-    );
-    let (a, b) = best.unwrap_or((cur.fa.point, cur.fb.point));
-    Polished {
-        normal: cur.n,
-        a,
-        b,
-        lower: cur.l,
-        certified: best.is_some(),
-        witness,
-        steps,
+    best.evaluations = evaluations;
+    best
+}
+
+/// The descent direction at `n` from the gradient `g` (tangential support
+/// part) and the previous gradient and direction, Polak–Ribière (restarted
+/// when not a descent direction); `None` at a stationary point.
+fn conjugate<T: Real>(g: V3<T>, n: V3<T>, last: Option<(V3<T>, V3<T>)>) -> Option<V3<T>> {
+    let sd = -g;
+    let d = match last {
+        Some((g0, t0)) if g0.length_squared() > T::ZERO => {
+            let beta = (g.dot(g - g0) / g0.length_squared()).max(T::ZERO);
+            let t0 = t0 - n * n.dot(t0);
+            let d = sd + t0 * (beta * g0.length());
+            if d.dot(g) < T::ZERO { d } else { sd }
+        }
+        _ => sd,
+    };
+    (d - n * n.dot(d)).try_normalize()
+}
+
+/// The witnesses of a line search's end: across a kink, the point of the
+/// segment between the two support points nearest the foot `h · n`.
+fn witness<T: Real>(n: V3<T>, h: T, p: CsoPoint<T>, across: Option<CsoPoint<T>>) -> CsoPoint<T> {
+    let Some(q) = across else { return p };
+    let d = q.w - p.w;
+    let dd = d.length_squared();
+    if dd <= T::ZERO {
+        return p;
+    }
+    let k = ((n * h - p.w).dot(d) / dd).max(T::ZERO).min(T::ONE);
+    CsoPoint {
+        w: p.w + d * k,
+        a: p.a + (q.a - p.a) * k,
+        b: p.b + (q.b - p.b) * k,
+        local_a: p.local_a + (q.local_a - p.local_a) * k,
+        local_b: p.local_b + (q.local_b - p.local_b) * k,
     }
 }
 
-/// Records a polishing step: both supports and the residual off the normal.
-#[cold]
-#[inline(never)]
-fn record_step<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>) {
-    rec::point!(
-        "polish support on A",
-        cso.world_point(e.fa.point),
-        rec::Rgba::RED
-    );
-    rec::point!(
-        "polish support on B",
-        cso.world_point(e.fb.point),
-        rec::Rgba::ORANGE
-    );
-    rec::line!(cso "polish normal", V3::<T>::ZERO, cso.world_vector(-e.n), rec::Rgba::BLUE);
-    rec::value!("polish lower bound", e.l);
-    rec::value!("polish residual", (e.p - e.n * e.l).length());
-    rec::pause!("polish step");
+/// One sample of a line search: the direction `normalize(n + τ t)`, its
+/// support point, and the sign-carrying derivative of `h` along the circle.
+#[derive(Clone, Copy)]
+struct Sample<T: Real> {
+    tau: T,
+    n: V3<T>,
+    p: CsoPoint<T>,
+    slope: T,
+}
+
+/// The line search from `n` (support `p`) along the great circle towards
+/// `t` (unit, tangent, a descent direction): brackets the first sign change
+/// of the derivative, then narrows it to the angle tolerance. With an
+/// `anchor` (the support point across a kink) each sample is moved back
+/// onto the kink, the directions perpendicular to the segment from the
+/// anchor to its support point (a cone's kink is no great circle), and the
+/// derivative is taken along the kink.
+#[allow(clippy::too_many_arguments)]
+fn line<T: Real>(
+    s: &impl Fn(V3<T>) -> CsoPoint<T>,
+    n: V3<T>,
+    p: CsoPoint<T>,
+    t: V3<T>,
+    anchor: Option<CsoPoint<T>>,
+    step: T,
+    noise: T,
+    scale: T,
+    evaluations: &mut u32,
+) -> Option<LineEnd<T>> {
+    // Across a kink: the latest support points on this side and the other.
+    let mut sides = anchor.map(|o| (p, o));
+    let mut sample = |tau: T| {
+        if *evaluations >= MAX_EVALUATIONS {
+            return None;
+        }
+        *evaluations += 1;
+        let m = (n + t * tau).try_normalize()?;
+        let q = s(m);
+        let Some((near, far)) = sides.as_mut() else {
+            return Some(Sample {
+                tau,
+                n: m,
+                p: q,
+                slope: q.w.dot(t - n * tau),
+            });
+        };
+        let (m, e) = onto_kink(s, m, q, (near, far), scale, evaluations)?;
+        // The support at the sample itself, so that `h` is a true bound.
+        *evaluations += 1;
+        let q = s(m);
+        let along = m.cross(e);
+        let along = if along.dot(t) < T::ZERO {
+            -along
+        } else {
+            along
+        };
+        Some(Sample {
+            tau,
+            n: m,
+            p: q,
+            slope: q.w.dot(along),
+        })
+    };
+    let tol = angle_tol::<T>();
+    let mut lo = Sample {
+        tau: T::ZERO,
+        n,
+        p,
+        slope: p.w.dot(t),
+    };
+    // A probe at the tolerance: a kink or a minimum right here.
+    let mut hi = sample(tol)?;
+    if hi.slope < T::ZERO {
+        lo = hi;
+        let mut tau = step.max(tol * T::from_f64(4.0));
+        loop {
+            let x = sample(tau)?;
+            if x.slope >= T::ZERO {
+                hi = x;
+                break;
+            }
+            lo = x;
+            tau *= T::from_f64(4.0);
+            if tau > T::ONE {
+                // No sign change within 45°: keep the furthest descent.
+                return Some(end(lo, None, n));
+            }
+        }
+        // Illinois: regula falsi halving the stale end's slope.
+        let (mut flo, mut fhi) = (lo.slope, hi.slope);
+        let mut side = 0i8;
+        for _ in 0..48 {
+            if hi.tau - lo.tau <= tol * (T::ONE + lo.tau) {
+                break;
+            }
+            let w = hi.tau - lo.tau;
+            let mut tau = lo.tau - flo * w / (fhi - flo);
+            let guard = w * T::from_f64(0.02);
+            if !(tau > lo.tau + guard && tau < hi.tau - guard) {
+                tau = lo.tau + w * T::HALF;
+            }
+            let x = sample(tau)?;
+            if x.slope.abs() <= noise {
+                return Some(end(x, None, n));
+            }
+            if x.slope < T::ZERO {
+                lo = x;
+                flo = x.slope;
+                if side == -1 {
+                    fhi *= T::HALF;
+                }
+                side = -1;
+            } else {
+                hi = x;
+                fhi = x.slope;
+                if side == 1 {
+                    flo *= T::HALF;
+                }
+                side = 1;
+            }
+        }
+    }
+    // The bracket is within the tolerance: a jump of the support across it
+    // is a kink (a smooth support moves by about `scale` per radian).
+    let jump = (hi.p.w - lo.p.w).length();
+    let smooth = (hi.tau - lo.tau) * scale * T::from_f64(16.0) + noise;
+    let (h_lo, h_hi) = (lo.n.dot(lo.p.w), hi.n.dot(hi.p.w));
+    let (near, far) = if h_lo <= h_hi { (lo, hi) } else { (hi, lo) };
+    Some(end(near, (jump > smooth).then_some(far.p), n))
+}
+
+/// Direction `m` (support `q`) moved back onto a kink: perpendicular to the
+/// segment between the two sides' support points (`near`, `far`, updated),
+/// taken a hair to either side of `m` once it is close, so both ends belong
+/// to the same generator. Returns the direction and the segment's unit
+/// direction.
+fn onto_kink<T: Real>(
+    s: &impl Fn(V3<T>) -> CsoPoint<T>,
+    mut m: V3<T>,
+    q: CsoPoint<T>,
+    (near, far): (&mut CsoPoint<T>, &mut CsoPoint<T>),
+    scale: T,
+    evaluations: &mut u32,
+) -> Option<(V3<T>, V3<T>)> {
+    let delta = angle_tol::<T>() * T::from_f64(16.0);
+    let side = |q: CsoPoint<T>, near: &mut CsoPoint<T>, far: &mut CsoPoint<T>| {
+        if (q.w - near.w).length_squared() <= (q.w - far.w).length_squared() {
+            *near = q;
+        } else {
+            *far = q;
+        }
+    };
+    side(q, near, far);
+    let mut e = (far.w - near.w).try_normalize()?;
+    for _ in 0..6 {
+        m = (m - e * m.dot(e)).try_normalize()?;
+        *evaluations += 2;
+        let (qp, qm) = (
+            s((m + e * delta).try_normalize()?),
+            s((m - e * delta).try_normalize()?),
+        );
+        let d = qp.w - qm.w;
+        if d.length() > scale * T::from_f64(1e-6) {
+            // Both sides: the segment at this very direction.
+            (*far, *near) = (qp, qm);
+            let k = (d - m * m.dot(d)).try_normalize()?;
+            let settled = (k - e).length() <= angle_tol::<T>();
+            e = k;
+            if settled {
+                break;
+            }
+        } else {
+            // One side only: move towards the other along the old segment.
+            side(qp, near, far);
+            e = (far.w - near.w).try_normalize().unwrap_or(e);
+        }
+    }
+    Some((m, e))
+}
+
+/// The line search's result at sample `x`, started from `n`.
+fn end<T: Real>(x: Sample<T>, across: Option<CsoPoint<T>>, n: V3<T>) -> LineEnd<T> {
+    LineEnd {
+        n: x.n,
+        p: x.p,
+        h: x.n.dot(x.p.w),
+        across,
+        moved: (x.n - n).length(),
+    }
 }
