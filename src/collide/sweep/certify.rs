@@ -117,7 +117,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let x = m * -t_e;
     let n0 = found.normal.try_normalize().unwrap_or(V3::<T>::Y);
     let mut iterations = found.iterations;
-    let (n, hub) = polish(cso, x, n0, found.near, &mut iterations);
+    let (n, hub, probed) = polish(cso, x, n0, found.near, &mut iterations);
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -136,12 +136,16 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let before =
         T::from_f64(64.0) * T::EPSILON * (x.length() + cso.scale) / closing.abs().max(T::EPSILON);
     let credible = |t: T| closing <= T::ZERO || t >= lower - before;
+    let snapped = |(t, on): (T, (V3<T>, V3<T>)), unique: Option<Unique>| {
+        snap((t, on, unique.unwrap_or(Unique::Neither)), hub, m)
+    };
     let crossing = cross_near(cso, &path, n, found.near)
         .filter(|c| credible(c.0))
+        .map(|c| snapped(c, probed))
         .or_else(|| {
             cross_fan(cso, &path, n, hub, &mut iterations)
                 .filter(|c| credible(c.0))
-                .map(|c| snap(c, hub, m))
+                .map(|(t, on, unique)| snapped((t, on), probed.or(Some(unique))))
         });
     let touch = T::from_f64(4.0) * gjk_tol(cso);
     let (toi, upper, (on_a, on_b), status) = match crossing {
@@ -277,11 +281,15 @@ fn cross_fan<T: Real>(
     best.map(|(t, on)| (t, on, unique))
 }
 
-/// Which shape has a unique support point around the contact normal.
+/// Which shape has a unique support point around the contact normal: its
+/// point is the contact point itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Unique {
+pub(super) enum Unique {
+    /// A's (a vertex, a rim or a curved point).
     A,
+    /// B's.
     B,
+    /// Neither: both touch with a flat feature (a face or an edge).
     Neither,
 }
 

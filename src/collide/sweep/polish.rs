@@ -17,7 +17,7 @@
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
 //! is kept only where the gap does not fall by more than rounding.
 
-use super::certify::{Full, inflate, support, tangents};
+use super::certify::{Full, Unique, inflate, support, tangents};
 use crate::collide::cso::Cso;
 use crate::collide::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
@@ -36,30 +36,33 @@ fn probe<T: Real>() -> T {
     T::from_f64(1e-4)
 }
 
-/// The contact normal at `x` from the method's `n0` (unit), and its support
-/// point. `near` is the method's last simplex: when it is a face of `K`
-/// containing the support in `n0` (polytopes), `n0` is that face's normal
-/// already and is returned as is.
+/// The contact normal at `x` from the method's `n0` (unit), its support
+/// point, and which shape's support the probes found unique around it (none
+/// probed: `None`). `near` is the method's last simplex: when it is a face of
+/// `K` containing the support in `n0` (polytopes), `n0` is that face's
+/// normal already and is returned as is.
 pub(super) fn polish<T: Real>(
     cso: &Cso<'_, T>,
     x: V3<T>,
     n0: V3<T>,
     near: &[CsoPoint<T>],
     iterations: &mut u32,
-) -> (V3<T>, Full<T>) {
+) -> (V3<T>, Full<T>, Option<Unique>) {
     let slack = T::from_f64(16.0) * T::EPSILON * (x.length() + cso.scale);
     let mut n = n0;
     let mut hub = support(cso, n);
     *iterations += 1;
     if on_face(cso, n, &hub, near, slack) {
-        return (n, hub);
+        return (n, hub, None);
     }
+    let mut unique = None;
     let mut gap = n.dot(x - hub.k);
     // A step below this is the last: Newton's error after it is its square.
     let done = T::from_f64(4.0) * T::EPSILON.sqrt();
     let mut rounds = 0;
     for _ in 0..ROUNDS {
-        let (base, step) = proposal(cso, x, n, &hub, iterations);
+        let (base, step, alone) = proposal(cso, x, n, &hub, iterations);
+        unique = Some(alone);
         let mut scale = T::ONE;
         let mut kept = None;
         for _ in 0..=HALVINGS {
@@ -90,7 +93,7 @@ pub(super) fn polish<T: Real>(
             n0.cross(n).length()
         );
     }
-    (n, hub)
+    (n, hub, unique)
 }
 
 /// Whether `n` is the normal of a face of `K` that the method's simplex lies
@@ -115,25 +118,51 @@ fn on_face<T: Real>(
 }
 
 /// The next normal to try from `n`: a base and a step along which it may be
-/// halved. Probes both tangents; see the module's comment.
+/// halved, and which shape's support stayed put over the probes. Probes
+/// both tangents; see the module's comment.
 fn proposal<T: Real>(
     cso: &Cso<'_, T>,
     x: V3<T>,
     n: V3<T>,
     hub: &Full<T>,
     iterations: &mut u32,
-) -> (V3<T>, V3<T>) {
+) -> (V3<T>, V3<T>, Unique) {
     let h = probe::<T>();
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = tangents::<T>(n);
+    // The probes' difference on K, on A and on B.
     let spread = |t: V3<T>, iterations: &mut u32| {
         *iterations += 2;
-        let plus = (n + t * h).try_normalize().unwrap_or(n);
-        let minus = (n - t * h).try_normalize().unwrap_or(n);
-        support(cso, plus).k - support(cso, minus).k
+        let plus = support(cso, (n + t * h).try_normalize().unwrap_or(n));
+        let minus = support(cso, (n - t * h).try_normalize().unwrap_or(n));
+        (plus.k - minus.k, plus.a - minus.a, plus.b - minus.b)
     };
-    let d1 = spread(t1, iterations);
-    let d2 = spread(t2, iterations);
+    let (d1, a1, b1) = spread(t1, iterations);
+    let (d2, a2, b2) = spread(t2, iterations);
+    let unique = if a1.length().max(a2.length()) <= jump {
+        Unique::A
+    } else if b1.length().max(b2.length()) <= jump {
+        Unique::B
+    } else {
+        Unique::Neither
+    };
+    let (base, step) = step_from(cso, x, n, hub, (t1, d1), (t2, d2), iterations);
+    (base, step, unique)
+}
+
+/// The proposal's base and step from the probes' differences `d1`, `d2` on
+/// `K` along tangents `t1`, `t2`.
+fn step_from<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n: V3<T>,
+    hub: &Full<T>,
+    (t1, d1): (V3<T>, V3<T>),
+    (t2, d2): (V3<T>, V3<T>),
+    iterations: &mut u32,
+) -> (V3<T>, V3<T>) {
+    let h = probe::<T>();
+    let jump = T::from_f64(16.0) * h * cso.scale;
     let f = hub.k - x;
     let (jump1, jump2) = (d1.length() > jump, d2.length() > jump);
     // Both probes crossing one edge (set diagonally to the tangents) is one
