@@ -136,16 +136,15 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let before =
         T::from_f64(64.0) * T::EPSILON * (x.length() + cso.scale) / closing.abs().max(T::EPSILON);
     let credible = |t: T| closing <= T::ZERO || t >= lower - before;
-    let snapped = |(t, on): (T, (V3<T>, V3<T>)), unique: Option<Unique>| {
-        snap((t, on, unique.unwrap_or(Unique::Neither)), hub, m)
-    };
+    let snapped =
+        |c: Crossing<T>, unique: Option<Unique>| snap(c, unique.unwrap_or(Unique::Neither), hub, m);
     let crossing = cross_near(cso, &path, n, found.near)
         .filter(|c| credible(c.0))
         .map(|c| snapped(c, probed))
         .or_else(|| {
             cross_fan(cso, &path, n, hub, &mut iterations)
-                .filter(|c| credible(c.0))
-                .map(|(t, on, unique)| snapped((t, on), probed.or(Some(unique))))
+                .filter(|c| credible(c.0.0))
+                .map(|(c, unique)| snapped(c, probed.or(Some(unique))))
         });
     let touch = T::from_f64(4.0) * gjk_tol(cso);
     let (toi, upper, (on_a, on_b), status) = match crossing {
@@ -188,6 +187,10 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     sweep
 }
 
+/// A proven time of contact and the contact points on A (A's frame at
+/// t = 0) and B (A's frame).
+type Crossing<T> = (T, (V3<T>, V3<T>));
+
 /// A's path in `K` near the toi the method found: `x(t) = x + (t − t_e)·(−m)`.
 /// Crossings are solved relative to `x`, so the triangles' coordinates are
 /// small and the solve loses no digits to their distance from the origin.
@@ -205,7 +208,7 @@ fn cross_near<T: Real>(
     path: &Path<T>,
     n: V3<T>,
     near: &[CsoPoint<T>],
-) -> Option<(T, (V3<T>, V3<T>))> {
+) -> Option<Crossing<T>> {
     if near.len() < 3 {
         return None;
     }
@@ -243,7 +246,7 @@ fn cross_fan<T: Real>(
     n: V3<T>,
     hub: Full<T>,
     iterations: &mut u32,
-) -> Option<(T, (V3<T>, V3<T>), Unique)> {
+) -> Option<(Crossing<T>, Unique)> {
     let h = gjk::rel_tol::<T>().sqrt();
     let (t1, t2) = tangents::<T>(n);
     let mut ring = [hub; FAN.len()];
@@ -278,7 +281,7 @@ fn cross_fan<T: Real>(
     } else {
         Unique::Neither
     };
-    best.map(|(t, on)| (t, on, unique))
+    best.map(|c| (c, unique))
 }
 
 /// Which shape has a unique support point around the contact normal: its
@@ -298,11 +301,7 @@ pub(super) enum Unique {
 /// feature is off by up to the fan's width): A's support point `hub.a`, and
 /// B's the same point where A meets it at the crossing's time, or the other
 /// way round.
-fn snap<T: Real>(
-    (t, on, unique): (T, (V3<T>, V3<T>), Unique),
-    hub: Full<T>,
-    m: V3<T>,
-) -> (T, (V3<T>, V3<T>)) {
+fn snap<T: Real>((t, on): Crossing<T>, unique: Unique, hub: Full<T>, m: V3<T>) -> Crossing<T> {
     match unique {
         Unique::A => (t, (hub.a, hub.a + m * t)),
         Unique::B => (t, (hub.b - m * t, hub.b)),
@@ -311,10 +310,7 @@ fn snap<T: Real>(
 }
 
 /// The earlier of two proven crossings.
-fn earliest<T: Real>(
-    a: Option<(T, (V3<T>, V3<T>))>,
-    b: Option<(T, (V3<T>, V3<T>))>,
-) -> Option<(T, (V3<T>, V3<T>))> {
+fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<Crossing<T>> {
     match (a, b) {
         (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
         (x, None) => x,
@@ -327,14 +323,14 @@ fn earliest<T: Real>(
 /// normal's error is a tilt about its longer edges, which moves a point
 /// inside it by no more than rounding, also on slivers), the inside test on
 /// signed areas with a tolerance of the coordinates' rounding.
-fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<(T, (V3<T>, V3<T>))> {
+fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T>> {
     let dir = -path.m;
     let normal = (p[1].k - p[0].k).cross(p[2].k - p[0].k);
     let area2 = normal.length();
     let along = normal.dot(dir);
     // A path (almost) in the triangle's plane, or a triangle collapsed to a
     // segment, has no proper crossing: the segments are tried instead.
-    if !(along.abs() > T::from_f64(1e-9) * area2 * dir.length()) {
+    if along.abs() <= T::from_f64(1e-9) * area2 * dir.length() || !along.is_finite() {
         return None;
     }
     let dt = normal.dot(p[0].k - path.x) / along;
@@ -353,7 +349,7 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<(T, (V3<T>
         *wi = signed.max(T::ZERO);
     }
     let total = w[0] + w[1] + w[2];
-    if !(total > T::ZERO) || !dt.is_finite() {
+    if total <= T::ZERO || !total.is_finite() || !dt.is_finite() {
         return None;
     }
     let on_a = (p[0].a * w[0] + p[1].a * w[1] + p[2].a * w[2]) / total;
@@ -363,7 +359,7 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<(T, (V3<T>
 
 /// Where the path meets segment `p q` of `K` (a point when equal), within
 /// rounding of the coordinates: the time and the points on A and B.
-fn cross_segment<T: Real>(path: &Path<T>, p: Full<T>, q: Full<T>) -> Option<(T, (V3<T>, V3<T>))> {
+fn cross_segment<T: Real>(path: &Path<T>, p: Full<T>, q: Full<T>) -> Option<Crossing<T>> {
     let m = path.m;
     let mm = m.dot(m);
     if mm <= T::ZERO {

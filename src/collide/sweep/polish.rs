@@ -75,7 +75,7 @@ pub(super) fn polish<T: Real>(
                     break;
                 }
             }
-            scale = scale * T::HALF;
+            scale *= T::HALF;
         }
         let Some((next, k, g)) = kept else {
             break;
