@@ -169,20 +169,31 @@ fn check(name: &str, method: Method, c: &SweepCase, w: &mut Worst) {
         s.toi_lower <= s.toi && s.toi <= s.toi_upper,
         "{label}: {s:?}"
     );
-    w.toi = w.toi.max((s.toi - c.toi).abs());
     let outside = (s.toi_lower - c.toi).max(if converged { c.toi - s.toi_upper } else { 0.0 });
     w.outside = w.outside.max(outside * closing / t.scale);
     if s.status != Status::Converged {
         w.not_converged += 1;
+        if std::env::var_os("SWEEP_EXACT_DEBUG").is_some() {
+            println!(
+                "  not converged: {label}: width·closing {:e} {s:?}",
+                (s.toi_upper - s.toi_lower) * closing
+            );
+        }
         return;
     }
+    w.toi = w.toi.max((s.toi - c.toi).abs());
     let width = (s.toi_upper - s.toi_lower) * closing;
     assert!(
         width <= 4.0 * REL * t.scale + slack * closing,
         "{label}: bracket {width:e} wide {s:?}"
     );
     w.width = w.width.max(width / t.scale);
-    let angle = s.normal.angle_between(t.normal);
+    // atan2 of sine and cosine: `angle_between`'s acos bottoms out at 2e-8.
+    let angle = s
+        .normal
+        .cross(t.normal)
+        .length()
+        .atan2(s.normal.dot(t.normal));
     if angle > 1e-7 && w.normal <= 1e-7 {
         println!("{label}: normal {angle:e} rad off {s:?}");
     }
