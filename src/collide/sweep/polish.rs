@@ -63,6 +63,8 @@ pub(super) fn polish<T: Real>(
     for _ in 0..ROUNDS {
         let (base, step, alone) = proposal(cso, x, n, &hub, iterations);
         unique = Some(alone);
+        // A face's normal (no step) is exact: nothing further to polish.
+        let face = step == V3::<T>::ZERO && base != n;
         let mut scale = T::ONE;
         let mut kept = None;
         for _ in 0..=HALVINGS {
@@ -83,7 +85,7 @@ pub(super) fn polish<T: Real>(
         let turn = n.cross(next).length();
         (n, hub, gap) = (next, k, g);
         rounds += 1;
-        if turn <= done {
+        if turn <= done || face {
             break;
         }
     }
