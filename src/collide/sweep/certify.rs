@@ -117,7 +117,14 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let x = m * -t_e;
     let n0 = found.normal.try_normalize().unwrap_or(V3::<T>::Y);
     let mut iterations = found.iterations;
-    let (n, hub, probed) = polish(cso, x, n0, found.near, &mut iterations);
+    // The method's simplex re-placed once from its support points (its `w`
+    // may have been moved with the ray).
+    let mut placed = [CsoPoint::<T>::default(); 4];
+    for (slot, p) in placed.iter_mut().zip(found.near) {
+        *slot = cso.point(p.local_a, p.local_b);
+    }
+    let near = &placed[..found.near.len().min(4)];
+    let (n, hub, probed) = polish(cso, x, n0, near, &mut iterations);
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -138,7 +145,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let credible = |t: T| closing <= T::ZERO || t >= lower - before;
     let snapped =
         |c: Crossing<T>, unique: Option<Unique>| snap(c, unique.unwrap_or(Unique::Neither), hub, m);
-    let crossing = cross_near(cso, &path, n, found.near)
+    let crossing = cross_near(cso, &path, n, near)
         .filter(|c| credible(c.0))
         .map(|c| snapped(c, probed))
         .or_else(|| {
@@ -202,7 +209,8 @@ struct Path<T: Real> {
 }
 
 /// A time of contact proven by the method's own simplex (a triangle of it
-/// the path crosses), with the contact points on A and B.
+/// the path crosses; its points placed at t = 0), with the contact points
+/// on A and B.
 fn cross_near<T: Real>(
     cso: &Cso<'_, T>,
     path: &Path<T>,
@@ -212,7 +220,7 @@ fn cross_near<T: Real>(
     if near.len() < 3 {
         return None;
     }
-    let p = |i: usize| inflate(cso, &cso.point(near[i].local_a, near[i].local_b), n);
+    let p = |i: usize| inflate(cso, &near[i], n);
     let mut best = None;
     for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
         if k < near.len() {

@@ -38,7 +38,7 @@ fn probe<T: Real>() -> T {
 
 /// The contact normal at `x` from the method's `n0` (unit), its support
 /// point, and which shape's support the probes found unique around it (none
-/// probed: `None`). `near` is the method's last simplex: when it is a face of
+/// probed: `None`). `near` is the method's last simplex placed at t = 0: when it is a face of
 /// `K` containing the support in `n0` (polytopes), `n0` is that face's
 /// normal already and is returned as is.
 pub(super) fn polish<T: Real>(
@@ -110,7 +110,7 @@ fn on_face<T: Real>(
     if near.len() != 3 {
         return false;
     }
-    let k = |i: usize| inflate(cso, &cso.point(near[i].local_a, near[i].local_b), n).k;
+    let k = |i: usize| inflate(cso, &near[i], n).k;
     let (k0, k1, k2) = (k(0), k(1), k(2));
     let Some(face) = (k1 - k0).cross(k2 - k0).try_normalize() else {
         return false;
