@@ -38,9 +38,9 @@ fn probe<T: Real>() -> T {
 
 /// The contact normal at `x` from the method's `n0` (unit), its support
 /// point, and which shape's support the probes found unique around it (none
-/// probed: `None`). `near` is the method's last simplex placed at t = 0: when it is a face of
-/// `K` containing the support in `n0` (polytopes), `n0` is that face's
-/// normal already and is returned as is.
+/// probed: `None`). `near` is the method's last simplex placed at t = 0:
+/// when it is a face of `K` containing the support in `n0` (polytopes), `n0`
+/// is that face's normal already and is returned as is.
 pub(super) fn polish<T: Real>(
     cso: &Cso<'_, T>,
     x: V3<T>,
