@@ -163,7 +163,14 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
                 Status::Converged => Status::Degenerate,
                 s => s,
             };
-            (lower, upper, on, status)
+            // A wide bracket (a poor normal's plane) keeps the method's own
+            // estimate, inside the bracket.
+            let toi = if tight {
+                lower
+            } else {
+                t_e.max(lower).min(upper)
+            };
+            (toi, upper, on, status)
         }
         _ => {
             rec::text!("no point of the configuration-space object on A's path proves the contact");

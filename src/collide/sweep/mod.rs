@@ -56,8 +56,9 @@ pub const MAX_ITERS: u32 = 128;
 pub struct Sweep<T: Real> {
     /// Whether A touches B for some t ∈ [0, 1].
     pub hit: bool,
-    /// The time of impact, in [0, 1]; 1 on a miss. On a certified hit it is
-    /// `toi_lower`: A never passes the contact.
+    /// The time of impact, in [0, 1]; 1 on a miss. On a `Converged` hit it is
+    /// `toi_lower` (A never passes the contact); otherwise the method's own
+    /// estimate, kept inside the bracket.
     pub toi: T,
     /// Before this time the shapes are proven apart (1 on a miss).
     pub toi_lower: T,

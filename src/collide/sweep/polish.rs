@@ -15,7 +15,7 @@
 //! its two ends are supports of the same smooth position (each round divides
 //! its error by ~`L / (2ρ·PROBE)`). Two flat directions give the face's
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
-//! is kept only where the gap does not fall by more than rounding.
+//! is kept only where the gap does not fall.
 
 use super::certify::{Full, Unique, inflate, support, tangents};
 use crate::collide::cso::Cso;
@@ -72,7 +72,8 @@ pub(super) fn polish<T: Real>(
                 let k = support(cso, next);
                 *iterations += 1;
                 let g = next.dot(x - k.k);
-                if g >= gap - slack {
+                // Strictly better: within rounding a step could drift.
+                if g >= gap {
                     kept = Some((next, k, g));
                     break;
                 }
