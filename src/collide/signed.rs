@@ -24,7 +24,8 @@ use cspace_recorder as rec;
 pub enum Depth {
     /// GJK then EPA ([`epa::penetration`]), the default: the least depth.
     Epa,
-    /// MPR ([`mpr::penetration`]): depth along the centre line, an upper bound.
+    /// MPR ([`mpr::penetration`]): the seed's re-casts and edge tracing,
+    /// certified (by EPA when MPR's own polytope falls short).
     Mpr,
 }
 

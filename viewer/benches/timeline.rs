@@ -8,11 +8,12 @@ use cspace_recorder::stream::{encode_event, header};
 use cspace_recorder::{
     CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
 };
-use cspace_viewer::paint::build_frame;
+use cspace_viewer::paint::{build_frame, gpu};
 use cspace_viewer::state::scene::Visible;
 use cspace_viewer::state::session::{Session, View};
 use cspace_viewer::state::timeline::Command;
 use cspace_viewer::state::trace::Trace;
+use eframe::egui_wgpu::wgpu;
 use std::time::{Duration, Instant};
 
 fn site(id: u32, label: &str) -> Event {
@@ -198,27 +199,70 @@ fn main() {
     );
     let _ = visible;
 
-    // A frame at the end: ~n/85 visible object-space points.
+    // A frame at the end: ~n/85 visible object-space points, built on the
+    // CPU and drawn by the views' GPU renderer (Mesa's software Vulkan on a
+    // machine without a GPU), waiting for the GPU to finish each frame.
     session.command(Command::Last);
     session.frame_all(View::Object);
     let count = Visible::at(&session.trace, session.timeline.cursor()).count();
-    let ctx = egui::Context::default();
     let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 800.0));
+    let render_state = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let info = render_state.adapter.get_info();
+    gpu::install(&render_state);
+    let (device, queue) = (&render_state.device, &render_state.queue);
+    let frames = 12;
     let mut times = Vec::new();
-    for _ in 0..5 {
+    let mut triangles = 0;
+    for _ in 0..frames {
         let t = Instant::now();
         let frame = build_frame(&mut session, View::Object, rect);
         let built = t.elapsed();
-        // Moved, as `paint::views` does (a clone would copy the 100 k-quad mesh).
-        let mut shapes = frame.shapes;
-        let out = ctx.run_ui(egui::RawInput::default(), |ui| {
-            ui.painter().extend(std::mem::take(&mut shapes));
-        });
-        let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
-        times.push((built, t.elapsed(), prims.len()));
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut renderer = render_state.renderer.write();
+            let resources = renderer
+                .callback_resources
+                .get_mut::<gpu::Resources>()
+                .expect("installed above");
+            gpu::render(
+                resources,
+                (device, queue),
+                &mut encoder,
+                1,
+                &frame.geometry,
+                ([800.0, 800.0], 1.0),
+            );
+        }
+        queue.submit([encoder.finish()]);
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("the GPU finishes the frame");
+        triangles = frame.geometry.triangles();
+        times.push((built, t.elapsed()));
     }
-    let (built, whole, _) = times[times.len() - 1];
+    // The first frame makes the targets and compiles the pipelines' shaders.
+    let mut built: Vec<Duration> = times[1..].iter().map(|t| t.0).collect();
+    let mut whole: Vec<Duration> = times[1..].iter().map(|t| t.1).collect();
+    built.sort();
+    whole.sort();
+    let spread = |v: &[Duration]| {
+        format!(
+            "{:.1?} / {:.1?} / {:.1?}",
+            v[0],
+            v[v.len() / 2],
+            v[v.len() - 1]
+        )
+    };
     println!(
-        "frame with {count} visible primitives: build {built:.1?}, build + egui pass + tessellate {whole:.1?}  [target ≤ 16 ms]"
+        "frame with {count} visible primitives ({triangles} triangles, 800×800, {} on {:?}), min / median / max over {} frames: \
+         build {}, build + GPU render {}  [target ≤ 16 ms]",
+        info.name,
+        info.backend,
+        frames - 1,
+        spread(&built),
+        spread(&whole),
     );
 }
