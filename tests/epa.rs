@@ -532,7 +532,10 @@ fn penetration_agrees_with_distance() {
         assert_eq!(d.intersecting, p.intersecting, "{d:?} {p:?}");
         if !d.intersecting {
             assert_eq!(p.depth, 0.0);
-            assert!((p.normal - d.normal).length() < 1e-9);
+            // The distance's normal is polished; EPA's for apart shapes is
+            // GJK's own, good to about the square root of its tolerance on
+            // curved shapes.
+            assert!((p.normal - d.normal).length() < 1e-3, "{d:?} {p:?}");
         }
     }
 }

@@ -1,10 +1,14 @@
 //! The algorithms: GJK (distance, intersection, warm start), EPA, MPR, the
 //! box–box separating-axis test and sweeps, over the simplex and the
 //! configuration-space object they share; penetration normals polished on
-//! the supports (`polish`) and MPR's penetration search (`recast`).
+//! the supports (`polish`) and MPR's penetration search (`recast`);
+//! distance witnesses and normals polished on the support features
+//! (`witness`, over `feature`); closed forms for point cores (`centers`).
 
+mod centers;
 mod cso;
 pub mod epa;
+mod feature;
 pub mod gjk;
 pub mod mpr;
 mod polish;
@@ -14,6 +18,9 @@ mod sat;
 pub mod signed;
 pub mod simplex;
 pub mod sweep;
+mod witness;
+
+pub use witness::Witness;
 
 /// How an iterative query ended. Every result carries one, so hitting an
 /// iteration bound or a rounding stall is never silent.

@@ -317,19 +317,6 @@ fn separated<T: Real>(n: V3<T>, support: V3<T>, iterations: u32) -> PortalSearch
     )
 }
 
-/// Barycentric weights of `p` (in the triangle's plane) with respect to `a, b, c`,
-/// or `None` for a degenerate triangle.
-pub(crate) fn barycentric<T: Real>(p: V3<T>, a: V3<T>, b: V3<T>, c: V3<T>) -> Option<[T; 3]> {
-    let n = (b - a).cross(c - a);
-    let nn = n.length_squared();
-    if nn <= T::ZERO || !nn.is_finite() {
-        return None;
-    }
-    let u = (c - b).cross(p - b).dot(n) / nn;
-    let v = (a - c).cross(p - c).dot(n) / nn;
-    Some([u, v, T::ONE - u - v])
-}
-
 /// The interior CSO point MPR starts from: centre of A minus centre of B
 /// (relative to A's position, as [`cso_support`]).
 pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoint<T> {

@@ -120,6 +120,7 @@ fn run_in<T: Real>(q: &Query, algorithm: Algorithm) -> Result<Answer, String> {
                 normal: Some(v(d.normal)),
                 bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                 intersecting: d.intersecting,
+                witness: Some(d.witness),
             };
             (o, d.iterations, d.status)
         }
@@ -166,13 +167,7 @@ fn run_in<T: Real>(q: &Query, algorithm: Algorithm) -> Result<Answer, String> {
                 Algorithm::Analytic => sweep::analytic(&a, m, &b).map_err(|e| e.to_string())?,
                 _ => sweep::ray_cast(&a, m, &b),
             };
-            let o = Outcome::Sweep {
-                hit: s.hit,
-                toi: s.hit.then(|| s.toi.to_f64()),
-                normal: s.hit.then(|| v(s.normal)),
-                point: s.hit.then(|| v(s.point)),
-            };
-            (o, s.iterations, s.status)
+            (Outcome::sweep(&s), s.iterations, s.status)
         }
     };
     Ok(Answer {
