@@ -84,6 +84,7 @@ fn scalar_text(v: cspace_recorder::Scalar) -> String {
 }
 
 /// Draws the answer visible at the session's cursor, if any.
+#[allow(clippy::too_many_lines)] // one arm per answer kind and view
 pub(super) fn draw(
     session: &mut Session,
     view: View,

@@ -24,7 +24,7 @@ const VERTEX_BYTES: u64 = std::mem::size_of::<Vertex>() as u64;
 /// Bytes of one round point.
 const DOT_BYTES: u64 = std::mem::size_of::<Dot>() as u64;
 
-/// The pipelines and per-view targets, kept in egui_wgpu's callback resources.
+/// The pipelines and per-view targets, kept in `egui_wgpu`'s callback resources.
 pub struct Resources {
     solid: wgpu::RenderPipeline,
     solid_dots: wgpu::RenderPipeline,
@@ -94,6 +94,7 @@ struct Layer {
 }
 
 impl Resources {
+    #[allow(clippy::too_many_lines)] // wgpu's descriptors: one pipeline per layer, spelled out
     fn new(device: &wgpu::Device, target_format: wgpu::TextureFormat, samples: u32) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("cspace view shader"),
