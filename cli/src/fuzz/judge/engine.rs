@@ -56,7 +56,12 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                     j.verdict
                 };
             };
-            let tol = j.dist_tol(r.value);
+            // A negative signed distance is a depth, with the depth's tolerance.
+            let tol = if r.value < 0.0 {
+                j.depth_tol(r.value)
+            } else {
+                j.dist_tol(r.value)
+            };
             let rv = r.value;
             j.check(
                 "engine-distance",
@@ -66,7 +71,7 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                 reference_q.clone(),
                 Some(("distance".to_owned(), serde_json::json!(r.value), tol)),
                 || format!("engine distance {d:e}, cspace {rv:e} (tolerance {tol:e})"),
-                false,
+                r.value < 0.0 && reference.status == Status::MaxIterations,
             );
         }
         QueryKind::Intersect | QueryKind::Penetration => {
