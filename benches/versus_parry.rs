@@ -344,7 +344,14 @@ macro_rules! versus {
 }
 
 /// The shape families of the per-pair rows: the mixed family's shapes.
-const PAIR_KINDS: [&str; 6] = ["boxes", "hull16", "cylinders", "capsules", "cones", "spheres"];
+const PAIR_KINDS: [&str; 6] = [
+    "boxes",
+    "hull16",
+    "cylinders",
+    "capsules",
+    "cones",
+    "spheres",
+];
 
 /// Scenes per shape pair.
 const PAIR_SCENES: usize = 200;

@@ -182,4 +182,3 @@ pub fn cspace_pose<T: Real>(p: &([f64; 3], [f64; 4])) -> Pose<T> {
         <T::Q as Rotation<T>>::from_xyzw(p.1.map(T::from_f64)),
     )
 }
-
