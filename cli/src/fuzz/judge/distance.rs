@@ -6,6 +6,7 @@ use crate::fuzz::geom;
 use cspace::Status;
 use cspace::model::{Algorithm, Precision};
 
+/// Judges a distance case (GJK).
 pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
     let q = j.q;
     let Some(ans) = j.answer(q, Algorithm::Gjk) else {

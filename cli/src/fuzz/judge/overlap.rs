@@ -7,6 +7,7 @@ use crate::fuzz::geom;
 use cspace::Status;
 use cspace::model::{Algorithm, Precision, Query, QueryKind};
 
+/// Judges an intersect case (GJK and MPR).
 pub(super) fn intersect(j: &mut Judge<'_>, rng: &mut Rng) {
     let q = j.q;
     let (Some(g), Some(m)) = (j.answer(q, Algorithm::Gjk), j.answer(q, Algorithm::Mpr)) else {
@@ -102,6 +103,7 @@ fn box_axes(q: &Query) -> Vec<[f64; 3]> {
     out
 }
 
+/// Judges a penetration case (EPA and MPR).
 pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
     let q = j.q;
     let (Some(e), Some(m)) = (j.answer(q, Algorithm::Epa), j.answer(q, Algorithm::Mpr)) else {

@@ -36,6 +36,7 @@ fn pin(v: f64, t: f64) -> (String, serde_json::Value, f64) {
     ("distance".to_owned(), serde_json::json!(v), t)
 }
 
+/// Judges a signed-distance case (cspace's default, EPA overlapping).
 pub(super) fn signed(j: &mut Judge<'_>, rng: &mut Rng) {
     if let Some(ans) = j.answer(j.q, Algorithm::Epa) {
         judge_answer(j, rng, &ans);

@@ -18,6 +18,7 @@ pub(super) fn depth_at(q: &Query, t: f64) -> Option<f64> {
     run(&d, Algorithm::Epa).ok().map(|a| nums(&a).value)
 }
 
+/// Judges a sweep case (every sweep method).
 pub(super) fn sweep(j: &mut Judge<'_>, _rng: &mut Rng) {
     let q = j.q;
     let mut algs = vec![Algorithm::Raycast, Algorithm::Ca, Algorithm::SweptMpr];
