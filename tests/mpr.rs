@@ -514,7 +514,7 @@ proptest! {
         prop_assert!(p.depth.is_finite() && p.depth >= 0.0, "{p:?}");
         prop_assert!(p.normal.is_finite() && (p.normal.length() - 1.0).abs() < 1e-6, "{p:?}");
         prop_assert!(p.point_a.is_finite() && p.point_b.is_finite(), "{p:?}");
-        prop_assert!(p.iterations <= 2 * mpr::MAX_ITERS + 3 + 2 * gjk::MAX_ITERS + epa::MAX_ITERS);
+        prop_assert!(p.iterations <= mpr::MAX_PENETRATION_EVALUATIONS);
     }
 }
 
@@ -556,4 +556,81 @@ fn intersect_agrees_with_gjk_including_touching() {
         );
     }
     assert!(decided_by_portal > 1500, "{decided_by_portal}");
+}
+
+/// The seed's stages on random deep overlaps of hulls, cylinders and cones:
+/// each stage's depth is a support-plane depth (never below EPA's least),
+/// the bounds of every stage hold EPA's depth, and only the certified search is always `Converged`
+/// — at EPA's depth.
+#[test]
+fn seed_stages_are_honest_and_the_certified_search_is_global() {
+    let mut rng = Lcg(0x5eed);
+    let mut kept = 0;
+    while kept < 150 {
+        let (sa, sb) = (rng.shape(), rng.shape());
+        let a = Placed::new(&sa, Pose::new(DVec3::ZERO, rng.quat()));
+        let b = Placed::new(&sb, Pose::new(rng.vec(0.4), rng.quat()));
+        let e = epa::penetration(&a, &b);
+        let size = sa.scale().max(sb.scale());
+        if !e.intersecting || e.depth < 0.1 * size || e.status != Status::Converged {
+            continue;
+        }
+        kept += 1;
+        let tol = 1e-8 * size;
+        let stages = [
+            mpr::Search::Recast,
+            mpr::Search::Edges,
+            mpr::Search::Certified,
+        ]
+        .map(|s| mpr::penetration_with(&a, &b, s));
+        for (k, m) in stages.iter().enumerate() {
+            assert!(m.intersecting, "stage {k}: {m:?}");
+            assert!(
+                m.depth >= e.lower_bound - tol,
+                "stage {k} below EPA: {m:?} {e:?}"
+            );
+            assert!(
+                m.lower_bound <= e.upper_bound + tol && m.upper_bound == m.depth,
+                "stage {k} bounds: {m:?} {e:?}"
+            );
+            if m.status == Status::Converged {
+                assert!(
+                    (m.depth - e.depth).abs() <= 2.0 * tol,
+                    "stage {k}: {m:?} {e:?}"
+                );
+            } else {
+                assert_eq!(m.status, Status::LocalMinimum, "stage {k}");
+            }
+        }
+        assert_eq!(stages[2].status, Status::Converged, "{:?}", stages[2]);
+    }
+}
+
+/// The viewer sees the search: each re-cast is a scope with its normal and
+/// depth and a pause, edge tilts are lines, and the recording changes
+/// nothing in the answer.
+#[test]
+fn penetration_search_is_recorded() {
+    use cspace_recorder as rec;
+    // A long box mostly inside a flat one, off-centre: the centre line
+    // lands on a face that is not the least.
+    let (sa, sb) = (boxed([4.0, 1.0, 4.0]), boxed([1.0, 3.0, 0.6]));
+    let a = Placed::new(&sa, Pose::IDENTITY);
+    let b = Placed::new(
+        &sb,
+        Pose::new(DVec3::new(1.2, 0.3, 0.9), DQuat::from_rotation_z(0.4)),
+    );
+    let (p, recording) = rec::record(|| mpr::penetration(&a, &b));
+    assert!(p.intersecting && p.status == Status::Converged, "{p:?}");
+    let decoded = rec::stream::decode(&recording.bytes);
+    let labels: Vec<&str> = decoded
+        .events
+        .iter()
+        .map(|l| decoded.label(l.event.site()))
+        .collect();
+    let count = |label: &str| labels.iter().filter(|&&l| l == label).count();
+    assert!(count("mpr re-cast") >= 2, "{labels:?}");
+    assert!(count("re-cast normal") >= 1 && count("re-cast") >= 1);
+    assert!(count("edge tilt") >= 3);
+    assert_eq!(p, mpr::penetration(&a, &b));
 }

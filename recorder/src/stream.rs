@@ -24,6 +24,8 @@ use bincode::Options as _;
 use std::collections::BTreeMap;
 use std::io::Read;
 
+mod read;
+
 /// Magic bytes at offset 0 of every stream.
 pub const MAGIC: [u8; 4] = *b"CSPC";
 /// The file name extension of a recording, without the dot.
@@ -282,6 +284,10 @@ fn decode_frame(bytes: &[u8], offset: u64) -> Result<Frame, DecodeError> {
         }));
     }
     let payload = &bytes[used..used + len as usize];
+    // The frequent kinds without serde; anything else (or anything wrong) through bincode.
+    if let Some(event) = read::event(payload) {
+        return Ok(Frame::Event(event, used + payload.len()));
+    }
     let event: Event = options()
         .with_limit(len)
         .deserialize(payload)

@@ -149,6 +149,15 @@ impl<'a, T: Real> Cso<'a, T> {
             && matches!(self.b.geom, Geom::Point | Geom::Sphere { .. })
     }
 
+    /// Whether a core has curved features (a cylinder's or cone's rim),
+    /// where GJK converges only linearly and witnesses need polishing.
+    #[inline]
+    pub fn curved(&self) -> bool {
+        use crate::shape::Geom;
+        let curved = |s: &Shape<T>| matches!(s.geom, Geom::Cylinder { .. } | Geom::Cone { .. });
+        curved(self.a) || curved(self.b)
+    }
+
     /// When both cores are boxes: their half extents and B's axes in A's
     /// frame, for the separating axis tests of the `sat` module.
     pub fn boxes(&self) -> Option<BoxCores<T>> {
@@ -192,6 +201,42 @@ impl<'a, T: Real> Cso<'a, T> {
             local_a: la,
             local_b: lb,
         }
+    }
+
+    /// Shape A (its core is what the CSO's support uses).
+    #[inline]
+    pub fn shape_a(&self) -> &'a Shape<T> {
+        self.a
+    }
+
+    /// Shape B.
+    #[inline]
+    pub fn shape_b(&self) -> &'a Shape<T> {
+        self.b
+    }
+
+    /// A direction of A's frame in B's local frame.
+    #[inline]
+    pub fn b_direction(&self, d: V3<T>) -> V3<T> {
+        self.rot_b.apply_inverse(d)
+    }
+
+    /// A direction of B's local frame in A's frame.
+    #[inline]
+    pub fn b_vector(&self, v: V3<T>) -> V3<T> {
+        self.rot_b.apply(v)
+    }
+
+    /// A point of B's local frame in A's frame.
+    #[inline]
+    pub fn b_point(&self, p: V3<T>) -> V3<T> {
+        self.rot_b.apply(p) + self.pos_b
+    }
+
+    /// A point of A's frame in B's local frame.
+    #[inline]
+    pub fn b_local_point(&self, p: V3<T>) -> V3<T> {
+        self.rot_b.apply_inverse(p - self.pos_b)
     }
 
     /// A point of A's frame in world space.

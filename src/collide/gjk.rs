@@ -18,8 +18,10 @@
 //! then meet the same tolerance, `Degenerate` otherwise. A triangle's closest
 //! point is the origin's projection on its plane (not the weighted sum of
 //! its corners), so a sliver triangle on a nearly touching curved feature
-//! keeps its direction. On curved cores the distance is accurate while the
-//! closest points and the normal may lag (about the square root of the gap).
+//! keeps its direction. On curved cores GJK's closest points and normal lag
+//! (about the square root of the gap), so apart answers are then polished
+//! (`witness` module: Newton steps on the normal over the support features)
+//! and say how far their points can be trusted ([`Distance::witness`]).
 //! Curved cores (cylinders, cones) converge linearly: [`distance_with_tolerance`]
 //! stops earlier for callers who need less (each factor of ~4 saves about two
 //! iterations there; polytopes converge exactly either way).
@@ -29,10 +31,12 @@
 //! unit only to f32 precision is read as the nearest true rotation.
 
 use super::Status;
+pub(crate) use super::centers::Centers;
 use super::cso::{Cso, relative};
 use super::simplex::{CsoPoint, Simplex};
+use super::witness::{self, Witness};
 use crate::real::{Real, V3, Vector};
-use crate::shape::{Placed, Shape};
+use crate::shape::Placed;
 use cspace_recorder as rec;
 
 /// The most support evaluations one GJK query makes.
@@ -77,10 +81,14 @@ pub struct Distance<T: Real> {
     pub lower_bound: T,
     /// See [`lower_bound`](Self::lower_bound).
     pub upper_bound: T,
-    /// Support evaluations made.
+    /// Support evaluations made (GJK's and the polish's).
     pub iterations: u32,
     /// How the iteration ended.
     pub status: Status,
+    /// How far `point_a`, `point_b` and `normal` can be trusted: unique and
+    /// polished to 1e-8 × size (f64) / 1e-4 (f32), not unique (parallel
+    /// features, overlapping shapes), or approximate (ill-conditioned).
+    pub witness: Witness,
 }
 
 /// Whether two shapes overlap (boolean GJK).
@@ -469,7 +477,8 @@ pub(crate) fn distance_warm_in<T: Real>(
 }
 
 /// The full-shape distance from GJK's final `simplex` and `core` result,
-/// touching within `rel`.
+/// touching within `rel`. Apart shapes get their witnesses and normal
+/// polished (`witness::polish`); the bounds keep the better of GJK's and the polish's.
 fn finish_distance<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
@@ -480,16 +489,46 @@ fn finish_distance<T: Real>(
     let r = cso.radius();
     let dc = core.v.length();
     let tol = rel * cso.scale;
-    let (distance, la, lb, n, intersecting) = if !core.overlap() && dc > T::ZERO {
+    // The certificate: the upper bound is the distance between the closest
+    // points, which are convex combinations of support points (so points of
+    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
+    // undershoot by its rounding. The distance stays inside the bracket.
+    let mut upper_core = (ca - cb).length();
+    let mut lower_core = core.lower;
+    let mut iterations = core.iterations;
+    let (distance, la, lb, n, intersecting, witness) = if !core.overlap() && dc > T::ZERO {
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         if dc - r > tol {
+            let p = witness::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+            iterations += 2 * p.steps;
+            lower_core = lower_core.max(p.lower);
+            // The polished points replace GJK's where they are certified
+            // points of the shapes and settled, or at least no farther apart.
+            let polished = p.certified
+                && cso.curved()
+                && p.witness != Witness::NotUnique
+                && (p.witness == Witness::Unique || (p.b - p.a).length() <= upper_core);
+            let (ca, cb) = if polished {
+                upper_core = upper_core.min((p.b - p.a).length());
+                (p.a, p.b)
+            } else {
+                (ca, cb)
+            };
+            // GJK's points keep GJK's normal unless the polish's is
+            // certified at least as well (radii are offset along it).
+            let n = if polished || p.lower >= core.lower {
+                p.normal
+            } else {
+                n
+            };
             (
                 dc - r,
                 ca + n * cso.radius_a,
                 cb - n * cso.radius_b,
                 n,
                 false,
+                p.witness,
             )
         } else {
             // The cores are within the radii: a common point on the core axis.
@@ -497,17 +536,20 @@ fn finish_distance<T: Real>(
                 .max(T::ZERO)
                 .min(dc);
             let p = ca + n * t;
-            (T::ZERO, p, p, n, true)
+            (T::ZERO, p, p, n, true, Witness::NotUnique)
         }
     } else {
-        (T::ZERO, ca, cb, fallback_direction(cso), true)
+        (
+            T::ZERO,
+            ca,
+            cb,
+            fallback_direction(cso),
+            true,
+            Witness::NotUnique,
+        )
     };
-    // The certificate: the upper bound is the distance between the closest
-    // points, which are convex combinations of support points (so points of
-    // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
-    // undershoot by its rounding. The distance stays inside the bracket.
-    let upper_bound = ((ca - cb).length() - r).max(T::ZERO);
-    let lower_bound = (core.lower - r).max(T::ZERO).min(upper_bound);
+    let upper_bound = (upper_core - r).max(T::ZERO);
+    let lower_bound = (lower_core - r).max(T::ZERO).min(upper_bound);
     let distance = distance.max(lower_bound).min(upper_bound);
     let certified = core.status != Status::Converged
         || intersecting
@@ -518,6 +560,11 @@ fn finish_distance<T: Real>(
     } else {
         Status::Degenerate
     };
+    let witness = if status == Status::Converged || witness == Witness::NotUnique {
+        witness
+    } else {
+        Witness::Approximate
+    };
     let out = Distance {
         distance,
         point_a: cso.world_point(la),
@@ -526,8 +573,9 @@ fn finish_distance<T: Real>(
         intersecting,
         lower_bound,
         upper_bound,
-        iterations: core.iterations,
+        iterations,
         status,
+        witness,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
@@ -539,85 +587,6 @@ fn finish_distance<T: Real>(
         );
     }
     out
-}
-
-/// Two shapes whose cores are single points (spheres, points, with
-/// margins): every query is closed-form, in world space.
-pub(crate) struct Centers<T: Real> {
-    /// A's center.
-    pub a: V3<T>,
-    /// B's center.
-    pub b: V3<T>,
-    /// Distance between the centers.
-    pub dc: T,
-    /// Unit vector from A's center to B's (+Y when they coincide).
-    pub n: V3<T>,
-    /// A's radius.
-    pub ra: T,
-    /// B's radius.
-    pub rb: T,
-    /// The touching tolerance.
-    pub tol: T,
-}
-
-impl<T: Real> Centers<T> {
-    /// `Some` when both cores are points.
-    #[inline]
-    pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
-        use crate::shape::Geom;
-        let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
-        if !(point(a.shape) && point(b.shape)) {
-            return None;
-        }
-        let d = b.pose.position - a.pose.position;
-        let dc = d.length();
-        let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
-        Some(Self {
-            a: a.pose.position,
-            b: b.pose.position,
-            dc,
-            n: if n.is_finite() { n } else { V3::<T>::Y },
-            ra: a.shape.radius(),
-            rb: b.shape.radius(),
-            tol: rel_tol::<T>() * a.shape.scale().max(b.shape.scale()),
-        })
-    }
-
-    /// Whether the shapes are apart by more than the tolerance.
-    #[inline]
-    pub fn apart(&self) -> bool {
-        self.dc - (self.ra + self.rb) > self.tol
-    }
-
-    /// The distance query.
-    pub fn distance(&self) -> Distance<T> {
-        let (distance, point_a, point_b) = if self.apart() {
-            (
-                self.dc - self.ra - self.rb,
-                self.a + self.n * self.ra,
-                self.b - self.n * self.rb,
-            )
-        } else {
-            let t = ((self.ra + self.dc - self.rb) * T::HALF)
-                .max(T::ZERO)
-                .min(self.dc);
-            let p = self.a + self.n * t;
-            (T::ZERO, p, p)
-        };
-        rec::text!("point cores: distance {distance:?} in closed form");
-        let exact = (self.dc - self.ra - self.rb).max(T::ZERO);
-        Distance {
-            distance,
-            point_a,
-            point_b,
-            normal: self.n,
-            intersecting: !self.apart(),
-            lower_bound: exact,
-            upper_bound: exact,
-            iterations: 1,
-            status: Status::Converged,
-        }
-    }
 }
 
 /// When GJK ends on a well-shaped triangle, its plane normal (towards B):

@@ -1,16 +1,26 @@
 //! The algorithms: GJK (distance, intersection, warm start), EPA, MPR, the
 //! box–box separating-axis test and sweeps, over the simplex and the
-//! configuration-space object they share.
+//! configuration-space object they share; penetration normals polished on
+//! the supports (`polish`) and MPR's penetration search (`recast`);
+//! distance witnesses and normals polished on the support features
+//! (`witness`, over `feature`); closed forms for point cores (`centers`).
 
+mod centers;
 mod cso;
 pub mod epa;
+mod feature;
 pub mod gjk;
 pub mod mpr;
+mod polish;
 mod polytope;
+mod recast;
 mod sat;
 pub mod signed;
 pub mod simplex;
 pub mod sweep;
+mod witness;
+
+pub use witness::Witness;
 
 /// How an iterative query ended. Every result carries one, so hitting an
 /// iteration bound or a rounding stall is never silent.
@@ -19,11 +29,16 @@ pub mod sweep;
 pub enum Status {
     /// The certificate meets the stated tolerance, nothing else: for GJK the
     /// upper and lower distance bounds are within the stopping gap (also
-    /// when the loop ended on a rounding stall), for the other queries their
-    /// own stopping criterion was met.
+    /// when the loop ended on a rounding stall), for penetration (EPA and
+    /// MPR) the bounds are within `1e-8 × scale` (f64) or `2.4e-5 × scale`
+    /// (f32), for the other queries their own stopping criterion was met.
     Converged,
     /// The iteration bound was hit; the answer is the best bound found so far.
     MaxIterations,
+    /// A local search ended in a local minimum its certificate does not
+    /// prove global (MPR's penetration): the answer is an upper bound and
+    /// its lower bound is what was proven, further apart than the tolerance.
+    LocalMinimum,
     /// Rounding stopped progress before the certificate met the tolerance
     /// (the answer is the best bound found, not certified), or the input was
     /// degenerate (zero-size core, coincident points) and a closed-form

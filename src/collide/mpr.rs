@@ -1,6 +1,7 @@
 //! Minkowski Portal Refinement (`XenoCollide`, G. Snethen, *Game Programming
-//! Gems 7*, 2008): a boolean intersection test and a penetration estimate
-//! along the portal normal.
+//! Gems 7*, 2008): a boolean intersection test, and the penetration search
+//! of the seed post "Greetings from the inside!" (re-casts along the portal
+//! normal, edge tracing) with a certificate (the `recast` module).
 //!
 //! MPR works on the configuration-space object (CSO) `A − B`. It takes an
 //! interior point `v0` (the difference of the shapes' centres) and looks for
@@ -21,6 +22,8 @@ use super::Status;
 use super::cso::CsoSupport;
 use super::epa::{self, Penetration};
 use super::gjk::{self, Overlap};
+use super::recast;
+pub use super::recast::Search;
 use super::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
@@ -28,6 +31,17 @@ use cspace_recorder as rec;
 
 /// Bound on the portal discovery and the portal refinement loops (each).
 pub const MAX_ITERS: u32 = 128;
+
+/// The most support evaluations one [`penetration`] makes: the centre-line
+/// portal, the bounded search (re-casts, edge tracing, polishing, the
+/// certificate) and EPA when the certificate falls short.
+pub const MAX_PENETRATION_EVALUATIONS: u32 = 2 * (2 * MAX_ITERS + 3)
+    + recast::BUDGET
+    + super::polish::MAX_EVALUATIONS
+    + 16
+    + gjk::MAX_ITERS
+    + epa::MAX_ITERS
+    + epa::MAX_POLISH;
 
 /// Where the portal search found the origin relative to the CSO.
 #[derive(Clone, Copy, Debug)]
@@ -303,19 +317,6 @@ fn separated<T: Real>(n: V3<T>, support: V3<T>, iterations: u32) -> PortalSearch
     )
 }
 
-/// Barycentric weights of `p` (in the triangle's plane) with respect to `a, b, c`,
-/// or `None` for a degenerate triangle.
-pub(crate) fn barycentric<T: Real>(p: V3<T>, a: V3<T>, b: V3<T>, c: V3<T>) -> Option<[T; 3]> {
-    let n = (b - a).cross(c - a);
-    let nn = n.length_squared();
-    if nn <= T::ZERO || !nn.is_finite() {
-        return None;
-    }
-    let u = (c - b).cross(p - b).dot(n) / nn;
-    let v = (a - c).cross(p - c).dot(n) / nn;
-    Some([u, v, T::ONE - u - v])
-}
-
 /// The interior CSO point MPR starts from: centre of A minus centre of B
 /// (relative to A's position, as [`cso_support`]).
 pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoint<T> {
@@ -385,20 +386,30 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     }
 }
 
-/// Penetration estimate along the portal normal: MPR refines the portal onto
-/// the CSO's boundary where the ray from the centres' difference through the
-/// origin leaves it, and reports the distance from the origin to that face
-/// (its plane) with the face's normal (unit, from A towards B).
-///
-/// This is exact when that face is the one of least penetration (typical for
-/// shapes overlapping along the line of their centres) and otherwise an upper
-/// bound of the true depth. Apart shapes get depth 0, the separating axis as
-/// normal and the supports along it as points. Falls back to
-/// [`epa::penetration`] with [`Status::Degenerate`] when a portal collapses.
+/// The penetration of `a` and `b` by MPR ([`Search::Certified`]): the
+/// centre-line portal, then the seed's re-casts along the portal normal and
+/// edge tracing to a local minimum of the support-plane depth, a polished
+/// normal, and a certificate from the polytope of the support points met,
+/// expanded until the bounds meet (see the `recast` module). `Converged`
+/// only when certified within EPA's tolerance; otherwise
+/// [`Status::LocalMinimum`] with the depth an upper bound and the proven
+/// lower bound. Apart shapes get depth 0, the separating axis as normal and
+/// the supports along it as points. Falls back to [`epa::penetration`] with
+/// [`Status::Degenerate`] when a portal collapses.
 pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    penetration_with(a, b, Search::Certified)
+}
+
+/// [`penetration`] searching only as far as `search` says (the seed's
+/// stages, for measuring them).
+pub fn penetration_with<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    search: Search,
+) -> Penetration<T> {
     rec::shapes!(a, b);
     let _scope = rec::scope!("mpr penetration");
-    penetration_unrecorded(a, b)
+    searched(a, b, search)
 }
 
 /// [`penetration`] without declaring the shapes (for queries that declared theirs).
@@ -406,10 +417,17 @@ pub(crate) fn penetration_unrecorded<T: Real>(
     a: &Placed<'_, T>,
     b: &Placed<'_, T>,
 ) -> Penetration<T> {
+    searched(a, b, Search::Certified)
+}
+
+/// [`penetration_with`] without declaring the shapes.
+fn searched<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, search: Search) -> Penetration<T> {
     let origin = a.pose.position;
     let tol = tolerance(a, b);
     let support = CsoSupport::new(a, b);
-    let r = portal(&|d| support.at(d), interior(a, b), tol, Mode::Surface);
+    let sup = |d| support.at(d);
+    let v0 = interior(a, b);
+    let r = portal(&sup, v0, tol, Mode::Surface);
     match r.origin {
         Origin::Separated { axis, .. } => Penetration {
             depth: T::ZERO,
@@ -423,30 +441,22 @@ pub(crate) fn penetration_unrecorded<T: Real>(
             status: r.status,
         },
         Origin::Inside { portal, normal } => {
-            let depth = normal.dot(portal[0].w).max(T::ZERO);
-            let p = normal * depth;
-            let [p1, p2, p3] = portal;
-            let (point_a, point_b) = match barycentric(p, p1.w, p2.w, p3.w) {
-                Some([u, v, w]) => (
-                    p1.a * u + p2.a * v + p3.a * w,
-                    p1.b * u + p2.b * v + p3.b * w,
-                ),
-                None => (p1.a, p1.b),
-            };
-            rec::line!(cso "depth", V3::<T>::ZERO, p, rec::Rgba::GREEN);
-            rec::value!("depth", depth);
-            epa::settle(Penetration {
-                depth,
-                normal,
-                point_a: point_a + origin,
-                point_b: point_b + origin,
-                // MPR proves no lower bound on the least depth.
-                lower_bound: T::ZERO,
-                upper_bound: depth,
-                intersecting: true,
-                iterations: r.iterations,
-                status: r.status,
-            })
+            let scale = a.shape.scale().max(b.shape.scale());
+            let m = recast::search(
+                &sup,
+                v0,
+                (portal, normal),
+                tol,
+                scale,
+                origin,
+                r.iterations,
+                search,
+            );
+            if search == Search::Certified && m.status == Status::LocalMinimum {
+                confirmed(a, b, m, scale)
+            } else {
+                m
+            }
         }
         Origin::Degenerate => {
             rec::text!("degenerate: falling back to EPA");
@@ -455,5 +465,38 @@ pub(crate) fn penetration_unrecorded<T: Real>(
             e.status = Status::Degenerate;
             e
         }
+    }
+}
+
+/// An uncertified MPR answer `m` confirmed by EPA's lower bound, or EPA's
+/// answer when its depth is lower (MPR ended in a local minimum).
+fn confirmed<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    m: Penetration<T>,
+    scale: T,
+) -> Penetration<T> {
+    rec::text!("mpr: not certified by its polytope; EPA bounds it");
+    let e = epa::penetration(a, b);
+    let iterations = m.iterations + e.iterations;
+    let tol = epa::rel_tol::<T>() * scale;
+    if e.intersecting && e.depth < m.depth - tol {
+        rec::text!(
+            "mpr ended in a local minimum: EPA's depth {:?} is lower",
+            e.depth
+        );
+        return Penetration { iterations, ..e };
+    }
+    let lower = m.lower_bound.max(e.lower_bound.min(m.depth));
+    let status = if m.depth - lower <= tol {
+        Status::Converged
+    } else {
+        Status::LocalMinimum
+    };
+    Penetration {
+        lower_bound: lower,
+        iterations,
+        status,
+        ..m
     }
 }

@@ -256,8 +256,48 @@ impl<T: Real> Polytope<T> {
         s.closest_points()
     }
 
+    /// Adds CSO point `p` if it lies outside, expanding from the face that
+    /// sees it most: `Some(true)` added, `Some(false)` inside (nothing to
+    /// do), `None` if the polytope broke (it is then unusable).
+    pub(super) fn add(&mut self, p: CsoPoint<T>) -> Option<bool> {
+        let slack = T::EPSILON * T::from_f64(64.0) * (p.w.length() + self.reach);
+        let mut seed = None;
+        let mut most = slack;
+        for (i, f) in self.faces.iter().enumerate() {
+            let h = f.n.dot(p.w) - f.d;
+            if !f.dead && h > most {
+                most = h;
+                seed = Some(i);
+            }
+        }
+        let Some(seed) = seed else {
+            return Some(false);
+        };
+        if self.verts.iter().any(|v| v.w == p.w) {
+            return Some(false);
+        }
+        self.expand(seed, p).then_some(true)
+    }
+
+    /// The distance of the nearest live face's plane from the origin: a
+    /// lower bound of the depth when the polytope holds the origin.
+    pub(super) fn nearest(&self) -> Option<T> {
+        self.closest().map(|f| self.faces[f].d)
+    }
+
     /// Records the live faces, `seed` highlighted (nothing unless recording).
     pub(super) fn record(&self, cso: &Cso<'_, T>, seed: usize) {
+        self.record_mapped(seed, |w| cso.world_vector(w));
+    }
+
+    /// Records the live faces with vertices as they are (a CSO already in
+    /// world orientation, as MPR's), `seed` highlighted.
+    pub(super) fn record_world(&self, seed: usize) {
+        self.record_mapped(seed, |w| w);
+    }
+
+    /// Records the live faces, vertices mapped by `map`, `seed` highlighted.
+    fn record_mapped(&self, seed: usize, map: impl Fn(V3<T>) -> V3<T>) {
         if !(rec::ENABLED && rec::is_on()) {
             return;
         }
@@ -265,7 +305,7 @@ impl<T: Real> Polytope<T> {
             if f.dead {
                 continue;
             }
-            let [a, b, c] = f.v.map(|k| cso.world_vector(self.verts[k].w));
+            let [a, b, c] = f.v.map(|k| map(self.verts[k].w));
             if i == seed {
                 rec::triangle!(cso "expanded face", a, b, c, rec::Rgba::RED);
             } else {
@@ -333,6 +373,14 @@ fn perpendiculars<T: Real>(d: V3<T>) -> [V3<T>; 6] {
         -(e1 * c) - e2 * s,
         e1 * c - e2 * s,
     ]
+}
+
+/// Six unit directions at angle `tan⁻¹ alpha` around `n` (unit): where a
+/// ring of support points around a polished normal makes the polytope's
+/// faces near the minimum small enough for its lower bound to meet the
+/// tolerance.
+pub(super) fn ring<T: Real>(n: V3<T>, alpha: T) -> [V3<T>; 6] {
+    perpendiculars::<T>(n).map(|t| (n + t * alpha).try_normalize().unwrap_or(n))
 }
 
 /// The support point among `dirs` farthest from `from` by `dist`, if beyond `tol`.

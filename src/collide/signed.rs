@@ -11,10 +11,10 @@
 //! continuous through 0 to within the touching tolerance (pairs apart by less
 //! than it answer 0 from the penetration side).
 
-use super::Status;
 use super::epa::{self, Penetration};
 use super::gjk;
 use super::mpr;
+use super::{Status, Witness};
 use crate::real::{Real, V3};
 use crate::shape::Placed;
 use cspace_recorder as rec;
@@ -24,7 +24,8 @@ use cspace_recorder as rec;
 pub enum Depth {
     /// GJK then EPA ([`epa::penetration`]), the default: the least depth.
     Epa,
-    /// MPR ([`mpr::penetration`]): depth along the centre line, an upper bound.
+    /// MPR ([`mpr::penetration`]): the seed's re-casts and edge tracing,
+    /// certified (by EPA when MPR's own polytope falls short).
     Mpr,
 }
 
@@ -55,6 +56,9 @@ pub struct SignedDistance<T: Real> {
     pub iterations: u32,
     /// How the answering query ended.
     pub status: Status,
+    /// When apart: how far the witnesses and normal can be trusted (the
+    /// distance query's [`Witness`]); `None` when the penetration answered.
+    pub witness: Option<Witness>,
 }
 
 /// The signed distance of `a` and `b`, overlapping pairs answered by EPA.
@@ -81,6 +85,7 @@ pub fn signed_distance_with<T: Real>(
             intersecting: false,
             iterations: d.iterations,
             status: d.status,
+            witness: Some(d.witness),
         };
     }
     rec::text!("signed distance: overlapping or touching, the penetration answers");
@@ -98,5 +103,6 @@ pub fn signed_distance_with<T: Real>(
         intersecting: p.intersecting,
         iterations: d.iterations + p.iterations,
         status: p.status,
+        witness: None,
     }
 }

@@ -5,7 +5,7 @@
 use super::query::{Algorithm, Query, QueryError, QueryKind};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Pose, Shape};
-use crate::{Status, epa, gjk, mpr, signed, sweep};
+use crate::{Status, Witness, epa, gjk, mpr, signed, sweep};
 use cspace_recorder::{self as rec, IntoVec3 as _, Precision};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,10 @@ pub enum Outcome {
         bounds: Option<[f64; 2]>,
         /// Whether they overlap or touch.
         intersecting: bool,
+        /// How far the points and normal can be trusted (`unique`,
+        /// `not_unique`, `approximate`: see `Witness`). Absent in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
     },
     /// Boolean intersection.
     Intersect {
@@ -92,6 +96,10 @@ pub enum Outcome {
         bounds: [f64; 2],
         /// Whether they overlap or touch.
         intersecting: bool,
+        /// When apart: how far the points and normal can be trusted (see
+        /// `Witness`). Absent when overlapping and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
     },
     /// Sweep.
     Sweep {
@@ -103,10 +111,36 @@ pub enum Outcome {
         normal: Option<[f64; 3]>,
         /// World contact point at impact (null on a miss).
         point: Option<[f64; 3]>,
+        /// The contact point on A, with A at the toi (world). Absent on a
+        /// miss and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        point_a: Option<[f64; 3]>,
+        /// The contact point on B (world). Absent on a miss and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        point_b: Option<[f64; 3]>,
+        /// The certificate `[toi_lower, toi_upper]`: the true time of impact
+        /// lies between (see `sweep::Sweep`). Absent on a miss and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bounds: Option<[f64; 2]>,
     },
 }
 
 impl Outcome {
+    /// A sweep widened to f64: the hit's fields, or nulls on a miss.
+    #[must_use]
+    pub fn sweep<T: Real>(s: &sweep::Sweep<T>) -> Self {
+        let v = |p: V3<T>| p.to_f64();
+        Self::Sweep {
+            hit: s.hit,
+            toi: s.hit.then(|| s.toi.to_f64()),
+            normal: s.hit.then(|| v(s.normal)),
+            point: s.hit.then(|| v(s.point)),
+            point_a: s.hit.then(|| v(s.point_a)),
+            point_b: s.hit.then(|| v(s.point_b)),
+            bounds: s.hit.then(|| [s.toi_lower.to_f64(), s.toi_upper.to_f64()]),
+        }
+    }
+
     /// A signed distance widened to f64.
     #[must_use]
     pub fn signed<T: Real>(s: &signed::SignedDistance<T>) -> Self {
@@ -117,6 +151,7 @@ impl Outcome {
             normal: s.normal.to_f64(),
             bounds: [s.lower_bound.to_f64(), s.upper_bound.to_f64()],
             intersecting: s.intersecting,
+            witness: s.witness,
         }
     }
 }
@@ -249,6 +284,7 @@ impl<T: Real> Prepared<T> {
                     normal: Some(v(d.normal)),
                     bounds: Some([d.lower_bound.to_f64(), d.upper_bound.to_f64()]),
                     intersecting: d.intersecting,
+                    witness: Some(d.witness),
                 };
                 (o, d.iterations, d.status)
             }
@@ -312,13 +348,7 @@ impl<T: Real> Prepared<T> {
                     point: s.point.into_vec3(),
                     position_a: (self.pose_a.position + self.motion * stop).into_vec3(),
                 });
-                let o = Outcome::Sweep {
-                    hit: s.hit,
-                    toi: s.hit.then(|| s.toi.to_f64()),
-                    normal: s.hit.then(|| v(s.normal)),
-                    point: s.hit.then(|| v(s.point)),
-                };
-                (o, s.iterations, s.status)
+                (Outcome::sweep(&s), s.iterations, s.status)
             }
         };
         Answer {

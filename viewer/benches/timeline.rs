@@ -1,5 +1,6 @@
 //! Opens a generated 10 M-event recording, seeks to random steps and builds a
-//! frame with 100 k visible primitives; prints the figures.
+//! frame with 100 k visible primitives; prints the figures (wall clock, and
+//! the CPU time of decoding and opening, which load disturbs less).
 //!
 //! `cargo bench -p cspace-viewer --bench timeline` (set `CSPACE_BENCH_EVENTS`
 //! for another size).
@@ -8,11 +9,12 @@ use cspace_recorder::stream::{encode_event, header};
 use cspace_recorder::{
     CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space, Vec3Data,
 };
-use cspace_viewer::paint::build_frame;
+use cspace_viewer::paint::{build_frame, gpu};
 use cspace_viewer::state::scene::Visible;
 use cspace_viewer::state::session::{Session, View};
 use cspace_viewer::state::timeline::Command;
 use cspace_viewer::state::trace::Trace;
+use eframe::egui_wgpu::wgpu;
 use std::time::{Duration, Instant};
 
 fn site(id: u32, label: &str) -> Event {
@@ -126,6 +128,20 @@ fn generate(n: usize) -> Vec<u8> {
     out
 }
 
+/// CPU seconds this process has used so far (user + system, all threads),
+/// from `/proc/self/stat`; `NaN` where that is not readable. Wall clock on
+/// the shared machine depends on what else runs; CPU time much less.
+fn cpu_seconds() -> f64 {
+    let ticks = || -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Fields after the command's closing parenthesis, from field 3 (state):
+        // utime and stime are fields 14 and 15, in ticks of 1/100 s.
+        let fields: Vec<&str> = stat.get(stat.rfind(')')? + 2..)?.split(' ').collect();
+        Some(fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?)
+    };
+    ticks().map_or(f64::NAN, |t| t / 100.0)
+}
+
 fn main() {
     let n: usize = std::env::var("CSPACE_BENCH_EVENTS")
         .ok()
@@ -140,7 +156,7 @@ fn main() {
     );
 
     // The recorder's decoding alone, for comparison.
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let mut decoder = cspace_recorder::StreamDecoder::new();
     let mut decoded = 0usize;
     for chunk in bytes.chunks(1 << 20) {
@@ -150,16 +166,18 @@ fn main() {
         }
     }
     println!(
-        "recorder decode only: {:.2?} for {decoded} events",
-        t.elapsed()
+        "recorder decode only: {:.2?} ({:.2} s CPU) for {decoded} events",
+        t.elapsed(),
+        cpu_seconds() - cpu
     );
 
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let trace = Trace::from_bytes(&bytes);
     let open = t.elapsed();
+    let open_cpu = cpu_seconds() - cpu;
     assert!(trace.error.is_none());
     println!(
-        "open (decode + index): {open:.2?} for {} events, {} steps  [target ≤ 2 s]",
+        "open (decode + index): {open:.2?} ({open_cpu:.2} s CPU) for {} events, {} steps  [target ≤ 2 s]",
         trace.len(),
         trace.steps()
     );
@@ -198,27 +216,70 @@ fn main() {
     );
     let _ = visible;
 
-    // A frame at the end: ~n/85 visible object-space points.
+    // A frame at the end: ~n/85 visible object-space points, built on the
+    // CPU and drawn by the views' GPU renderer (Mesa's software Vulkan on a
+    // machine without a GPU), waiting for the GPU to finish each frame.
     session.command(Command::Last);
     session.frame_all(View::Object);
     let count = Visible::at(&session.trace, session.timeline.cursor()).count();
-    let ctx = egui::Context::default();
     let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 800.0));
+    let render_state = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let info = render_state.adapter.get_info();
+    gpu::install(&render_state);
+    let (device, queue) = (&render_state.device, &render_state.queue);
+    let frames = 12;
     let mut times = Vec::new();
-    for _ in 0..5 {
+    let mut triangles = 0;
+    for _ in 0..frames {
         let t = Instant::now();
         let frame = build_frame(&mut session, View::Object, rect);
         let built = t.elapsed();
-        // Moved, as `paint::views` does (a clone would copy the 100 k-quad mesh).
-        let mut shapes = frame.shapes;
-        let out = ctx.run_ui(egui::RawInput::default(), |ui| {
-            ui.painter().extend(std::mem::take(&mut shapes));
-        });
-        let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
-        times.push((built, t.elapsed(), prims.len()));
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut renderer = render_state.renderer.write();
+            let resources = renderer
+                .callback_resources
+                .get_mut::<gpu::Resources>()
+                .expect("installed above");
+            gpu::render(
+                resources,
+                (device, queue),
+                &mut encoder,
+                1,
+                &frame.geometry,
+                ([800.0, 800.0], 1.0),
+            );
+        }
+        queue.submit([encoder.finish()]);
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .expect("the GPU finishes the frame");
+        triangles = frame.geometry.triangles();
+        times.push((built, t.elapsed()));
     }
-    let (built, whole, _) = times[times.len() - 1];
+    // The first frame makes the targets and compiles the pipelines' shaders.
+    let mut built: Vec<Duration> = times[1..].iter().map(|t| t.0).collect();
+    let mut whole: Vec<Duration> = times[1..].iter().map(|t| t.1).collect();
+    built.sort();
+    whole.sort();
+    let spread = |v: &[Duration]| {
+        format!(
+            "{:.1?} / {:.1?} / {:.1?}",
+            v[0],
+            v[v.len() / 2],
+            v[v.len() - 1]
+        )
+    };
     println!(
-        "frame with {count} visible primitives: build {built:.1?}, build + egui pass + tessellate {whole:.1?}  [target ≤ 16 ms]"
+        "frame with {count} visible primitives ({triangles} triangles, 800×800, {} on {:?}), min / median / max over {} frames: \
+         build {}, build + GPU render {}  [target ≤ 16 ms]",
+        info.name,
+        info.backend,
+        frames - 1,
+        spread(&built),
+        spread(&whole),
     );
 }

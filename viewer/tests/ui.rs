@@ -22,6 +22,17 @@ fn demo_file(name: &str) -> PathBuf {
     path
 }
 
+/// A wgpu renderer with the views' pipelines installed, for harnesses that
+/// draw the views without the app (whose `logic` installs them otherwise).
+fn gpu() -> egui_kittest::wgpu::WgpuTestRenderer {
+    let render_state = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    cspace_viewer::paint::gpu::install(&render_state);
+    egui_kittest::wgpu::WgpuTestRenderer::from_render_state(render_state)
+}
+
 fn harness(app: ViewerApp) -> Harness<'static, ViewerApp> {
     sized(app, 1200.0, 760.0)
 }
@@ -285,7 +296,7 @@ fn snapshots_of_both_views() {
     // Only the two views, to keep the image small.
     let mut h = Harness::builder()
         .with_size(egui::vec2(640.0, 300.0))
-        .wgpu()
+        .renderer(gpu())
         .build_ui_state(
             |ui, app: &mut ViewerApp| {
                 egui::CentralPanel::default().show(ui, |ui| app.views(ui));
@@ -307,7 +318,7 @@ fn views_at_the_end(name: &str) -> Harness<'static, ViewerApp> {
     app.command(Command::Last);
     let mut h = Harness::builder()
         .with_size(egui::vec2(640.0, 300.0))
-        .wgpu()
+        .renderer(gpu())
         .build_ui_state(
             |ui, app: &mut ViewerApp| {
                 egui::CentralPanel::default().show(ui, |ui| app.views(ui));
@@ -362,7 +373,7 @@ fn views_of(
     app.command(Command::Last);
     let mut h = Harness::builder()
         .with_size(egui::vec2(640.0, 300.0))
-        .wgpu()
+        .renderer(gpu())
         .build_ui_state(
             |ui, app: &mut ViewerApp| {
                 egui::CentralPanel::default().show(ui, |ui| app.views(ui));
@@ -439,6 +450,49 @@ fn snapshots_of_the_hard_cases() {
     );
     h.snapshot("hard_gap_1e-9_at_the_origin");
     snapshots.extend(h.take_snapshot_results());
+}
+
+#[test]
+fn the_views_draw_with_depth_a_point_behind_a_surface_is_dimmed_one_in_front_is_not() {
+    use cspace_recorder as rec;
+    let magenta = rec::Rgba([255, 0, 255, 255]);
+    let app = app_of("depth", || {
+        let a = rec::ShapeDecl::new(rec::ShapeGeom::Box {
+            half_extents: [1.0; 3],
+        })
+        .at([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+        let b = rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 0.2 })
+            .at([0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
+        rec::shapes!(a, b);
+        // Seen from +z: one point in front of A's face z = 1, one behind A
+        // (no labels: their text would be drawn in the same colour).
+        rec::point!("", [0.4f64, 0.0, 3.0], magenta);
+        rec::point!("", [-0.4f64, 0.0, -3.0], magenta);
+        rec::pause!("points");
+    });
+    let mut h = views_of(app, |s| {
+        s.set_ortho(true);
+        let cam = &mut s.cameras[View::Object as usize];
+        (cam.yaw, cam.pitch) = (0.0, 0.0);
+        s.frame_all(View::Object);
+    });
+    let image = h.render().expect("rendered on wgpu");
+    let pixels: Vec<[u8; 4]> = image.pixels().map(|p| p.0).collect();
+    let pure = pixels.iter().filter(|p| p[..3] == [255, 0, 255]).count();
+    // One disc of radius 4 points is ~50 pixels: only the front point is
+    // drawn in its own colour; the one behind the face is blended with A.
+    assert!(
+        (25..=80).contains(&pure),
+        "{pure} pixels of the point's colour"
+    );
+    let dimmed = pixels
+        .iter()
+        .filter(|p| p[0] > 120 && p[2] > 150 && p[1] < 120 && p[..3] != [255, 0, 255])
+        .count();
+    assert!(
+        dimmed >= 25,
+        "the point behind shows through A: {dimmed} pixels"
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Conservative advancement: GJK distance, then advance by the distance over
 //! the closing speed, warm-started.
 
-use super::{Contact, MAX_ITERS, Sweep, fallback_normal, gjk_tol, hit, initial, toi_tol};
+use super::certify::{Found, certify};
+use super::{MAX_ITERS, Sweep, fallback_normal, gjk_tol, initial, toi_tol};
 use crate::collide::Status;
 use crate::collide::cso::Cso;
 use crate::collide::gjk;
@@ -34,8 +35,9 @@ pub fn conservative_advancement<T: Real>(
 /// Conservative advancement from `t0` (a lower bound of the toi), having
 /// already spent `iterations`. `warm` is a simplex of CSO points to start
 /// GJK from (only their local support points are used: they are re-placed
-/// at `t0`), empty for a cold start; `last` is the world normal and contact
-/// point known so far, if any. `start` is the CSO of `a` and `b` at t = 0.
+/// at `t0`), empty for a cold start; `last` is the world normal known so
+/// far, if any. `start` is the CSO of `a` and `b` at t = 0. The hit is
+/// certified at the toi found ([`certify`]).
 ///
 /// Each step runs GJK on the cores directly, in A's frame, and converts
 /// to world space only at the end: a sweep needs the distance and normal
@@ -44,7 +46,7 @@ pub(super) fn advance<T: Real>(
     (a, b, start): (&Placed<'_, T>, &Placed<'_, T>, &Cso<'_, T>),
     motion: V3<T>,
     (t0, iterations): (T, u32),
-    (warm, mut last): (&Simplex<T>, Option<Contact<T>>),
+    (warm, mut last): (&Simplex<T>, Option<V3<T>>),
 ) -> Sweep<T> {
     let d_local = start.pose_a.rotation.inverse_rotate(motion);
     let r = start.radius();
@@ -74,8 +76,8 @@ pub(super) fn advance<T: Real>(
             if step == 0 && t == T::ZERO {
                 return initial(a, b, iterations);
             }
-            let (normal, point) = last.unwrap_or_else(|| touching(&cso, &simplex, &core));
-            return hit(t, normal, point, iterations, core.status);
+            let normal = last.unwrap_or_else(|| touching(&cso, &simplex, &core));
+            return certified(start, motion, t, normal, &simplex, iterations, core.status);
         }
         let distance = dc - r;
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
@@ -104,52 +106,67 @@ pub(super) fn advance<T: Real>(
         // gap and its normal is the contact normal; the final step is then
         // the tiny linear extrapolation `to_contact`.
         let dt = (distance - target) / closing;
-        let (ca, cb) = simplex.closest_points();
-        let on_a = ca + n * start.radius_a + d_local * to_contact;
-        let on_b = cb - n * start.radius_b;
-        let point = cso.world_point((on_a + on_b) * T::HALF);
         let normal = cso.world_vector(n);
         // A GJK that stalled (not converged) has a poor normal: keep the last good one.
         if core.status == Status::Converged || last.is_none() {
-            last = Some((normal, point));
+            last = Some(normal);
         }
         if dt <= toi_tol::<T>() {
-            let normal = last.map_or(normal, |(n, _)| n);
-            return hit(t + to_contact, normal, point, iterations, core.status);
+            let normal = last.unwrap_or(normal);
+            let toi = t + to_contact;
+            return certified(
+                start,
+                motion,
+                toi,
+                normal,
+                &simplex,
+                iterations,
+                core.status,
+            );
         }
         t += dt;
     }
     rec::text!("advancement hit MAX_ITERS");
-    let (normal, point) = last.unwrap_or((fallback_normal(a, b), a.pose.position));
-    Sweep {
-        hit: true,
-        toi: t,
+    let normal = last.unwrap_or_else(|| fallback_normal(a, b));
+    certified(
+        start,
+        motion,
+        t,
         normal,
-        point,
+        &Simplex::new(),
         iterations,
-        status: Status::MaxIterations,
-    }
+        Status::MaxIterations,
+    )
 }
 
-/// The world normal and contact point of cores found touching (within the
-/// radii) or overlapping: as [`gjk::distance`] reports them.
-fn touching<T: Real>(
-    cso: &Cso<'_, T>,
+/// The hit found at `toi` with world `normal` and GJK's last `simplex`, certified.
+fn certified<T: Real>(
+    start: &Cso<'_, T>,
+    motion: V3<T>,
+    toi: T,
+    normal: V3<T>,
     simplex: &Simplex<T>,
-    core: &gjk::CoreResult<T>,
-) -> (V3<T>, V3<T>) {
-    let (ca, cb) = simplex.closest_points();
+    iterations: u32,
+    status: Status,
+) -> Sweep<T> {
+    let found = Found {
+        toi,
+        normal: start.pose_a.rotation.inverse_rotate(normal),
+        near: simplex.points(),
+        iterations,
+        status,
+    };
+    certify(start, motion, &found)
+}
+
+/// The world normal of cores found touching (within the radii) or
+/// overlapping: as [`gjk::distance`] reports it.
+fn touching<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, core: &gjk::CoreResult<T>) -> V3<T> {
     let dc = core.v.length();
     if !core.overlap() && dc > T::ZERO {
-        let n = gjk::face_normal(simplex, core.v).unwrap_or(-core.v / dc);
-        // A common point on the core axis.
-        let s = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
-            .max(T::ZERO)
-            .min(dc);
-        (cso.world_vector(n), cso.world_point(ca + n * s))
+        cso.world_vector(gjk::face_normal(simplex, core.v).unwrap_or(-core.v / dc))
     } else {
-        let n = gjk::fallback_direction(cso);
-        (cso.world_vector(n), cso.world_point((ca + cb) * T::HALF))
+        cso.world_vector(gjk::fallback_direction(cso))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Closed-form sweeps of spheres and points.
 
-use super::{Sweep, SweepError, hit};
+use super::{Sweep, SweepError, record_hit};
 use crate::collide::Status;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
@@ -22,8 +22,13 @@ pub fn analytic<T: Real>(
     round_shape(b, "b")?;
     rec::shapes!(a, b, motion);
     let _scope = rec::scope!("analytic sphere sweep");
-    let out = sphere_sphere(a, motion, b);
-    Ok(out)
+    Ok(sphere_sphere(a, motion, b))
+}
+
+/// Whether both cores are single points (spheres, points): the closed form applies.
+pub(super) fn point_cores<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> bool {
+    let point = |p: &Placed<'_, T>| matches!(p.shape.geom, Geom::Point | Geom::Sphere { .. });
+    point(a) && point(b)
 }
 
 fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), SweepError> {
@@ -38,27 +43,29 @@ fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), Sw
     Err(SweepError::Unsupported { which, shape })
 }
 
-fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+/// The closed-form sweep of two point cores (spheres, points; with margins).
+/// Exact to rounding: the bracket is the toi itself, and the contact points
+/// are the centres pushed out by the radii along the normal.
+pub(super) fn sphere_sphere<T: Real>(
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    b: &Placed<'_, T>,
+) -> Sweep<T> {
     let (ra, rb) = (a.shape.radius(), b.shape.radius());
     let r = ra + rb;
     // Sphere-relative: the bug class this guards against takes P·P from the raw point.
     let p = a.pose.position - b.pose.position;
     let c = p.dot(p) - r * r;
-    let surface = |centre: V3<T>, n: V3<T>| (centre + n * ra + b.pose.position - n * rb) * T::HALF;
+    let surfaces = |centre: V3<T>, n: V3<T>| (centre + n * ra, b.pose.position - n * rb);
     rec::value!("c = |P|² − R²", c);
     if c <= T::ZERO {
         rec::text!("overlapping at t = 0");
         let n = (-p)
             .try_normalize()
             .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
-        return Sweep {
-            hit: true,
-            toi: T::ZERO,
-            normal: n,
-            point: surface(a.pose.position, n),
-            iterations: 0,
-            status: Status::Converged,
-        };
+        let s = Sweep::exact(T::ZERO, n, surfaces(a.pose.position, n), 0);
+        record_hit(&s);
+        return s;
     }
     let aa = motion.dot(motion);
     let half_b = p.dot(motion);
@@ -82,5 +89,7 @@ fn sphere_sphere<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
         .try_normalize()
         .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
     rec::point!("A at impact", centre, rec::Rgba::RED);
-    hit(toi, n, surface(centre, n), 0, Status::Converged)
+    let s = Sweep::exact(toi, n, surfaces(centre, n), 0);
+    record_hit(&s);
+    s
 }

@@ -14,9 +14,15 @@
 //! - [`analytic`]: closed form for sphere–point and sphere–sphere.
 //!
 //! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
+//!
+//! Every hit carries its certificate ([`certify`]): a bracket `[toi_lower,
+//! toi_upper]` of the time of impact, the contact normal polished on the
+//! shapes' supports at impact, and a contact point on each shape.
 
 mod advance;
 mod analytic;
+mod certify;
+mod polish;
 mod ray;
 mod swept;
 
@@ -37,16 +43,39 @@ use cspace_recorder as rec;
 pub const MAX_ITERS: u32 = 128;
 
 /// The result of a sweep.
+///
+/// A hit's certificate is the bracket `toi_lower ≤ true toi ≤ toi_upper`:
+/// before `toi_lower` a support plane proves the shapes apart; at
+/// `toi_upper` a point of the configuration-space object on A's path (a
+/// convex combination of support points) proves them touching. `Converged`
+/// means the bracket is within the touching tolerance: `(toi_upper −
+/// toi_lower) · (motion · normal) ≤ 4 · rel · scale` (rel 3.7e-11 in f64,
+/// 2.4e-5 in f32), i.e. over the bracket A closes on B by no more than the
+/// distance GJK calls touching. Closed forms give equal bounds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep<T: Real> {
     /// Whether A touches B for some t ∈ [0, 1].
     pub hit: bool,
-    /// The time of impact, in [0, 1]; 1 on a miss.
+    /// The time of impact, in [0, 1]; 1 on a miss. On a `Converged` hit it is
+    /// `toi_lower` (A never passes the contact); otherwise the method's own
+    /// estimate, kept inside the bracket.
     pub toi: T,
+    /// Before this time the shapes are proven apart (1 on a miss).
+    pub toi_lower: T,
+    /// At this time the shapes are proven touching (1 on a miss); where no
+    /// proof was found, the method's own estimate (and the status is not
+    /// `Converged`).
+    pub toi_upper: T,
     /// Unit normal at impact, from A towards B (zero on a miss).
     pub normal: V3<T>,
-    /// The world contact point at impact (zero on a miss).
+    /// The world contact point at impact: the middle of `point_a` and
+    /// `point_b` (zero on a miss).
     pub point: V3<T>,
+    /// The contact point on A, with A at `toi` (world; zero on a miss).
+    pub point_a: V3<T>,
+    /// The contact point on B (world; zero on a miss). Equal to `point_a` up
+    /// to `(toi_upper − toi) · motion`.
+    pub point_b: V3<T>,
     /// Support evaluations made (over all inner queries).
     pub iterations: u32,
     /// How the iteration ended.
@@ -60,10 +89,37 @@ impl<T: Real> Sweep<T> {
         Self {
             hit: false,
             toi: T::ONE,
+            toi_lower: T::ONE,
+            toi_upper: T::ONE,
             normal: V3::<T>::ZERO,
             point: V3::<T>::ZERO,
+            point_a: V3::<T>::ZERO,
+            point_b: V3::<T>::ZERO,
             iterations,
             status,
+        }
+    }
+
+    /// A hit at `toi` known exactly (to rounding): a closed form or an
+    /// overlap at t = 0. The bracket is `[toi, toi]`.
+    #[must_use]
+    pub fn exact(
+        toi: T,
+        normal: V3<T>,
+        (point_a, point_b): (V3<T>, V3<T>),
+        iterations: u32,
+    ) -> Self {
+        Self {
+            hit: true,
+            toi,
+            toi_lower: toi,
+            toi_upper: toi,
+            normal,
+            point: (point_a + point_b) * T::HALF,
+            point_a,
+            point_b,
+            iterations,
+            status: Status::Converged,
         }
     }
 }
@@ -80,9 +136,6 @@ pub enum SweepError {
         shape: &'static str,
     },
 }
-
-/// A world normal and contact point.
-pub(super) type Contact<T> = (V3<T>, V3<T>);
 
 /// The distance below which GJK reports contact (its relative tolerance
 /// times the scale). From the CSO, which has the scale already: a hull's
@@ -105,14 +158,12 @@ pub(super) fn initial<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, iterations:
         .normal
         .try_normalize()
         .unwrap_or_else(|| fallback_normal(a, b));
-    Sweep {
-        hit: true,
-        toi: T::ZERO,
+    Sweep::exact(
+        T::ZERO,
         normal,
-        point: (p.point_a + p.point_b) * T::HALF,
-        iterations: iterations + p.iterations,
-        status: Status::Converged,
-    }
+        (p.point_a, p.point_b),
+        iterations + p.iterations,
+    )
 }
 
 /// From A's position towards B's, or +Y when they coincide.
@@ -122,23 +173,17 @@ pub(super) fn fallback_normal<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> 
         .unwrap_or(V3::<T>::Y)
 }
 
-/// A hit at `toi`, recorded.
-pub(super) fn hit<T: Real>(
-    toi: T,
-    normal: V3<T>,
-    point: V3<T>,
-    iterations: u32,
-    status: Status,
-) -> Sweep<T> {
-    rec::value!("toi", toi);
-    rec::point!("contact", point, rec::Rgba::GREEN);
-    rec::text!("hit at t = {toi:?}");
-    Sweep {
-        hit: true,
-        toi,
-        normal,
-        point,
-        iterations,
-        status,
-    }
+/// Records a hit's answer: its time, bracket and contact points.
+pub(super) fn record_hit<T: Real>(s: &Sweep<T>) {
+    rec::value!("toi lower", s.toi_lower);
+    rec::value!("toi upper", s.toi_upper);
+    rec::point!("contact on A", s.point_a, rec::Rgba::GREEN);
+    rec::point!("contact on B", s.point_b, rec::Rgba::ORANGE);
+    rec::text!(
+        "hit at t = {:?} in [{:?}, {:?}], {:?}",
+        s.toi,
+        s.toi_lower,
+        s.toi_upper,
+        s.status
+    );
 }

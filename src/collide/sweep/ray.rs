@@ -2,7 +2,9 @@
 //! the cores, inflated by the radii; finishes by advancement where it stalls.
 
 use super::advance::advance;
-use super::{MAX_ITERS, Sweep, gjk_tol, hit, initial};
+use super::analytic::{point_cores, sphere_sphere};
+use super::certify::{Found, certify};
+use super::{MAX_ITERS, Sweep, gjk_tol, initial};
 use crate::collide::Status;
 use crate::collide::cso::Cso;
 use crate::collide::simplex::{CsoPoint, Simplex};
@@ -18,9 +20,16 @@ use cspace_recorder as rec;
 /// simplex; `x` never passes the surface. Where it stops converging (curved
 /// edges, repeated supports, a flat tetrahedron) it finishes with
 /// conservative advancement from `x`, warm-started with its simplex.
+///
+/// Two spheres or points (cores that are single points) are solved in
+/// closed form (the [`analytic`](super::analytic) sweep).
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     rec::shapes!(a, b, motion);
     let _scope = rec::scope!("gjk ray cast");
+    if point_cores(a, b) {
+        rec::text!("closed form: both cores are points (spheres, points)");
+        return sphere_sphere(a, motion, b);
+    }
     cast(a, motion, b)
 }
 
@@ -75,7 +84,6 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                     &simplex,
                     normal,
                     &cso,
-                    x + v,
                 );
             }
         }
@@ -122,7 +130,6 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 &simplex,
                 normal,
                 &cso,
-                x + v,
             );
         }
         if !repeated {
@@ -144,7 +151,6 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
                 &simplex,
                 normal,
                 &cso,
-                x,
             );
         }
         if recording {
@@ -165,36 +171,34 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
     let Some(last) = normal else {
         return initial(a, b, iterations);
     };
-    ray_hit(&cso, (lambda, d_local), &simplex, (v, last), iterations)
+    ray_hit(&cso, motion, lambda, &simplex, (v, last), iterations)
 }
 
-/// The hit of a converged ray cast at `λ`: the normal is `−v` unless `v` is
-/// within the tolerance of zero, then the last support plane's `last` (both
-/// in A's frame); the point is the middle of the closest points.
+/// The hit of a converged ray cast at `λ`, certified: the normal to polish is
+/// `−v` unless `v` is within the tolerance of zero, then the last support
+/// plane's `last` (both in A's frame).
 fn ray_hit<T: Real>(
     cso: &Cso<'_, T>,
-    (lambda, d_local): (T, V3<T>),
+    motion: V3<T>,
+    lambda: T,
     simplex: &Simplex<T>,
     (v, last): (V3<T>, V3<T>),
     iterations: u32,
 ) -> Sweep<T> {
     let vlen = v.length();
     let tol = T::from_f64(4.0) * gjk_tol(cso);
-    let n_local = match (v / vlen).try_normalize() {
+    let normal = match (v / vlen).try_normalize() {
         Some(u) if vlen > tol => -u,
-        _ => last.try_normalize().unwrap_or(V3::<T>::Y),
+        _ => last,
     };
-    let (ca, cb) = simplex.closest_points();
-    let on_a = ca + d_local * lambda + n_local * cso.radius_a;
-    let on_b = cb - n_local * cso.radius_b;
-    let point = cso.world_point((on_a + on_b) * T::HALF);
-    hit(
-        lambda,
-        cso.world_vector(n_local),
-        point,
+    let found = Found {
+        toi: lambda,
+        normal,
+        near: simplex.points(),
         iterations,
-        Status::Converged,
-    )
+        status: Status::Converged,
+    };
+    certify(cso, motion, &found)
 }
 
 /// Whether the simplex has a point made of the same support points as `p`.
@@ -207,9 +211,8 @@ fn has_vertex<T: Real>(simplex: &Simplex<T>, p: &CsoPoint<T>) -> bool {
 
 /// Hands a ray cast that stopped converging over to conservative advancement
 /// from `λ` (a lower bound of the toi), warm-started with the ray's simplex,
-/// which is a simplex of the CSO at `λ`. `normal` (A's frame, not normalised)
-/// and the closest point `closest` of the simplex are the contact known so far.
-#[allow(clippy::too_many_arguments)]
+/// which is a simplex of the CSO at `λ`. `normal` (A's frame, not
+/// normalised) is the contact normal known so far.
 fn finish_by_advancement<T: Real>(
     a: &Placed<'_, T>,
     motion: V3<T>,
@@ -218,11 +221,10 @@ fn finish_by_advancement<T: Real>(
     simplex: &Simplex<T>,
     normal: Option<V3<T>>,
     cso: &Cso<'_, T>,
-    closest: V3<T>,
 ) -> Sweep<T> {
     let known = normal
         .and_then(Vector::try_normalize)
-        .map(|n| (cso.world_vector(n), cso.world_point(closest)));
+        .map(|n| cso.world_vector(n));
     advance((a, b, cso), motion, at, (simplex, known))
 }
 

@@ -2,12 +2,13 @@
 //! along the motion to the far side.
 
 use super::advance::advance;
-use super::{Sweep, hit, initial};
+use super::certify::{Found, certify};
+use super::{Sweep, initial};
 use crate::collide::Status;
 use crate::collide::cso::{Cso, CsoSupport};
 use crate::collide::mpr::{self, Mode, Origin};
 use crate::collide::simplex::{CsoPoint, Simplex};
-use crate::real::{Real, V3, Vector};
+use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
 
@@ -24,7 +25,6 @@ pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
 }
 
 fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
-    let origin = a.pose.position;
     let (tol, size) = mpr::tolerance(a, b);
     let size = size + motion.max_abs();
     let tol = tol + mpr::portal_rel::<T>() * motion.max_abs();
@@ -89,13 +89,17 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
         return initial(a, b, iterations);
     }
     let toi = (T::ONE - s).max(T::ZERO);
-    let [p1, p2, p3] = portal;
-    let exit = motion * s;
-    let on_b = match mpr::barycentric(exit, p1.w, p2.w, p3.w) {
-        Some([u, v, w]) => p1.b * u + p2.b * v + p3.b * w,
-        None => p1.b,
+    // The portal's normal is the contact normal to √(tolerance) on curved
+    // surfaces: certify polishes it at the toi.
+    let cso = Cso::new(a, b);
+    let found = Found {
+        toi,
+        normal: cso.pose_a.rotation.inverse_rotate(normal),
+        near: &[],
+        iterations,
+        status: ray.status,
     };
-    hit(toi, normal, on_b + origin, iterations, ray.status)
+    certify(&cso, motion, &found)
 }
 
 /// `p` with A's witness moved by `delta`.

@@ -357,8 +357,12 @@ impl ViewerApp {
 
 impl eframe::App for ViewerApp {
     /// Applies last frame's actions and polls the watchers and the live
-    /// server (also while the window is hidden).
-    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    /// server (also while the window is hidden); makes the 3D views' GPU
+    /// pipelines on the first frame.
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        if let Some(render_state) = frame.wgpu_render_state() {
+            crate::paint::gpu::install(render_state);
+        }
         self.apply_and_poll(ctx);
     }
 

@@ -1,6 +1,6 @@
-//! Clipping for the CPU renderer: polygons and segments are cut at the
-//! camera's near plane in camera space, then to the view's rectangle in f64
-//! pixels, before anything becomes an f32 screen position. A long thin box
+//! Clipping before the GPU: polygons and segments are cut at the camera's
+//! near plane in camera space, then to the view's rectangle in f64 pixels,
+//! before anything becomes an f32 vertex. A long thin box
 //! crossing the camera stays drawn (its part in front), and zooming to a
 //! 1e-9 gap keeps the faces around it, whose far vertices land 10¹¹ pixels
 //! off screen.
@@ -38,9 +38,11 @@ pub fn near(poly: &[DVec3], near: f64) -> Vec<DVec3> {
 }
 
 /// The part of convex polygon `poly` (pixels) inside the rectangle
-/// `min`..`max` (Sutherland–Hodgman against its four sides).
+/// `min`..`max` (Sutherland–Hodgman against its four sides). Components
+/// after the first two (a depth key that is affine in screen space) are
+/// interpolated with the position.
 #[must_use]
-pub fn rect(poly: &[Px], min: Px, max: Px) -> Vec<Px> {
+pub fn rect<const N: usize>(poly: &[[f64; N]], min: Px, max: Px) -> Vec<[f64; N]> {
     if !poly.iter().flatten().all(|v| v.is_finite()) {
         return Vec::new();
     }
@@ -50,7 +52,7 @@ pub fn rect(poly: &[Px], min: Px, max: Px) -> Vec<Px> {
             if out.is_empty() {
                 return out;
             }
-            let inside = |p: &Px| {
+            let inside = |p: &[f64; N]| {
                 if keep_below {
                     p[axis] <= bound
                 } else {
@@ -65,7 +67,7 @@ pub fn rect(poly: &[Px], min: Px, max: Px) -> Vec<Px> {
                 }
                 if inside(a) != inside(b) {
                     let t = (bound - a[axis]) / (b[axis] - a[axis]);
-                    let mut p = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+                    let mut p: [f64; N] = std::array::from_fn(|k| a[k] + (b[k] - a[k]) * t);
                     p[axis] = bound;
                     out.push(p);
                 }
@@ -96,13 +98,18 @@ pub fn near_segment(a: DVec3, b: DVec3, near: f64) -> Option<(DVec3, DVec3)> {
 }
 
 /// The part of segment `a`–`b` (pixels) inside the rectangle `min`..`max`
-/// (Liang–Barsky).
+/// (Liang–Barsky); further components are interpolated as in [`rect`].
 #[must_use]
-pub fn rect_segment(a: Px, b: Px, min: Px, max: Px) -> Option<(Px, Px)> {
+pub fn rect_segment<const N: usize>(
+    a: [f64; N],
+    b: [f64; N],
+    min: Px,
+    max: Px,
+) -> Option<([f64; N], [f64; N])> {
     if !a.iter().chain(&b).all(|v| v.is_finite()) {
         return None;
     }
-    let d = [b[0] - a[0], b[1] - a[1]];
+    let d: [f64; N] = std::array::from_fn(|k| b[k] - a[k]);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for axis in 0..2 {
         for (p, q) in [
@@ -126,7 +133,7 @@ pub fn rect_segment(a: Px, b: Px, min: Px, max: Px) -> Option<(Px, Px)> {
     if t0 > t1 {
         return None;
     }
-    let at = |t: f64| [a[0] + d[0] * t, a[1] + d[1] * t];
+    let at = |t: f64| std::array::from_fn(|k| a[k] + d[k] * t);
     Some((at(t0), at(t1)))
 }
 

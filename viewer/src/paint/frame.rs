@@ -1,32 +1,33 @@
-//! Builds the painted shapes of one 3D view from a [`Session`]: the shapes'
+//! Builds the geometry of one 3D view from a [`Session`]: the shapes'
 //! surfaces, the recorded points, lines and triangles, the simplices, the
 //! origin, and where each pickable point and label landed on screen.
 //!
 //! Everything is clipped in f64 first ([`clip`](super::clip)): at the near
 //! plane, then to the view, so nothing is dropped for having a vertex behind
-//! the camera or 10¹¹ pixels away. Filled areas are meshes without
-//! anti-aliasing feather (a sliver triangle stays a sliver, not a spike
-//! across the view); outlines are separate line segments.
-//!
-//! (~1000 lines, half of them tests of the hard cases. Splitting plan, not yet
-//! done: the answer drawing (`Out`, `answer`) to `paint/answer.rs`.)
+//! the camera or 10¹¹ pixels away. Each vertex keeps a depth for the GPU's
+//! depth test ([`geometry`](super::geometry)): lines and points occlude each
+//! other as they lie in space, translucent surfaces dim what is behind them
+//! and not what is in front. Filled areas have no anti-aliasing feather (a
+//! sliver triangle stays a sliver, not a spike across the view); outlines
+//! are separate lines. The query's answer is drawn by [`answer`](super::answer).
 
+use super::answer::{self, Out};
 use super::clip::{self, Px};
+use super::geometry::{At, Builder, Geometry, Layer};
 use super::{
-    COLOR_A, COLOR_ANSWER, COLOR_B, COLOR_CSO, COLOR_DEFAULT, COLOR_HIGHLIGHT, COLOR_ORIGIN,
-    COLOR_SIMPLEX, color, with_alpha,
+    COLOR_A, COLOR_B, COLOR_CSO, COLOR_DEFAULT, COLOR_HIGHLIGHT, COLOR_ORIGIN, COLOR_SIMPLEX,
+    color, with_alpha,
 };
 use crate::state::camera::{OrbitCamera, Projector};
 use crate::state::scene::Pick;
 use crate::state::session::{Session, View};
 use crate::state::surface::Surface;
 use crate::state::trace::{Entry, Prim};
-use cspace_recorder::Answer;
-use egui::{Color32, Pos2, Rect, Shape, Stroke, pos2, vec2};
+use egui::{Color32, Pos2, Rect, pos2};
 use glam::DVec3;
 
 /// Pixels around the view that clipped geometry may reach (strokes at the
-/// edge stay whole; the painter clips the rest).
+/// edge stay whole; the target's edge cuts the rest).
 const MARGIN: f64 = 4.0;
 
 /// A text label at a point, placed by the view so labels do not overlap.
@@ -58,20 +59,26 @@ pub mod priority {
     pub const NOTE: u8 = 5;
 }
 
-/// The shapes of one view, depth-sorted, and the pickable points on screen.
+/// One view's geometry and the pickable points on screen.
 #[derive(Default)]
 pub struct Frame {
-    /// What to paint, back to front.
-    pub shapes: Vec<Shape>,
+    /// What the GPU draws, in the view's points from its top-left.
+    pub geometry: Geometry,
     /// Pickable points and their screen positions.
     pub picks: Vec<(Pick, Pos2)>,
     /// Text labels, painted on top by priority.
     pub labels: Vec<Label>,
+    /// The points drawn (round points, including the bulk of a large
+    /// recording): pickable or not, what a label should not cover.
+    pub dots: Vec<Pos2>,
 }
 
-/// Projection with clipping into one view's rectangle.
-struct Clipper {
+/// Projection with clipping into one view's rectangle: positions come out
+/// in the view's pixels with their depth key (`near / z`, or `−z` when
+/// orthographic), which is affine in screen space.
+pub(super) struct Clipper {
     proj: Projector,
+    ortho: bool,
     origin: Pos2,
     min: Px,
     max: Px,
@@ -82,46 +89,54 @@ impl Clipper {
         let (w, h) = (f64::from(rect.width()), f64::from(rect.height()));
         Self {
             proj: cam.projector(rect.width(), rect.height()),
+            ortho: cam.ortho,
             origin: rect.left_top(),
             min: [-MARGIN, -MARGIN],
             max: [w + MARGIN, h + MARGIN],
         }
     }
 
-    fn pos(&self, p: Px) -> Pos2 {
+    /// A view position as a screen point (for picks and labels).
+    pub(super) fn screen(&self, p: At) -> Pos2 {
         #[expect(clippy::cast_possible_truncation, reason = "clipped to the view first")]
         pos2(self.origin.x + p[0] as f32, self.origin.y + p[1] as f32)
     }
 
-    /// A point in the view (and its depth); `None` off screen or behind.
-    fn point(&self, p: [f64; 3]) -> Option<(Pos2, f64)> {
+    /// A camera-space point (in front of the near plane) in the view.
+    fn at(&self, c: DVec3) -> At {
+        let [x, y] = self.proj.to_screen(c);
+        let key = if self.ortho {
+            -c.z
+        } else {
+            self.proj.near() / c.z
+        };
+        [x, y, key]
+    }
+
+    /// A point in the view; `None` off screen or behind.
+    pub(super) fn point(&self, p: [f64; 3]) -> Option<At> {
         let c = self.proj.to_camera(p);
         if !c.is_finite() || c.z <= self.proj.near() {
             return None;
         }
-        let s = self.proj.to_screen(c);
+        let s = self.at(c);
         let inside = (0..2).all(|k| s[k] >= self.min[k] && s[k] <= self.max[k]);
-        inside.then(|| (self.pos(s), c.z))
+        inside.then_some(s)
     }
 
-    /// The visible part of a segment, and its mean depth.
-    fn segment(&self, a: [f64; 3], b: [f64; 3]) -> Option<([Pos2; 2], f64)> {
+    /// The visible part of a segment.
+    pub(super) fn segment(&self, a: [f64; 3], b: [f64; 3]) -> Option<[At; 2]> {
         let (ca, cb) = (self.proj.to_camera(a), self.proj.to_camera(b));
         if !ca.is_finite() || !cb.is_finite() {
             return None;
         }
         let (ca, cb) = clip::near_segment(ca, cb, self.proj.near())?;
-        let (sa, sb) = clip::rect_segment(
-            self.proj.to_screen(ca),
-            self.proj.to_screen(cb),
-            self.min,
-            self.max,
-        )?;
-        Some(([self.pos(sa), self.pos(sb)], f64::midpoint(ca.z, cb.z)))
+        let (sa, sb) = clip::rect_segment(self.at(ca), self.at(cb), self.min, self.max)?;
+        Some([sa, sb])
     }
 
-    /// The visible part of a convex polygon, and its mean depth.
-    fn polygon(&self, pts: &[DVec3]) -> Option<(Vec<Pos2>, f64)> {
+    /// The visible part of a convex polygon.
+    pub(super) fn polygon(&self, pts: &[DVec3]) -> Option<Vec<At>> {
         let cam: Vec<DVec3> = pts
             .iter()
             .map(|p| self.proj.to_camera(p.to_array()))
@@ -133,36 +148,9 @@ impl Clipper {
         if front.len() < 3 {
             return None;
         }
-        let depth = front.iter().map(|c| c.z).sum::<f64>() / front.len() as f64;
-        let screen: Vec<Px> = front.iter().map(|c| self.proj.to_screen(*c)).collect();
+        let screen: Vec<At> = front.iter().map(|c| self.at(*c)).collect();
         let cut = clip::rect(&screen, self.min, self.max);
-        (cut.len() >= 3).then(|| (cut.into_iter().map(|p| self.pos(p)).collect(), depth))
-    }
-}
-
-/// Filled convex polygons (back to front), one feather-free mesh.
-#[derive(Default)]
-struct Fills(Vec<(f64, Vec<Pos2>, Vec<Color32>)>);
-
-impl Fills {
-    /// A polygon with one colour per vertex (or one for all).
-    fn push(&mut self, depth: f64, poly: Vec<Pos2>, colors: Vec<Color32>) {
-        self.0.push((depth, poly, colors));
-    }
-
-    fn into_mesh(mut self) -> egui::epaint::Mesh {
-        self.0.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut mesh = egui::epaint::Mesh::default();
-        for (_, poly, colors) in self.0 {
-            let i = mesh.vertices.len() as u32;
-            for (k, p) in poly.iter().enumerate() {
-                mesh.colored_vertex(*p, colors[k.min(colors.len() - 1)]);
-            }
-            for k in 1..poly.len() as u32 - 1 {
-                mesh.add_triangle(i, i + k, i + k + 1);
-            }
-        }
-        mesh
+        (cut.len() >= 3).then_some(cut)
     }
 }
 
@@ -178,14 +166,12 @@ fn shade(base: Color32, n: DVec3, light: DVec3, alpha: u8) -> Color32 {
 /// Draws a surface: its front faces shaded (smoothly on curved shapes), its
 /// creases where a front face meets them and its silhouette; hidden edges
 /// are not drawn.
-fn surface(
+pub(super) fn surface(
     s: &Surface,
     offset: DVec3,
-    base: Color32,
-    alpha: u8,
+    (base, alpha): (Color32, u8),
     (clipper, cam): (&Clipper, &OrbitCamera),
-    fills: &mut Fills,
-    items: &mut Vec<(f64, Shape)>,
+    out: &mut Builder,
 ) {
     let eye = cam.eye();
     let light = -cam.forward();
@@ -210,170 +196,155 @@ fn surface(
             continue;
         }
         let pts = t.map(|i| s.mesh.vertices[i as usize] + offset);
-        if let Some((poly, depth)) = clipper.polygon(&pts) {
+        if let Some(poly) = clipper.polygon(&pts) {
             // Clipping keeps corners in order; a cut polygon shades flat.
-            let colors = if poly.len() == 3 {
-                s.corner_normals[k]
-                    .iter()
-                    .map(|&n| shade(base, n, light, alpha))
-                    .collect()
+            if poly.len() == 3 {
+                let colors = s.corner_normals[k].map(|n| shade(base, n, light, alpha));
+                out.fill(&poly, &colors);
             } else {
-                vec![shade(base, s.face_normals[k], light, alpha)]
-            };
-            fills.push(depth, poly, colors);
+                out.fill(&poly, &[shade(base, s.face_normals[k], light, alpha)]);
+            }
         }
     }
-    let crease = Stroke::new(1.0, with_alpha(base, 200));
-    let outline = Stroke::new(1.2, with_alpha(base, 230));
+    let crease = (1.0, with_alpha(base, 200));
+    let outline = (1.2, with_alpha(base, 230));
     for e in &s.edges {
         let [f, g] = e.faces.map(|f| front[f as usize]);
-        let stroke = match (f, g, e.crease) {
+        let (width, color) = match (f, g, e.crease) {
             (true, true, true) => crease,
             (true, false, _) | (false, true, _) => outline,
             _ => continue,
         };
         let [a, b] =
             e.v.map(|i| (s.mesh.vertices[i as usize] + offset).to_array());
-        if let Some((seg, depth)) = clipper.segment(a, b) {
-            // Just in front of the faces they bound.
-            items.push((depth * (1.0 - 1e-9), Shape::line_segment(seg, stroke)));
+        if let Some(seg) = clipper.segment(a, b) {
+            out.segment(Layer::Solid, seg, width, color);
         }
     }
 }
 
-/// Builds the painted shapes for `view` in `rect` (no egui state involved, so
-/// the benchmark can time it).
-#[allow(clippy::too_many_lines, clippy::cast_sign_loss)] // one pass over every kind of item
-pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
-    let cam: OrbitCamera = session.cameras[view as usize];
-    let clipper = Clipper::new(&cam, rect);
-    // Surfaces first (one depth-sorted mesh), then the recorded items on
-    // top, so a simplex on the surface of A − B is never hidden by it.
-    let mut fills = Fills::default();
-    let mut items: Vec<(f64, Shape)> = Vec::new();
-    let mut picks = Vec::new();
-    let mut labels = Vec::new();
-    let hovered_vertex = session.selection.hovered_simplex_vertex(&session.trace);
-    let selected: Vec<Pick> = [session.selection.first, session.selection.second]
-        .into_iter()
-        .flatten()
-        .collect();
-    let label = |labels: &mut Vec<Label>, anchor: Pos2, text: String, color, priority| {
-        labels.push(Label {
+/// Where one view's drawing goes while it is built.
+pub(super) struct Sink {
+    pub(super) geometry: Builder,
+    pub(super) picks: Vec<(Pick, Pos2)>,
+    pub(super) labels: Vec<Label>,
+    pub(super) dots: Vec<Pos2>,
+}
+
+impl Sink {
+    pub(super) fn label(&mut self, anchor: Pos2, text: String, color: Color32, priority: u8) {
+        self.labels.push(Label {
             anchor,
             text,
             color,
             priority,
         });
-    };
+    }
+}
 
-    // Shapes.
-    if let Some(Entry::Shapes(k)) = session
+/// Builds the geometry for `view` in `rect` (no egui state involved, so
+/// the benchmark can time it).
+pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
+    let cam: OrbitCamera = session.cameras[view as usize];
+    let clipper = Clipper::new(&cam, rect);
+    let mut out = Sink {
+        geometry: Builder::new(cam.ortho),
+        picks: Vec::new(),
+        labels: Vec::new(),
+        dots: Vec::new(),
+    };
+    shapes(session, view, (&clipper, &cam), &mut out);
+    if view == View::Config {
+        origin(&clipper, &cam, &mut out);
+    }
+    drawables(session, view, &clipper, &mut out);
+    simplices(session, view, &clipper, &mut out);
+    answer::draw(session, view, (&clipper, &cam, rect), &mut Out(&mut out));
+    Frame {
+        geometry: out.geometry.build(),
+        picks: out.picks,
+        labels: out.labels,
+        dots: out.dots,
+    }
+}
+
+/// The shapes' surfaces: A − B in configuration space; A and B (and A at
+/// the end of a sweep, with its motion) in object space.
+fn shapes(session: &mut Session, view: View, both: (&Clipper, &OrbitCamera), out: &mut Sink) {
+    let Some(Entry::Shapes(k)) = session
         .visible
         .shapes
         .and_then(|e| session.trace.entries.get(e as usize))
         .copied()
-    {
-        let motion = session
-            .trace
-            .shapes
-            .get(k as usize)
-            .and_then(|s| s.motion)
-            .map(DVec3::from);
-        let meshes = session.meshes.get(&session.trace, k);
-        let both = (&clipper, &cam);
-        match view {
-            View::Config => surface(
-                &meshes.cso,
-                DVec3::ZERO,
-                COLOR_CSO,
-                110,
-                both,
-                &mut fills,
-                &mut items,
-            ),
-            View::Object => {
-                surface(
-                    &meshes.a,
-                    DVec3::ZERO,
-                    COLOR_A,
-                    140,
-                    both,
-                    &mut fills,
-                    &mut items,
-                );
-                surface(
-                    &meshes.b,
-                    DVec3::ZERO,
-                    COLOR_B,
-                    140,
-                    both,
-                    &mut fills,
-                    &mut items,
-                );
-                if let Some(m) = motion {
-                    // A at the end of its sweep, and the motion as a line.
-                    surface(&meshes.a, m, COLOR_A, 60, both, &mut fills, &mut items);
-                    let c = meshes.a.mesh.centre;
-                    if let Some((seg, d)) = clipper.segment(c.to_array(), (c + m).to_array()) {
-                        items.push((
-                            d,
-                            Shape::line_segment(seg, Stroke::new(1.5, COLOR_HIGHLIGHT)),
-                        ));
-                        label(
-                            &mut labels,
-                            seg[1],
-                            "A + motion".to_owned(),
-                            COLOR_HIGHLIGHT,
-                            priority::NOTE,
-                        );
-                    }
-                }
-            }
-        }
-    }
-
-    // The origin in configuration space: neutral axes (the simplex, closest
-    // point and search direction own the colours).
-    if view == View::Config
-        && let Some((o, d)) = clipper.point([0.0; 3])
-    {
-        let s = cam.distance * 0.08;
-        for (tip, name) in [
-            ([s, 0.0, 0.0], "x"),
-            ([0.0, s, 0.0], "y"),
-            ([0.0, 0.0, s], "z"),
-        ] {
-            if let Some((seg, _)) = clipper.segment([0.0; 3], tip) {
-                items.push((
-                    d,
-                    Shape::line_segment(seg, Stroke::new(1.0, with_alpha(COLOR_ORIGIN, 150))),
-                ));
-                if seg[1].distance(seg[0]) > 12.0 {
-                    label(
-                        &mut labels,
-                        seg[1],
-                        name.to_owned(),
-                        with_alpha(COLOR_ORIGIN, 170),
+    else {
+        return;
+    };
+    let motion = session
+        .trace
+        .shapes
+        .get(k as usize)
+        .and_then(|s| s.motion)
+        .map(DVec3::from);
+    let meshes = session.meshes.get(&session.trace, k);
+    let b = &mut out.geometry;
+    match view {
+        View::Config => surface(&meshes.cso, DVec3::ZERO, (COLOR_CSO, 110), both, b),
+        View::Object => {
+            surface(&meshes.a, DVec3::ZERO, (COLOR_A, 140), both, b);
+            surface(&meshes.b, DVec3::ZERO, (COLOR_B, 140), both, b);
+            if let Some(m) = motion {
+                // A at the end of its sweep, and the motion as a line.
+                surface(&meshes.a, m, (COLOR_A, 60), both, b);
+                let c = meshes.a.mesh.centre;
+                if let Some(seg) = both.0.segment(c.to_array(), (c + m).to_array()) {
+                    b.segment(Layer::Solid, seg, 1.5, COLOR_HIGHLIGHT);
+                    let tip = both.0.screen(seg[1]);
+                    out.label(
+                        tip,
+                        "A + motion".to_owned(),
+                        COLOR_HIGHLIGHT,
                         priority::NOTE,
                     );
                 }
             }
         }
-        items.push((
-            d * (1.0 - 1e-9),
-            Shape::circle_stroke(o, 4.0, Stroke::new(1.5, COLOR_ORIGIN)),
-        ));
-        label(
-            &mut labels,
-            o,
-            "O".to_owned(),
-            COLOR_ORIGIN,
-            priority::ORIGIN,
-        );
     }
+}
 
-    // Recorded drawables.
+/// The origin in configuration space: neutral axes (the simplex, closest
+/// point and search direction own the colours).
+fn origin(clipper: &Clipper, cam: &OrbitCamera, out: &mut Sink) {
+    let Some(o) = clipper.point([0.0; 3]) else {
+        return;
+    };
+    let s = cam.distance * 0.08;
+    for (tip, name) in [
+        ([s, 0.0, 0.0], "x"),
+        ([0.0, s, 0.0], "y"),
+        ([0.0, 0.0, s], "z"),
+    ] {
+        if let Some(seg) = clipper.segment([0.0; 3], tip) {
+            let color = with_alpha(COLOR_ORIGIN, 150);
+            out.geometry.segment(Layer::Solid, seg, 1.0, color);
+            let [a, b] = seg.map(|p| clipper.screen(p));
+            if b.distance(a) > 12.0 {
+                let color = with_alpha(COLOR_ORIGIN, 170);
+                out.label(b, name.to_owned(), color, priority::NOTE);
+            }
+        }
+    }
+    out.geometry.ring(Layer::Solid, o, 4.0, 1.5, COLOR_ORIGIN);
+    let at = clipper.screen(o);
+    out.dots.push(at);
+    out.label(at, "O".to_owned(), COLOR_ORIGIN, priority::ORIGIN);
+}
+
+/// The recorded points, lines and triangles visible at the cursor.
+fn drawables(session: &Session, view: View, clipper: &Clipper, out: &mut Sink) {
+    let selected: Vec<Pick> = [session.selection.first, session.selection.second]
+        .into_iter()
+        .flatten()
+        .collect();
     let (list, draws) = match view {
         View::Config => (&session.visible.config, &session.visible.config_draws),
         View::Object => (&session.visible.object, &session.visible.object_draws),
@@ -387,16 +358,11 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
         Color32::from_rgb(180, 220, 255)
     };
     let show_labels = list.len() <= 200;
-    // Many drawables: points become quads of one mesh, drawn in recording
-    // order without depth sorting, so 100 k of them fit in a frame.
+    // Many drawables: smaller points, no labels, so 100 k of them fit in a frame.
     let bulk = list.len() > 2000;
-    let mut points = egui::epaint::Mesh::default();
-    if bulk {
-        // One quad per point at most: no regrowing (and re-copying) the mesh.
-        points.reserve_vertices(4 * list.len());
-        points.reserve_triangles(2 * list.len());
-    }
-    picks.reserve(list.len());
+    out.geometry.reserve_points(list.len());
+    out.picks.reserve(list.len());
+    out.dots.reserve(list.len());
     for (n, &e) in list.iter().enumerate() {
         let k = if indexed {
             draws[n]
@@ -417,57 +383,60 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
         let pick = |vertex| Pick { event: e, vertex };
         match d.prim {
             Prim::Point(p) => {
-                if let Some((q, depth)) = clipper.point(p.to_f64()) {
+                if let Some(q) = clipper.point(p.to_f64()) {
                     let hot = selected.contains(&pick(0));
-                    if bulk {
-                        points.add_colored_rect(Rect::from_center_size(q, vec2(3.0, 3.0)), col);
-                    } else {
-                        let r = if hot { 6.0 } else { 4.0 };
-                        items.push((depth, Shape::circle_filled(q, r, col)));
-                    }
+                    let (layer, r) = match (hot, bulk) {
+                        (true, _) => (Layer::Overlay, 6.0),
+                        (false, true) => (Layer::Solid, 2.0),
+                        (false, false) => (Layer::Solid, 4.0),
+                    };
+                    out.geometry.disc(layer, q, r, col);
+                    let at = clipper.screen(q);
                     if !name.is_empty() {
                         let p = if hot { priority::HOT } else { priority::POINT };
-                        label(&mut labels, q, name.to_owned(), col, p);
+                        out.label(at, name.to_owned(), col, p);
                     }
-                    picks.push((pick(0), q));
+                    out.picks.push((pick(0), at));
+                    out.dots.push(at);
                 }
             }
             Prim::Line(a, b) => {
                 let (a, b) = (a.to_f64(), b.to_f64());
-                if let Some((seg, depth)) = clipper.segment(a, b) {
-                    items.push((depth, Shape::line_segment(seg, Stroke::new(2.0, col))));
+                if let Some(seg) = clipper.segment(a, b) {
+                    out.geometry.segment(Layer::Solid, seg, 2.0, col);
                     if !name.is_empty() {
-                        label(
-                            &mut labels,
-                            seg[0].lerp(seg[1], 0.5),
-                            name.to_owned(),
-                            col,
-                            priority::LINE,
-                        );
+                        let [p, q] = seg.map(|p| clipper.screen(p));
+                        out.label(p.lerp(q, 0.5), name.to_owned(), col, priority::LINE);
                     }
                 }
                 for (i, p) in [a, b].into_iter().enumerate() {
-                    if let Some((q, _)) = clipper.point(p) {
-                        picks.push((pick(i as u32), q));
+                    if let Some(q) = clipper.point(p) {
+                        out.picks.push((pick(i as u32), clipper.screen(q)));
                     }
                 }
             }
             Prim::Triangle(v) => {
                 let pts = v.map(|p| DVec3::from(p.to_f64()));
-                triangle(&clipper, pts, col, &mut fills, &mut items);
+                triangle(clipper, pts, col, &mut out.geometry);
                 for (i, p) in pts.iter().enumerate() {
-                    if let Some((q, _)) = clipper.point(p.to_array()) {
-                        picks.push((pick(i as u32), q));
+                    if let Some(q) = clipper.point(p.to_array()) {
+                        out.picks.push((pick(i as u32), clipper.screen(q)));
                     }
                 }
             }
         }
     }
-    if !points.is_empty() {
-        items.push((f64::INFINITY, Shape::mesh(points)));
-    }
+}
 
-    // Simplices.
+/// The visible simplices: in configuration space the vertices w (edges and
+/// faces between them); in object space each vertex's support points a and
+/// b, joined by a dashed line.
+fn simplices(session: &Session, view: View, clipper: &Clipper, out: &mut Sink) {
+    let hovered_vertex = session.selection.hovered_simplex_vertex(&session.trace);
+    let selected: Vec<Pick> = [session.selection.first, session.selection.second]
+        .into_iter()
+        .flatten()
+        .collect();
     for &e in &session.visible.simplices {
         let Some(Entry::Simplex(k)) = session.trace.entries.get(e as usize) else {
             continue;
@@ -482,16 +451,12 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                 let ws: Vec<DVec3> = vs.iter().map(|v| DVec3::from(v.w.to_f64())).collect();
                 for i in 0..n {
                     for j in i + 1..n {
-                        if let Some((seg, d)) = clipper.segment(ws[i].to_array(), ws[j].to_array())
-                        {
-                            items.push((
-                                d,
-                                Shape::line_segment(seg, Stroke::new(2.0, COLOR_SIMPLEX)),
-                            ));
+                        if let Some(seg) = clipper.segment(ws[i].to_array(), ws[j].to_array()) {
+                            out.geometry.segment(Layer::Solid, seg, 2.0, COLOR_SIMPLEX);
                         }
                         for l in j + 1..n {
-                            if let Some((poly, d)) = clipper.polygon(&[ws[i], ws[j], ws[l]]) {
-                                fills.push(d, poly, vec![with_alpha(COLOR_SIMPLEX, 60)]);
+                            if let Some(poly) = clipper.polygon(&[ws[i], ws[j], ws[l]]) {
+                                out.geometry.fill(&poly, &[with_alpha(COLOR_SIMPLEX, 60)]);
                             }
                         }
                     }
@@ -501,23 +466,18 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                         event: e,
                         vertex: i as u32 * 3,
                     };
-                    if let Some((q, d)) = clipper.point(w.to_array()) {
+                    if let Some(q) = clipper.point(w.to_array()) {
                         let hot = hovered_vertex == Some((e, i as u32)) || selected.contains(&pick);
-                        items.push((
-                            d * (1.0 - 1e-9),
-                            Shape::circle_filled(
-                                q,
-                                if hot { 7.0 } else { 5.0 },
-                                if hot { COLOR_HIGHLIGHT } else { COLOR_SIMPLEX },
-                            ),
-                        ));
-                        let p = if hot {
-                            priority::HOT
+                        let (layer, r, fill, p) = if hot {
+                            (Layer::Overlay, 7.0, COLOR_HIGHLIGHT, priority::HOT)
                         } else {
-                            priority::SIMPLEX
+                            (Layer::Solid, 5.0, COLOR_SIMPLEX, priority::SIMPLEX)
                         };
-                        label(&mut labels, q, format!("w{i}"), COLOR_SIMPLEX, p);
-                        picks.push((pick, q));
+                        out.geometry.disc(layer, q, r, fill);
+                        let at = clipper.screen(q);
+                        out.label(at, format!("w{i}"), COLOR_SIMPLEX, p);
+                        out.picks.push((pick, at));
+                        out.dots.push(at);
                     }
                 }
             }
@@ -525,336 +485,51 @@ pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
                 for (i, v) in vs.iter().enumerate() {
                     let hot = hovered_vertex == Some((e, i as u32));
                     let (a, b) = (v.a.to_f64(), v.b.to_f64());
-                    if let Some((seg, d)) = clipper.segment(a, b) {
-                        let stroke = if hot {
-                            Stroke::new(2.0, COLOR_HIGHLIGHT)
+                    if let Some(seg) = clipper.segment(a, b) {
+                        let (width, color) = if hot {
+                            (2.0, COLOR_HIGHLIGHT)
                         } else {
-                            Stroke::new(1.0, with_alpha(COLOR_SIMPLEX, 140))
+                            (1.0, with_alpha(COLOR_SIMPLEX, 140))
                         };
-                        items.push((d, Shape::dashed_line(&seg, stroke, 4.0, 3.0).into()));
+                        out.geometry
+                            .dashed(Layer::Solid, seg, width, color, 4.0, 3.0);
                     }
                     for (part, p, col, name) in [(1, a, COLOR_A, "a"), (2, b, COLOR_B, "b")] {
                         let pick = Pick {
                             event: e,
                             vertex: i as u32 * 3 + part,
                         };
-                        if let Some((q, d)) = clipper.point(p) {
+                        if let Some(q) = clipper.point(p) {
                             let hot = hot || selected.contains(&pick);
-                            let r = if hot { 7.0 } else { 4.5 };
-                            let fill = if hot { COLOR_HIGHLIGHT } else { col };
-                            items.push((d * (1.0 - 1e-9), Shape::circle_filled(q, r, fill)));
-                            items.push((
-                                d * (1.0 - 1e-9),
-                                Shape::circle_stroke(q, r, Stroke::new(1.0, COLOR_SIMPLEX)),
-                            ));
-                            let p = if hot {
-                                priority::HOT
+                            let (layer, r, fill, pr) = if hot {
+                                (Layer::Overlay, 7.0, COLOR_HIGHLIGHT, priority::HOT)
                             } else {
-                                priority::SIMPLEX
+                                (Layer::Solid, 4.5, col, priority::SIMPLEX)
                             };
-                            label(&mut labels, q, format!("{name}{i}"), col, p);
-                            picks.push((pick, q));
+                            out.geometry.disc(layer, q, r, fill);
+                            out.geometry.ring(layer, q, r, 1.0, COLOR_SIMPLEX);
+                            let at = clipper.screen(q);
+                            out.label(at, format!("{name}{i}"), col, pr);
+                            out.picks.push((pick, at));
+                            out.dots.push(at);
                         }
                     }
                 }
             }
         }
     }
-
-    // The query's answer, at its end and after.
-    if let Some(Entry::Answer(k)) = session
-        .visible
-        .answer
-        .and_then(|e| session.trace.entries.get(e as usize))
-        .copied()
-        && let Some(rec) = session.trace.answers.get(k as usize)
-    {
-        let answer_now = rec.answer.clone();
-        let event = session.visible.answer.unwrap_or_default();
-        // A's position and motion (not the shapes: a hull may be large).
-        let shapes = session
-            .visible
-            .shapes
-            .and_then(|e| match session.trace.entries.get(e as usize) {
-                Some(Entry::Shapes(k)) => session.trace.shapes.get(*k as usize),
-                _ => None,
-            })
-            .map(|s| (s.a.position, s.motion));
-        let per_px = cam.per_pixel(rect.height());
-        let mut out = Out {
-            items: &mut items,
-            labels: &mut labels,
-            picks: &mut picks,
-            fills: &mut fills,
-        };
-        answer(
-            &answer_now,
-            view,
-            (event, shapes),
-            (&clipper, &cam, per_px),
-            session,
-            &mut out,
-        );
-    }
-
-    items.sort_by(|a, b| b.0.total_cmp(&a.0));
-    Frame {
-        shapes: std::iter::once(Shape::mesh(fills.into_mesh()))
-            .chain(items.into_iter().map(|(_, s)| s))
-            .collect(),
-        picks,
-        labels,
-    }
-}
-
-/// Where drawing goes.
-struct Out<'a> {
-    items: &'a mut Vec<(f64, Shape)>,
-    labels: &'a mut Vec<Label>,
-    picks: &'a mut Vec<(Pick, Pos2)>,
-    fills: &'a mut Fills,
-}
-
-impl Out<'_> {
-    /// A labelled, pickable answer point (drawn in front of everything).
-    fn point(&mut self, clipper: &Clipper, p: [f64; 3], text: String, pick: Pick) {
-        if let Some((q, d)) = clipper.point(p) {
-            self.items
-                .push((d * 1e-3, Shape::circle_filled(q, 5.0, COLOR_ANSWER)));
-            self.items.push((
-                d * 1e-3,
-                Shape::circle_stroke(q, 5.0, Stroke::new(1.0, Color32::WHITE)),
-            ));
-            self.labels.push(Label {
-                anchor: q,
-                text,
-                color: COLOR_ANSWER,
-                priority: priority::ORIGIN,
-            });
-            self.picks.push((pick, q));
-        }
-    }
-
-    /// A segment of the answer, optionally with an arrow head at `b`.
-    fn segment(
-        &mut self,
-        clipper: &Clipper,
-        a: [f64; 3],
-        b: [f64; 3],
-        color: Color32,
-        arrow: bool,
-    ) {
-        if let Some((seg, d)) = clipper.segment(a, b) {
-            let stroke = Stroke::new(2.0, color);
-            self.items
-                .push((d * 1e-3, Shape::line_segment(seg, stroke)));
-            let dir = seg[1] - seg[0];
-            if arrow && dir.length() > 6.0 && clipper.point(b).is_some() {
-                let u = dir.normalized() * 8.0;
-                let side = vec2(-u.y, u.x) * 0.5;
-                for s in [side, -side] {
-                    self.items.push((
-                        d * 1e-3,
-                        Shape::line_segment([seg[1], seg[1] - u + s], stroke),
-                    ));
-                }
-            }
-        }
-    }
-}
-
-fn scalar_text(v: cspace_recorder::Scalar) -> String {
-    crate::state::log::short(v.to_f64())
-}
-
-/// A's position and its motion, for drawing a sweep's answer.
-type APlacement = ([f64; 3], Option<[f64; 3]>);
-
-/// Draws a query's answer: in object space the witness points, the
-/// segment between them and the normal (A at impact for a sweep); in
-/// configuration space the closest point or penetration vector from the
-/// origin (the hit point −toi·motion for a sweep, the separating axis for
-/// an intersect). Normals are drawn 40 pixels long.
-#[allow(clippy::too_many_lines)] // one arm per answer kind and view
-fn answer(
-    a: &Answer,
-    view: View,
-    (event, shapes): (u32, Option<APlacement>),
-    (clipper, cam, per_px): (&Clipper, &OrbitCamera, f64),
-    session: &mut Session,
-    out: &mut Out<'_>,
-) {
-    let pick = |vertex| Pick { event, vertex };
-    let v = |x: &cspace_recorder::Vec3Data| DVec3::from(x.to_f64());
-    let arrow = |from: DVec3, n: DVec3| (from + n.normalize_or_zero() * per_px * 40.0).to_array();
-    match (a, view) {
-        (
-            Answer::Distance {
-                distance,
-                point_a,
-                point_b,
-                normal,
-            }
-            | Answer::Penetration {
-                depth: distance,
-                point_a,
-                point_b,
-                normal,
-            },
-            View::Object,
-        ) => {
-            let (pa, pb) = (v(point_a), v(point_b));
-            let (what, on_a, on_b) = match a {
-                Answer::Distance { .. } => ("distance", "closest on A", "closest on B"),
-                _ => ("depth", "deepest on A", "deepest on B"),
-            };
-            out.segment(clipper, pa.to_array(), pb.to_array(), COLOR_ANSWER, false);
-            out.segment(
-                clipper,
-                pa.to_array(),
-                arrow(pa, v(normal)),
-                COLOR_HIGHLIGHT,
-                true,
-            );
-            // The value first (placed before the points' names), at the middle.
-            if let Some((seg, _)) = clipper.segment(pa.to_array(), pb.to_array()) {
-                out.labels.push(Label {
-                    anchor: seg[0].lerp(seg[1], 0.5),
-                    text: format!("{what} {}", scalar_text(*distance)),
-                    color: COLOR_ANSWER,
-                    priority: priority::HOT,
-                });
-            }
-            out.point(clipper, pa.to_array(), on_a.to_owned(), pick(0));
-            out.point(clipper, pb.to_array(), on_b.to_owned(), pick(1));
-        }
-        (
-            Answer::Distance {
-                distance,
-                point_a,
-                point_b,
-                ..
-            }
-            | Answer::Penetration {
-                depth: distance,
-                point_a,
-                point_b,
-                ..
-            },
-            View::Config,
-        ) => {
-            let c = v(point_a) - v(point_b);
-            let what = if matches!(a, Answer::Distance { .. }) {
-                "closest point"
-            } else {
-                "penetration"
-            };
-            out.segment(clipper, [0.0; 3], c.to_array(), COLOR_ANSWER, true);
-            out.point(
-                clipper,
-                c.to_array(),
-                format!("{what} · {}", scalar_text(*distance)),
-                pick(2),
-            );
-        }
-        (
-            Answer::Sweep {
-                hit,
-                toi,
-                normal,
-                point,
-                position_a,
-            },
-            View::Object,
-        ) => {
-            // A where the sweep stopped: at impact, or at its end.
-            if let Some((a_at, _)) = shapes {
-                let shift = v(position_a) - DVec3::from(a_at);
-                if let Some(Entry::Shapes(k)) = session
-                    .visible
-                    .shapes
-                    .and_then(|e| session.trace.entries.get(e as usize))
-                    .copied()
-                {
-                    let meshes = session.meshes.get(&session.trace, k);
-                    surface(
-                        &meshes.a,
-                        shift,
-                        COLOR_ANSWER,
-                        90,
-                        (clipper, cam),
-                        out.fills,
-                        out.items,
-                    );
-                }
-            }
-            let note = if *hit {
-                format!("A at impact · toi {}", scalar_text(*toi))
-            } else {
-                format!("no hit · toi {}", scalar_text(*toi))
-            };
-            out.point(clipper, v(position_a).to_array(), note, pick(1));
-            if *hit {
-                let p = v(point);
-                out.segment(
-                    clipper,
-                    p.to_array(),
-                    arrow(p, v(normal)),
-                    COLOR_HIGHLIGHT,
-                    true,
-                );
-                out.point(clipper, p.to_array(), "contact".to_owned(), pick(0));
-            }
-        }
-        (Answer::Sweep { hit, toi, .. }, View::Config) => {
-            if let (true, Some(m)) = (*hit, shapes.and_then(|s| s.1)) {
-                let at = DVec3::from(m) * -toi.to_f64();
-                out.segment(clipper, [0.0; 3], at.to_array(), COLOR_ANSWER, true);
-                if let Some((q, _)) = clipper.point(at.to_array()) {
-                    out.labels.push(Label {
-                        anchor: q,
-                        text: format!("−toi · motion · toi {}", scalar_text(*toi)),
-                        color: COLOR_ANSWER,
-                        priority: priority::ORIGIN,
-                    });
-                }
-            }
-        }
-        (Answer::Intersect { axis, .. }, View::Config) => {
-            if let Some(x) = axis {
-                let tip = arrow(DVec3::ZERO, v(x));
-                out.segment(clipper, [0.0; 3], tip, COLOR_ANSWER, true);
-                if let Some((q, _)) = clipper.point(tip) {
-                    out.labels.push(Label {
-                        anchor: q,
-                        text: "separating axis".to_owned(),
-                        color: COLOR_ANSWER,
-                        priority: priority::ORIGIN,
-                    });
-                    out.picks.push((pick(0), q));
-                }
-            }
-        }
-        (Answer::Intersect { .. }, View::Object) => {}
-    }
 }
 
 /// A recorded triangle: a feather-free fill and its three edges as lines,
 /// so a sliver (EPA's last faces, a flat simplex) draws as the thin shape it
 /// is, never as a spike.
-fn triangle(
-    clipper: &Clipper,
-    pts: [DVec3; 3],
-    col: Color32,
-    fills: &mut Fills,
-    items: &mut Vec<(f64, Shape)>,
-) {
-    if let Some((poly, depth)) = clipper.polygon(&pts) {
-        fills.push(depth, poly, vec![with_alpha(col, 70)]);
+fn triangle(clipper: &Clipper, pts: [DVec3; 3], col: Color32, out: &mut Builder) {
+    if let Some(poly) = clipper.polygon(&pts) {
+        out.fill(&poly, &[with_alpha(col, 70)]);
     }
     for (i, j) in [(0, 1), (1, 2), (2, 0)] {
-        if let Some((seg, d)) = clipper.segment(pts[i].to_array(), pts[j].to_array()) {
-            items.push((d, Shape::line_segment(seg, Stroke::new(1.5, col))));
+        if let Some(seg) = clipper.segment(pts[i].to_array(), pts[j].to_array()) {
+            out.segment(Layer::Solid, seg, 1.5, col);
         }
     }
 }
@@ -864,18 +539,13 @@ mod tests {
     use super::*;
     use crate::state::trace::Trace;
     use cspace_recorder as rec;
+    use egui::vec2;
 
     fn session_of(f: impl FnOnce()) -> Session {
         let ((), r) = rec::record(f);
         let mut s = Session::new(Trace::from_bytes(&r.bytes), "t");
         s.command(crate::state::timeline::Command::Last);
         s
-    }
-
-    fn spiky(shape: &Shape, rect: Rect) -> bool {
-        // Anything painted far outside the view is a spike.
-        let r = shape.visual_bounding_rect();
-        r.is_finite() && !rect.expand(10.0).contains_rect(r)
     }
 
     #[test]
@@ -897,9 +567,16 @@ mod tests {
         let rect = Rect::from_min_size(pos2(0.0, 0.0), vec2(400.0, 300.0));
         s.frame_all(View::Object);
         let frame = build_frame(s, View::Object, rect);
-        assert!(!frame.shapes.iter().any(|sh| spiky(sh, rect)));
-        // Filled areas carry no feather: a mesh, not stroked polygons.
-        assert!(frame.shapes.iter().all(|sh| !matches!(sh, Shape::Path(_))));
+        // Anything drawn far outside the view would be a spike.
+        assert!(frame.geometry.triangles() > 0);
+        assert!(
+            frame
+                .geometry
+                .positions()
+                .all(|p| rect.expand(10.0).contains(p))
+        );
+        // Two triangles, two fills (no extra feather geometry around them).
+        assert_eq!(frame.geometry.fills.len(), 2 * 3);
     }
 
     #[test]
@@ -922,15 +599,9 @@ mod tests {
             ..OrbitCamera::default()
         };
         let frame = build_frame(s, View::Object, rect);
-        let Shape::Mesh(mesh) = &frame.shapes[0] else {
-            panic!("the surfaces come first");
-        };
-        assert!(!mesh.vertices.is_empty(), "the box's near part is drawn");
-        assert!(
-            mesh.vertices
-                .iter()
-                .all(|v| rect.expand(5.0).contains(v.pos))
-        );
+        let fills: Vec<Pos2> = frame.geometry.fill_positions().collect();
+        assert!(!fills.is_empty(), "the box's near part is drawn");
+        assert!(fills.iter().all(|p| rect.expand(5.0).contains(*p)));
     }
 
     #[test]
@@ -975,15 +646,9 @@ mod tests {
         );
         assert!(gap_px > 80.0, "the gap is visible: {gap_px} px");
         // The face of A − B is drawn up to the closest point, not past it.
-        let Shape::Mesh(mesh) = &frame.shapes[0] else {
-            panic!("the surface first");
-        };
-        assert!(!mesh.vertices.is_empty(), "the face is drawn");
-        let right = mesh
-            .vertices
-            .iter()
-            .map(|v| v.pos.x)
-            .fold(f32::MIN, f32::max);
+        let fills: Vec<Pos2> = frame.geometry.fill_positions().collect();
+        assert!(!fills.is_empty(), "the face is drawn");
+        let right = fills.iter().map(|p| p.x).fold(f32::MIN, f32::max);
         assert!(
             (right - closest.x).abs() < 1.0,
             "face edge {right} at {}",

@@ -1,13 +1,18 @@
 //! The 3D views: the configuration-space and object-space painters.
 //!
-//! [`frame`] turns a session into depth-sorted shapes (no egui state, so the
-//! benchmark times it); [`views`](mod@views) lays out the two views, turns drags,
-//! scrolls and clicks into camera moves and selections, and reports a drag
-//! that moves the sandbox's shapes for the app to apply. Nothing here loads
-//! files or runs queries.
+//! [`frame`] turns a session into a view's [`geometry`] (clipped in f64,
+//! with depth; the answer by [`answer`]); no egui state, so the benchmark
+//! times it. [`gpu`] draws that geometry with a depth buffer through an
+//! `egui_wgpu` paint callback. [`views`](mod@views) lays out the two views,
+//! turns drags, scrolls and clicks into camera moves and selections, places
+//! the labels and reports a drag that moves the sandbox's shapes for the
+//! app to apply. Nothing here loads files or runs queries.
 
+mod answer;
 pub mod clip;
 pub mod frame;
+pub mod geometry;
+pub mod gpu;
 pub mod views;
 
 pub use frame::{Frame, Label, build_frame};

@@ -6,6 +6,7 @@
 //! and places its labels without overlaps. In the sandbox a modified drag in
 //! object space is reported as an [`Edit`] for the app to apply.
 
+use super::gpu::ViewPaint;
 use super::{BACKGROUND, Label, build_frame};
 use crate::state::camera::scale_bar;
 use crate::state::pair::Pair;
@@ -131,16 +132,24 @@ fn backdrop(painter: &egui::Painter, rect: egui::Rect, title: String) {
     );
 }
 
-/// Paints a built frame's shapes, its labels (placed without overlaps,
-/// inside `rect`) and a scale bar for `per_pixel`; returns the picks.
+/// Paints a built frame: its geometry through the GPU (view `key` has its
+/// own target), its labels (placed without overlaps, inside `rect`) and a
+/// scale bar for `per_pixel`; returns the picks.
 fn paint_frame(
     painter: &egui::Painter,
-    rect: egui::Rect,
+    (rect, key): (egui::Rect, egui::Id),
     frame: super::Frame,
     per_pixel: f64,
 ) -> Vec<(Pick, egui::Pos2)> {
-    painter.extend(frame.shapes);
-    for (pos, galley, color) in place_labels(painter, rect, frame.labels) {
+    painter.add(eframe::egui_wgpu::Callback::new_paint_callback(
+        rect,
+        ViewPaint {
+            key: key.value(),
+            geometry: std::sync::Arc::new(frame.geometry),
+            size: [rect.width(), rect.height()],
+        },
+    ));
+    for (pos, galley, color) in place_labels(painter, rect, frame.labels, &frame.dots) {
         painter.galley(pos, galley, color);
     }
     if let Some((length, px)) = scale_bar(per_pixel, (rect.width() * 0.25).min(160.0)) {
@@ -162,15 +171,26 @@ fn paint_frame(
     frame.picks
 }
 
+/// Drawn points beyond this many are not avoided by labels (each label
+/// would test them all; so many points carry no labels of their own).
+const MAX_AVOIDED_DOTS: usize = 4096;
+
 /// Where each label goes: by priority, beside its point (right-above,
-/// right-below, left-above, left-below), inside `rect`, not over a label
-/// already placed; a label with no free place is left out (its point still
-/// names itself on hover).
+/// right-below, left-above, left-below, then farther out), inside `rect`,
+/// not over a label already placed and, where there is room, not over a
+/// drawn point (`dots`) other than its own; a label with no free place is
+/// left out (its point still names itself on hover).
 fn place_labels(
     painter: &egui::Painter,
     rect: egui::Rect,
     mut labels: Vec<Label>,
+    dots: &[egui::Pos2],
 ) -> Vec<(egui::Pos2, std::sync::Arc<egui::Galley>, Color32)> {
+    let dots = if dots.len() <= MAX_AVOIDED_DOTS {
+        dots
+    } else {
+        &[]
+    };
     labels.sort_by_key(|l| l.priority);
     let mut placed: Vec<egui::Rect> = Vec::new();
     let mut named: Vec<(egui::Pos2, String)> = Vec::new();
@@ -191,11 +211,25 @@ fn place_labels(
             l.anchor + vec2(6.0, 2.0),
             l.anchor + vec2(-size.x - 6.0, -size.y - 2.0),
             l.anchor + vec2(-size.x - 6.0, 2.0),
+            l.anchor + vec2(-size.x / 2.0, -size.y - 8.0),
+            l.anchor + vec2(-size.x / 2.0, 8.0),
+            l.anchor + vec2(12.0, -size.y / 2.0),
+            l.anchor + vec2(-size.x - 12.0, -size.y / 2.0),
         ];
-        let free = candidates.into_iter().find_map(|p| {
-            let r = egui::Rect::from_min_size(p, size);
-            (rect.contains_rect(r) && !placed.iter().any(|o| o.intersects(r))).then_some(r)
-        });
+        let fits =
+            |r: &egui::Rect| rect.contains_rect(*r) && !placed.iter().any(|o| o.intersects(*r));
+        // A point's disc is up to 7 points across; its own anchor is not in the way.
+        let clear = |r: &egui::Rect| {
+            !dots
+                .iter()
+                .any(|d| d.distance(l.anchor) > 0.5 && r.expand(6.0).contains(*d))
+        };
+        let rects = candidates.map(|p| egui::Rect::from_min_size(p, size));
+        let free = rects
+            .iter()
+            .find(|r| fits(r) && clear(r))
+            .or_else(|| rects[..4].iter().find(|r| fits(r)))
+            .copied();
         if let Some(r) = free {
             placed.push(r.expand(1.0));
             out.push((r.min, galley, l.color));
@@ -236,7 +270,7 @@ fn other_view(ui: &mut egui::Ui, session: &Session, pair: &mut Pair, size: Vec2)
     let per_pixel = pair.hidden.cameras[config].per_pixel(rect.height());
     let picks = paint_frame(
         &painter,
-        rect,
+        (rect, response.id),
         build_frame(&mut pair.hidden, View::Config, rect),
         per_pixel,
     );
@@ -342,7 +376,12 @@ fn view_ui(
     };
     backdrop(&painter, rect, title);
     let per_pixel = session.cameras[view as usize].per_pixel(height);
-    let picks = paint_frame(&painter, rect, build_frame(session, view, rect), per_pixel);
+    let picks = paint_frame(
+        &painter,
+        (rect, response.id),
+        build_frame(session, view, rect),
+        per_pixel,
+    );
     let hover = nearest_pick(&picks, response.hover_pos());
     let keys = response.hovered() && !ui.ctx().egui_wants_keyboard_input();
     let focus_key = keys && ui.input(|i| i.key_pressed(egui::Key::F));

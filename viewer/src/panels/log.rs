@@ -158,7 +158,8 @@ fn row_ui(
         .selectable_label(current, text)
         .on_hover_text(format!(
             "event {} at byte {} — {loc}",
-            row.event, trace.offsets[row.event as usize]
+            row.event,
+            trace.offset(row.event).unwrap_or_default()
         ))
         .clicked()
     {

@@ -258,10 +258,10 @@ pub fn pause_summary(trace: &Trace, pause: u32) -> Option<String> {
         i -= 1;
         let part = match trace.entries[i] {
             Entry::Pause { .. } | Entry::Push { .. } | Entry::Pop { .. } => break,
-            Entry::Value { value, .. } => {
+            Entry::Value { .. } => trace.value(i as u32).map(|value| {
                 let label = trace.site_of(i as u32).map_or("", |s| s.label.as_str());
-                Some((0, format!("{label} = {}", short(value.to_f64()))))
-            }
+                (0, format!("{label} = {}", short(value.to_f64())))
+            }),
             Entry::Simplex(k) => trace
                 .simplices
                 .get(k as usize)

@@ -1,0 +1,503 @@
+//! A core's support *feature* in a direction: the point the support
+//! function returns, the directions its support set extends along (an edge,
+//! a face, a cylinder's side), how fast the support point turns with the
+//! direction (the curvature of a rim) and the set itself, for placing a
+//! witness in it. Distance witness polishing (`witness`) works on these.
+//!
+//! The support set is taken within a height tolerance `eta`: a box edge
+//! whose two ends are within `eta` of each other along the direction is an
+//! edge, not a vertex.
+
+use crate::real::{Real, V3, Vector};
+use crate::shape::{Geom, Shape};
+
+/// The most hull points a hull face may have to be placed in
+/// (larger faces are not certified).
+const FACE_POINTS: usize = 8;
+
+/// A support set: where a witness on the feature may lie.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Region<T: Real> {
+    /// A single point (the feature's point).
+    Point,
+    /// The segment between two points.
+    Segment(V3<T>, V3<T>),
+    /// A rectangle: centre and two half-side vectors (a box face).
+    Rect(V3<T>, V3<T>, V3<T>),
+    /// A disc: centre, unit axis, radius (a cylinder's or cone's cap).
+    Disc(V3<T>, V3<T>, T),
+    /// A hull face: the hull's points within `eta` (the second field) of
+    /// the support height in local direction `d` (the first, not mapped).
+    /// Placing checks a point against it ([`on_hull_face`]).
+    HullFace(V3<T>, T),
+    /// A support set too large to place a witness in (a hull edge of more
+    /// than [`FACE_POINTS`] points).
+    Unknown,
+}
+
+/// A core's support feature in one direction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Feature<T: Real> {
+    /// The support point (a point of the support set).
+    pub point: V3<T>,
+    /// Unit directions the support set extends along (`count` of them).
+    pub flats: [V3<T>; 2],
+    /// How many `flats`: 0 a point, 1 a segment, 2 a face.
+    pub count: usize,
+    /// The support point's turn: its derivative along unit directions is
+    /// `radius · tangent tangentᵀ` (a rim point moves along the rim; 0 for
+    /// vertices and flat sets).
+    pub tangent: V3<T>,
+    /// See [`tangent`](Self::tangent).
+    pub radius: T,
+    /// A cone's side: the rate falls from `radius` at the segment's first
+    /// end (the rim) to 0 at its second (the apex).
+    pub taper: bool,
+    /// The support set.
+    pub region: Region<T>,
+}
+
+impl<T: Real> Feature<T> {
+    /// A single point without curvature.
+    fn vertex(point: V3<T>) -> Self {
+        Self {
+            point,
+            flats: [V3::<T>::ZERO; 2],
+            count: 0,
+            tangent: V3::<T>::ZERO,
+            radius: T::ZERO,
+            taper: false,
+            region: Region::Point,
+        }
+    }
+
+    /// How fast the support point nearest `q` turns with the direction.
+    pub fn rate(&self, q: V3<T>) -> T {
+        match (self.taper, self.region) {
+            (true, Region::Segment(rim, apex)) => {
+                let e = apex - rim;
+                let ee = e.length_squared();
+                let t = if ee > T::ZERO {
+                    (q - rim).dot(e) / ee
+                } else {
+                    T::ZERO
+                };
+                self.radius * (T::ONE - t.max(T::ZERO).min(T::ONE))
+            }
+            _ => self.radius,
+        }
+    }
+
+    /// The same feature with points mapped by `point` and directions by `vector`.
+    pub fn map(self, point: impl Fn(V3<T>) -> V3<T>, vector: impl Fn(V3<T>) -> V3<T>) -> Self {
+        let region = match self.region {
+            Region::Point => Region::Point,
+            Region::Unknown => Region::Unknown,
+            Region::Segment(p, q) => Region::Segment(point(p), point(q)),
+            Region::Rect(c, u, v) => Region::Rect(point(c), vector(u), vector(v)),
+            Region::Disc(c, axis, r) => Region::Disc(point(c), vector(axis), r),
+            Region::HullFace(d, eta) => Region::HullFace(d, eta),
+        };
+        Self {
+            point: point(self.point),
+            flats: self.flats.map(&vector),
+            tangent: vector(self.tangent),
+            region,
+            ..self
+        }
+    }
+
+    /// The point of the support set nearest `q` in the set's own
+    /// directions, and how far outside the set `q` was (0 when inside);
+    /// `None` when the set cannot say (a large hull face, or `q` outside a
+    /// hull face).
+    pub fn place(&self, q: V3<T>) -> Option<(V3<T>, T)> {
+        match self.region {
+            Region::Point => Some((self.point, T::ZERO)),
+            Region::Unknown | Region::HullFace(..) => None,
+            Region::Segment(p0, p1) => {
+                let e = p1 - p0;
+                let ee = e.length_squared();
+                let t = if ee > T::ZERO {
+                    (q - p0).dot(e) / ee
+                } else {
+                    T::ZERO
+                };
+                let c = t.max(T::ZERO).min(T::ONE);
+                Some((p0 + e * c, (t - c).abs() * ee.sqrt()))
+            }
+            Region::Rect(c, u, v) => {
+                let (x, y): (T, T) = (coord(q - c, u), coord(q - c, v));
+                let (cx, cy) = (clamp1(x), clamp1(y));
+                let out = (x - cx).abs() * u.length() + (y - cy).abs() * v.length();
+                Some((c + u * cx + v * cy, out))
+            }
+            Region::Disc(c, axis, r) => {
+                let d = q - c;
+                let radial = d - axis * d.dot(axis);
+                let len = radial.length();
+                if len > r {
+                    Some((c + radial * (r / len), len - r))
+                } else {
+                    Some((c + radial, T::ZERO))
+                }
+            }
+        }
+    }
+}
+
+/// `v`'s coordinate along the half-side `u` (±1 at the sides).
+fn coord<T: Real>(v: V3<T>, u: V3<T>) -> T {
+    let uu = u.length_squared();
+    if uu > T::ZERO { v.dot(u) / uu } else { T::ZERO }
+}
+
+/// `x` clamped to [−1, 1].
+fn clamp1<T: Real>(x: T) -> T {
+    x.max(-T::ONE).min(T::ONE)
+}
+
+/// Whether local point `q` lies on the hull face of `points` within `eta`
+/// of the support height in local direction `d` (at most [`FACE_POINTS`]
+/// points; a larger face answers `false`).
+pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> bool {
+    let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
+    let mut near = [V3::<T>::ZERO; FACE_POINTS];
+    let mut n = 0;
+    for &p in points {
+        if p.dot(d) >= top - eta && !near[..n].contains(&p) {
+            if n == FACE_POINTS {
+                return false;
+            }
+            near[n] = p;
+            n += 1;
+        }
+    }
+    in_polygon::<T>(&near[..n], q)
+}
+
+/// Whether `q` (on the plane of `ps`, to rounding) lies in the fan of
+/// triangles from the points' mean through the points sorted by angle: a
+/// star polygon inside their convex hull, so `true` is certain.
+fn in_polygon<T: Real>(ps: &[V3<T>], q: V3<T>) -> bool {
+    if ps.len() < 3 {
+        return false;
+    }
+    let c = ps.iter().fold(V3::<T>::ZERO, |s, &p| s + p) / T::from_f64(ps.len() as f64);
+    let Some(n) = (ps[1] - ps[0]).cross(ps[2] - ps[0]).try_normalize() else {
+        return false;
+    };
+    let u = (ps[0] - c).try_normalize().unwrap_or(V3::<T>::X);
+    let v = n.cross(u);
+    let angle = |p: V3<T>| {
+        let d = p - c;
+        d.dot(v).to_f64().atan2(d.dot(u).to_f64())
+    };
+    let mut sorted = [V3::<T>::ZERO; FACE_POINTS];
+    sorted[..ps.len()].copy_from_slice(ps);
+    let sorted = &mut sorted[..ps.len()];
+    sorted.sort_by(|&p, &q| angle(p).total_cmp(&angle(q)));
+    let inside = |a: V3<T>, b: V3<T>| {
+        let s = [(c, a), (a, b), (b, c)].map(|(x, y)| (y - x).cross(q - x).dot(n));
+        s.iter().all(|&x| x >= T::ZERO)
+    };
+    (0..sorted.len()).any(|i| inside(sorted[i], sorted[(i + 1) % sorted.len()]))
+}
+
+/// The support feature of `shape`'s core in unit local direction `d`,
+/// within height tolerance `eta`.
+pub(crate) fn feature<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> Feature<T> {
+    let point = shape.core_support(d);
+    match &shape.geom {
+        Geom::Point | Geom::Sphere { .. } => Feature::vertex(point),
+        Geom::Box { half_extents: h } => box_feature(point, *h, d, eta),
+        Geom::Capsule { half_height, .. } => {
+            let hh = *half_height;
+            if hh > T::ZERO && d.y().abs() * T::TWO * hh <= eta {
+                segment(point, V3::<T>::Y * hh, V3::<T>::Y * -hh)
+            } else {
+                Feature::vertex(point)
+            }
+        }
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => cylinder_feature(point, *half_height, *radius, d, eta),
+        Geom::Cone {
+            half_height,
+            radius,
+        } => cone_feature(point, *half_height, *radius, d, eta),
+        Geom::Hull(hull) => hull_feature(point, hull.points(), d, eta),
+    }
+}
+
+/// Only the flat directions of [`feature`] (for polytope pairs, whose
+/// witnesses need no placing): up to two unit directions and their count.
+pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2], usize) {
+    let mut out = [V3::<T>::ZERO; 2];
+    let mut k = 0;
+    match &shape.geom {
+        Geom::Point | Geom::Sphere { .. } => {}
+        Geom::Box { half_extents: h } => {
+            for (i, axis) in [V3::<T>::X, V3::<T>::Y, V3::<T>::Z].into_iter().enumerate() {
+                let hi = h.get(i);
+                if hi > T::ZERO && d.get(i).abs() * T::TWO * hi <= eta && k < 2 {
+                    out[k] = axis;
+                    k += 1;
+                }
+            }
+        }
+        Geom::Capsule { half_height, .. } => {
+            if *half_height > T::ZERO && d.y().abs() * T::TWO * *half_height <= eta {
+                out[0] = V3::<T>::Y;
+                k = 1;
+            }
+        }
+        _ => {
+            let f = feature(shape, d, eta);
+            return (f.flats, f.count);
+        }
+    }
+    (out, k)
+}
+
+/// A segment feature from `p` to `q` (with `point` one of its points).
+fn segment<T: Real>(point: V3<T>, p: V3<T>, q: V3<T>) -> Feature<T> {
+    match (q - p).try_normalize() {
+        Some(f) => Feature {
+            flats: [f, V3::<T>::ZERO],
+            count: 1,
+            region: Region::Segment(p, q),
+            ..Feature::vertex(point)
+        },
+        None => Feature::vertex(point),
+    }
+}
+
+/// A box's vertex, edge or face.
+fn box_feature<T: Real>(point: V3<T>, h: V3<T>, d: V3<T>, eta: T) -> Feature<T> {
+    let axes = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
+    let mut f = Feature::vertex(point);
+    let mut centre = point;
+    let mut halves = [V3::<T>::ZERO; 2];
+    for (i, &axis) in axes.iter().enumerate() {
+        let hi = h.get(i);
+        if hi > T::ZERO && d.get(i).abs() * T::TWO * hi <= eta && f.count < 2 {
+            f.flats[f.count] = axis;
+            halves[f.count] = axis * hi;
+            centre -= axis * point.get(i);
+            f.count += 1;
+        }
+    }
+    f.region = match f.count {
+        0 => Region::Point,
+        1 => Region::Segment(centre - halves[0], centre + halves[0]),
+        _ => Region::Rect(centre, halves[0], halves[1]),
+    };
+    f
+}
+
+/// A rim point's tangent and turning radius for direction `d` whose
+/// horizontal length is `s` (> 0): the point moves `radius / s` per radian.
+fn rim<T: Real>(mut f: Feature<T>, radius: T, d: V3<T>, s: T) -> Feature<T> {
+    f.tangent = V3::<T>::new(-d.z() / s, T::ZERO, d.x() / s);
+    f.radius = radius / s;
+    f
+}
+
+/// A cylinder's rim point, side segment or cap disc.
+fn cylinder_feature<T: Real>(point: V3<T>, hh: T, r: T, d: V3<T>, eta: T) -> Feature<T> {
+    let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+    if r > T::ZERO && s * T::TWO * r <= eta {
+        let centre = V3::<T>::new(T::ZERO, point.y(), T::ZERO);
+        return Feature {
+            flats: [V3::<T>::X, V3::<T>::Z],
+            count: 2,
+            region: Region::Disc(centre, V3::<T>::Y, r),
+            ..Feature::vertex(point)
+        };
+    }
+    let f = if hh > T::ZERO && d.y().abs() * T::TWO * hh <= eta {
+        let p = V3::<T>::new(point.x(), hh, point.z());
+        segment(point, V3::<T>::new(point.x(), -hh, point.z()), p)
+    } else {
+        Feature::vertex(point)
+    };
+    if s > T::ZERO { rim(f, r, d, s) } else { f }
+}
+
+/// A cone's apex, rim point, side segment or base disc.
+fn cone_feature<T: Real>(point: V3<T>, hh: T, r: T, d: V3<T>, eta: T) -> Feature<T> {
+    let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+    let apex = V3::<T>::new(T::ZERO, hh, T::ZERO);
+    let (apex_h, rim_h) = (d.y() * hh, s * r - d.y() * hh);
+    if r > T::ZERO && s * T::TWO * r <= eta && d.y() < T::ZERO {
+        let centre = V3::<T>::new(T::ZERO, -hh, T::ZERO);
+        return Feature {
+            flats: [V3::<T>::X, V3::<T>::Z],
+            count: 2,
+            region: Region::Disc(centre, V3::<T>::Y, r),
+            ..Feature::vertex(point)
+        };
+    }
+    if s <= T::ZERO {
+        return Feature::vertex(point);
+    }
+    let rim_point = V3::<T>::new(d.x() * (r / s), -hh, d.z() * (r / s));
+    if (apex_h - rim_h).abs() <= eta {
+        // The side: its rim end turns with the rim, its apex end not at all.
+        let f = segment(point, rim_point, apex);
+        return Feature {
+            taper: f.count == 1,
+            ..rim(f, r, d, s)
+        };
+    }
+    if apex_h >= rim_h {
+        Feature::vertex(point)
+    } else {
+        rim(Feature::vertex(point), r, d, s)
+    }
+}
+
+/// A hull's vertex, edge or face: the points within `eta` of the support height.
+fn hull_feature<T: Real>(point: V3<T>, points: &[V3<T>], d: V3<T>, eta: T) -> Feature<T> {
+    let top = point.dot(d);
+    let mut near = [V3::<T>::ZERO; FACE_POINTS];
+    let mut n = 0;
+    let mut more = false;
+    for &p in points {
+        if p.dot(d) >= top - eta && !near[..n].contains(&p) {
+            if n == FACE_POINTS {
+                more = true;
+                break;
+            }
+            near[n] = p;
+            n += 1;
+        }
+    }
+    // The longest spread from the support point, then the longest across it.
+    let far = near[..n]
+        .iter()
+        .copied()
+        .max_by(|a, b| {
+            (*a - point)
+                .length_squared()
+                .to_f64()
+                .total_cmp(&(*b - point).length_squared().to_f64())
+        })
+        .unwrap_or(point);
+    let Some(f1) = (far - point).try_normalize() else {
+        return Feature::vertex(point);
+    };
+    let across = |p: V3<T>| {
+        let e = p - point;
+        e - f1 * e.dot(f1)
+    };
+    let side = near[..n]
+        .iter()
+        .map(|&p| across(p))
+        .max_by(|a, b| {
+            a.length_squared()
+                .to_f64()
+                .total_cmp(&b.length_squared().to_f64())
+        })
+        .unwrap_or(V3::<T>::ZERO);
+    if side.length() <= eta || n < 3 {
+        if more {
+            return Feature {
+                flats: [f1, V3::<T>::ZERO],
+                count: 1,
+                region: Region::Unknown,
+                ..Feature::vertex(point)
+            };
+        }
+        // An edge: its two extreme points along f1.
+        let along = |p: &V3<T>| (*p - point).dot(f1);
+        let lo = near[..n].iter().map(along).fold(T::ZERO, T::min);
+        let hi = near[..n].iter().map(along).fold(T::ZERO, T::max);
+        return segment(point, point + f1 * lo, point + f1 * hi);
+    }
+    let f2 = side / side.length();
+    Feature {
+        flats: [f1, f2],
+        count: 2,
+        region: if more {
+            Region::Unknown
+        } else {
+            Region::HullFace(d, eta)
+        },
+        ..Feature::vertex(point)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    #[test]
+    fn box_features_by_direction() {
+        let s = Shape::<f64>::cuboid(DVec3::new(1.0, 2.0, 3.0));
+        let v = feature(&s, DVec3::new(1.0, 1.0, 1.0).normalize(), 1e-9);
+        assert_eq!(v.count, 0);
+        let e = feature(&s, DVec3::new(1.0, 1.0, 1e-12).normalize(), 1e-9);
+        assert_eq!((e.count, e.flats[0]), (1, DVec3::Z));
+        let f = feature(&s, DVec3::X, 1e-9);
+        assert_eq!(f.count, 2);
+        let (p, out) = f.place(DVec3::new(1.0, 0.5, -4.0)).unwrap();
+        assert_eq!(p, DVec3::new(1.0, 0.5, -3.0));
+        assert!((out - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn rim_turns_with_the_direction() {
+        let s = Shape::<f64>::cylinder(1.0, 0.5);
+        let d = DVec3::new(0.6, 0.5, 0.2).normalize();
+        let f = feature(&s, d, 1e-12);
+        assert_eq!(f.count, 0);
+        // Finite difference of the support along the tangent.
+        let h = 1e-6;
+        let moved = s.core_support((d + f.tangent * h).normalize());
+        let rate = (moved - f.point).dot(f.tangent) / h;
+        assert!(
+            (rate - f.radius).abs() < 1e-5 * f.radius,
+            "{rate} {}",
+            f.radius
+        );
+        let side = feature(&s, DVec3::new(1.0, 0.0, 1.0).normalize(), 1e-12);
+        assert_eq!((side.count, side.flats[0]), (1, DVec3::Y));
+        let cap = feature(&s, DVec3::Y, 1e-12);
+        assert_eq!(cap.count, 2);
+    }
+
+    #[test]
+    fn hull_face_places_inside_only() {
+        let pts = vec![
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(0.2, -1.0, 0.3),
+        ];
+        let s = Shape::<f64>::hull(pts);
+        let f = feature(&s, DVec3::Y, 1e-9);
+        assert_eq!(f.count, 2);
+        let Region::HullFace(d, eta) = f.region else {
+            panic!("{f:?}");
+        };
+        let Geom::Hull(hull) = &s.geom else {
+            unreachable!()
+        };
+        assert!(on_hull_face(
+            hull.points(),
+            d,
+            eta,
+            DVec3::new(0.2, 1.0, 0.2)
+        ));
+        assert!(!on_hull_face(
+            hull.points(),
+            d,
+            eta,
+            DVec3::new(0.8, 1.0, 0.8)
+        ));
+    }
+}

@@ -1,0 +1,410 @@
+//! The certificate of a sweep's hit, computed at the time of impact a method
+//! found: the contact normal polished on the shapes' supports, the bracket
+//! of the time of impact and a contact point on each shape.
+//!
+//! Everything works in A's frame at t = 0 on the inflated configuration-space
+//! object `K = (A − B) ⊕ ball(r)` (cores plus the summed radii) and A's path
+//! in it, the ray `x(t) = −t·motion`: A touches B at t iff `x(t) ∈ K`.
+//!
+//! - Lower bound: the support plane of `K` with normal `n` leaves a gap
+//!   `g = n·x(t) − h_K(n)` that shrinks at the closing speed `s = motion·n`,
+//!   so the shapes are apart for every `t < t_e + g/s`: a bound for any `n`,
+//!   the tightest for the contact normal.
+//! - Upper bound: a triangle of points of `K` (support points, so its convex
+//!   hull lies in `K`) that the ray crosses proves contact at the crossing.
+//!   The triangles are the method's last simplex and a fan of supports
+//!   around `n`: on a face they span the face, on a curved surface a small
+//!   cap whose chords lie within `½·ρ·h²` (`h` the fan's angle, `ρ` the
+//!   curvature radius) of the surface.
+//! - Normal: the contact normal maximises the support-plane gap `g(n)`; where
+//!   the supports move smoothly with `n` (curved features) its gradient, the
+//!   tangential part of `x − k(n)`, is zero there, which Newton's method
+//!   solves with a finite-difference Jacobian (the summed curvature radii).
+//!   Flat directions (faces, edges) have a zero Jacobian and are left as the
+//!   method found them; a step is kept only if the gap does not fall.
+
+use super::polish::polish;
+use super::{Sweep, gjk_tol, record_hit};
+use crate::collide::cso::Cso;
+use crate::collide::simplex::CsoPoint;
+use crate::collide::{Status, gjk};
+use crate::real::{Real, Rotation, V3, Vector};
+use cspace_recorder as rec;
+
+/// The support fan's directions around the normal, as (cos, sin) of the
+/// angle in the tangent plane: eight, 45° apart.
+const FAN: [(f64, f64); 8] = [
+    (1.0, 0.0),
+    (
+        core::f64::consts::FRAC_1_SQRT_2,
+        core::f64::consts::FRAC_1_SQRT_2,
+    ),
+    (0.0, 1.0),
+    (
+        -core::f64::consts::FRAC_1_SQRT_2,
+        core::f64::consts::FRAC_1_SQRT_2,
+    ),
+    (-1.0, 0.0),
+    (
+        -core::f64::consts::FRAC_1_SQRT_2,
+        -core::f64::consts::FRAC_1_SQRT_2,
+    ),
+    (0.0, -1.0),
+    (
+        core::f64::consts::FRAC_1_SQRT_2,
+        -core::f64::consts::FRAC_1_SQRT_2,
+    ),
+];
+
+/// What a sweep method found, in A's frame at t = 0.
+pub(super) struct Found<'s, T: Real> {
+    /// The time of impact it found.
+    pub toi: T,
+    /// Its normal from A towards B, not necessarily unit.
+    pub normal: V3<T>,
+    /// Configuration-space points near the contact (its last simplex), by
+    /// their local support points; may be empty.
+    pub near: &'s [CsoPoint<T>],
+    /// Support evaluations it made.
+    pub iterations: u32,
+    /// How it ended.
+    pub status: Status,
+}
+
+/// A point of `K` with its points on A (A's frame, t = 0) and B (A's frame).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Full<T: Real> {
+    /// The point of `K`.
+    pub k: V3<T>,
+    /// Its point on A.
+    pub a: V3<T>,
+    /// Its point on B.
+    pub b: V3<T>,
+}
+
+/// The point of `K` made of core points `p` pushed out by the radii along `n`.
+pub(super) fn inflate<T: Real>(cso: &Cso<'_, T>, p: &CsoPoint<T>, n: V3<T>) -> Full<T> {
+    let a = p.a + n * cso.radius_a;
+    let b = p.b - n * cso.radius_b;
+    Full { k: a - b, a, b }
+}
+
+/// The support point of `K` in unit direction `n` (from A towards B): A's
+/// point furthest towards B minus B's point furthest towards A.
+pub(super) fn support<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Full<T> {
+    inflate(cso, &cso.support(n), n)
+}
+
+/// Two unit tangents completing unit `n` to a right-handed basis.
+pub(super) fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
+    let m = n.abs();
+    let axis = if m.x() <= m.y() && m.x() <= m.z() {
+        V3::<T>::X
+    } else if m.y() <= m.z() {
+        V3::<T>::Y
+    } else {
+        V3::<T>::Z
+    };
+    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
+    (t1, n.cross(t1))
+}
+
+/// Certifies a hit found by a method: polishes its normal at `found.toi`,
+/// brackets the time of impact and finds the contact points; records the answer.
+pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_, T>) -> Sweep<T> {
+    let m = cso.pose_a.rotation.inverse_rotate(motion);
+    let t_e = found.toi;
+    let x = m * -t_e;
+    let n0 = found.normal.try_normalize().unwrap_or(V3::<T>::Y);
+    let mut iterations = found.iterations;
+    // The method's simplex re-placed once from its support points (its `w`
+    // may have been moved with the ray).
+    let mut placed = [CsoPoint::<T>::default(); 4];
+    for (slot, p) in placed.iter_mut().zip(found.near) {
+        *slot = cso.point(p.local_a, p.local_b);
+    }
+    let near = &placed[..found.near.len().min(4)];
+    let (n, hub, probed) = polish(cso, x, n0, near, &mut iterations);
+    let gap = n.dot(x - hub.k);
+    let closing = n.dot(m);
+    let lower = if closing > T::ZERO {
+        (t_e + gap / closing).max(T::ZERO).min(T::ONE)
+    } else {
+        t_e
+    };
+    let path = Path {
+        m,
+        x,
+        t_e,
+        scale: cso.scale,
+    };
+    // A crossing before the plane's bound contradicts it: rounding in a
+    // sliver triangle, not a proof.
+    let before =
+        T::from_f64(64.0) * T::EPSILON * (x.length() + cso.scale) / closing.abs().max(T::EPSILON);
+    let credible = |t: T| closing <= T::ZERO || t >= lower - before;
+    let snapped =
+        |c: Crossing<T>, unique: Option<Unique>| snap(c, unique.unwrap_or(Unique::Neither), hub, m);
+    let crossing = cross_near(cso, &path, n, near)
+        .filter(|c| credible(c.0))
+        .map(|c| snapped(c, probed))
+        .or_else(|| {
+            cross_fan(cso, &path, n, hub, &mut iterations)
+                .filter(|c| credible(c.0.0))
+                .map(|(c, unique)| snapped(c, probed.or(Some(unique))))
+        });
+    let touch = T::from_f64(4.0) * gjk_tol(cso);
+    let (toi, upper, (on_a, on_b), status) = match crossing {
+        Some((t, on)) if closing > T::ZERO => {
+            let upper = t.max(lower);
+            let tight = (upper - lower) * closing <= touch;
+            let status = match found.status {
+                _ if tight => Status::Converged,
+                Status::Converged => Status::Degenerate,
+                s => s,
+            };
+            // A wide bracket (a poor normal's plane) keeps the method's own
+            // estimate, inside the bracket.
+            let toi = if tight {
+                lower
+            } else {
+                t_e.max(lower).min(upper)
+            };
+            (toi, upper, on, status)
+        }
+        _ => {
+            rec::text!("no point of the configuration-space object on A's path proves the contact");
+            let status = match found.status {
+                Status::Converged => Status::Degenerate,
+                s => s,
+            };
+            (t_e, t_e.max(lower), (hub.a, hub.b), status)
+        }
+    };
+    let sweep = Sweep {
+        hit: true,
+        toi,
+        toi_lower: lower.min(toi),
+        toi_upper: upper,
+        normal: cso.world_vector(n),
+        point: V3::<T>::ZERO,
+        point_a: cso.world_point(on_a) + motion * toi,
+        point_b: cso.world_point(on_b),
+        iterations,
+        status,
+    };
+    let sweep = Sweep {
+        point: (sweep.point_a + sweep.point_b) * T::HALF,
+        ..sweep
+    };
+    record_hit(&sweep);
+    sweep
+}
+
+/// A proven time of contact and the contact points on A (A's frame at
+/// t = 0) and B (A's frame).
+type Crossing<T> = (T, (V3<T>, V3<T>));
+
+/// A's path in `K` near the toi the method found: `x(t) = x + (t − t_e)·(−m)`.
+/// Crossings are solved relative to `x`, so the triangles' coordinates are
+/// small and the solve loses no digits to their distance from the origin.
+struct Path<T: Real> {
+    m: V3<T>,
+    x: V3<T>,
+    t_e: T,
+    scale: T,
+}
+
+/// A time of contact proven by the method's own simplex (a triangle of it
+/// the path crosses; its points placed at t = 0), with the contact points
+/// on A and B.
+fn cross_near<T: Real>(
+    cso: &Cso<'_, T>,
+    path: &Path<T>,
+    n: V3<T>,
+    near: &[CsoPoint<T>],
+) -> Option<Crossing<T>> {
+    if near.len() < 3 {
+        return None;
+    }
+    let p = |i: usize| inflate(cso, &near[i], n);
+    let mut best = None;
+    for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
+        if k < near.len() {
+            let t = [p(i), p(j), p(k)];
+            if well_shaped(&t) {
+                best = earliest(best, cross_triangle(path, t));
+            }
+        }
+    }
+    best
+}
+
+/// Whether every angle of triangle `p` is above ~0.06°: the method's
+/// simplex near a curved contact is often a sliver, whose crossing rounding
+/// moves by far more than the coordinates' rounding.
+fn well_shaped<T: Real>(p: &[Full<T>; 3]) -> bool {
+    let min_sin = T::from_f64(1e-3);
+    (0..3).all(|i| {
+        let (a, b, c) = (p[i].k, p[(i + 1) % 3].k, p[(i + 2) % 3].k);
+        let (u, v) = (b - a, c - a);
+        u.cross(v).length() > min_sin * u.length() * v.length()
+    })
+}
+
+/// A time of contact proven by a fan of supports around `n` (angle `√rel`):
+/// the earliest crossing of the triangles (hub, kᵢ, kᵢ₊₁), or where they
+/// collapse (a vertex or an edge of `K`) a segment or point the path meets.
+fn cross_fan<T: Real>(
+    cso: &Cso<'_, T>,
+    path: &Path<T>,
+    n: V3<T>,
+    hub: Full<T>,
+    iterations: &mut u32,
+) -> Option<(Crossing<T>, Unique)> {
+    let h = gjk::rel_tol::<T>().sqrt();
+    let (t1, t2) = tangents::<T>(n);
+    let mut ring = [hub; FAN.len()];
+    for (slot, (c, s)) in ring.iter_mut().zip(FAN) {
+        let dir = n + (t1 * T::from_f64(c) + t2 * T::from_f64(s)) * h;
+        *slot = support(cso, dir.try_normalize().unwrap_or(n));
+        *iterations += 1;
+    }
+    let mut best = None;
+    for (i, &p) in ring.iter().enumerate() {
+        let q = ring[(i + 1) % ring.len()];
+        best = earliest(best, cross_triangle(path, [hub, p, q]));
+    }
+    if best.is_none() {
+        best = earliest(best, cross_segment(path, hub, hub));
+        for p in ring {
+            best = earliest(best, cross_segment(path, hub, p));
+        }
+    }
+    // Which shape's support stays put around n (a vertex or a curved point,
+    // moving by ρ·h at most): its point is the contact point itself.
+    let still = T::from_f64(8.0) * h * path.scale;
+    let spread = |f: fn(&Full<T>) -> V3<T>| {
+        ring.iter()
+            .map(|p| (f(p) - f(&hub)).length())
+            .fold(T::ZERO, T::max)
+    };
+    let unique = if spread(|p| p.a) <= still {
+        Unique::A
+    } else if spread(|p| p.b) <= still {
+        Unique::B
+    } else {
+        Unique::Neither
+    };
+    best.map(|c| (c, unique))
+}
+
+/// Which shape has a unique support point around the contact normal: its
+/// point is the contact point itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unique {
+    /// A's (a vertex, a rim or a curved point).
+    A,
+    /// B's.
+    B,
+    /// Neither: both touch with a flat feature (a face or an edge).
+    Neither,
+}
+
+/// A fan's crossing with its contact points taken from the shape whose
+/// support is unique (the barycentric mix of a fan spread along a flat
+/// feature is off by up to the fan's width): A's support point `hub.a`, and
+/// B's the same point where A meets it at the crossing's time, or the other
+/// way round.
+fn snap<T: Real>((t, on): Crossing<T>, unique: Unique, hub: Full<T>, m: V3<T>) -> Crossing<T> {
+    match unique {
+        Unique::A => (t, (hub.a, hub.a + m * t)),
+        Unique::B => (t, (hub.b - m * t, hub.b)),
+        Unique::Neither => (t, on),
+    }
+}
+
+/// The earlier of two proven crossings.
+fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<Crossing<T>> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Where the path crosses triangle `p`, inside to rounding: the time and
+/// the crossing's points on A and B. Solved on the triangle's plane (its
+/// normal's error is a tilt about its longer edges, which moves a point
+/// inside it by no more than rounding, also on slivers), the inside test on
+/// signed areas with a tolerance of the coordinates' rounding.
+fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T>> {
+    let dir = -path.m;
+    let normal = (p[1].k - p[0].k).cross(p[2].k - p[0].k);
+    let area2 = normal.length();
+    let along = normal.dot(dir);
+    // A path (almost) in the triangle's plane, or a triangle collapsed to a
+    // segment, has no proper crossing: the segments are tried instead.
+    if along.abs() <= T::from_f64(1e-9) * area2 * dir.length() || !along.is_finite() {
+        return None;
+    }
+    let dt = normal.dot(p[0].k - path.x) / along;
+    let q = path.x + dir * dt;
+    let round = T::from_f64(64.0) * T::EPSILON * (path.x.length() + path.scale);
+    let mut w = [T::ZERO; 3];
+    for (i, wi) in w.iter_mut().enumerate() {
+        let (b, c) = (p[(i + 1) % 3].k, p[(i + 2) % 3].k);
+        let edge = c - b;
+        // Twice the signed area of (q, b, c) over |normal|: q's height above
+        // the edge b c (in the plane) times the edge's length.
+        let signed = edge.cross(q - b).dot(normal) / area2;
+        if signed < -round * edge.length() {
+            return None;
+        }
+        *wi = signed.max(T::ZERO);
+    }
+    let total = w[0] + w[1] + w[2];
+    if total <= T::ZERO || !total.is_finite() || !dt.is_finite() {
+        return None;
+    }
+    let on_a = (p[0].a * w[0] + p[1].a * w[1] + p[2].a * w[2]) / total;
+    let on_b = (p[0].b * w[0] + p[1].b * w[1] + p[2].b * w[2]) / total;
+    Some((path.t_e + dt, (on_a, on_b)))
+}
+
+/// Where the path meets segment `p q` of `K` (a point when equal), within
+/// rounding of the coordinates: the time and the points on A and B.
+fn cross_segment<T: Real>(path: &Path<T>, p: Full<T>, q: Full<T>) -> Option<Crossing<T>> {
+    let m = path.m;
+    let mm = m.dot(m);
+    if mm <= T::ZERO {
+        return None;
+    }
+    let r = p.k - path.x;
+    let e = q.k - p.k;
+    let ee = e.dot(e);
+    // Closest points of the line x − s·m and the segment p + u·e, u ∈ [0, 1].
+    let u = if ee > T::ZERO {
+        let me = m.dot(e);
+        let denom = ee * mm - me * me;
+        if denom > T::EPSILON * ee * mm {
+            ((-(r.dot(e)) * mm + r.dot(m) * me) / denom)
+                .max(T::ZERO)
+                .min(T::ONE)
+        } else {
+            T::ZERO
+        }
+    } else {
+        T::ZERO
+    };
+    let c = r + e * u;
+    let dt = -c.dot(m) / mm;
+    let miss = (c + m * dt).length();
+    let eta = T::from_f64(64.0) * T::EPSILON * (path.x.length() + path.scale);
+    if miss > eta {
+        return None;
+    }
+    let on_a = p.a + (q.a - p.a) * u;
+    let on_b = p.b + (q.b - p.b) * u;
+    Some((path.t_e + dt, (on_a, on_b)))
+}

@@ -1,0 +1,294 @@
+//! The contact normal at a sweep's time of impact, polished on the shapes'
+//! supports (A's frame at t = 0, the inflated CSO `K` and A's path point `x`).
+//!
+//! The contact normal `n*` maximises the support-plane gap `g(n) = n·x −
+//! h_K(n)`. Around `n*`, each tangent direction is either
+//! - *smooth*: the support point `k(n)` moves with `n` (curved surfaces),
+//!   and `n*` zeroes the tangential part of `k(n) − x`; its Jacobian is the
+//!   summed curvature radii, so Newton's method converges quadratically;
+//! - *flat*: `k(n)` jumps across `n*` between the ends of an edge of `K`
+//!   (a face, a cylinder's or capsule's side), and `n*` is perpendicular to
+//!   that edge.
+//!
+//! Symmetric probes at `±PROBE` rad tell the two apart (a jump is longer than
+//! any smooth motion, `2·ρ·PROBE`); an edge is re-probed along itself until
+//! its two ends are supports of the same smooth position (each round divides
+//! its error by ~`L / (2ρ·PROBE)`). Two flat directions give the face's
+//! normal, one gives an axis to turn about, none a 2-D Newton step. A step
+//! is kept only where the gap does not fall.
+
+use super::certify::{Full, Unique, inflate, support, tangents};
+use crate::collide::cso::Cso;
+use crate::collide::simplex::CsoPoint;
+use crate::real::{Real, V3, Vector};
+use cspace_recorder as rec;
+
+/// The most rounds of the polish.
+const ROUNDS: u32 = 6;
+/// Halvings of a step that lowers the gap before it is given up.
+const HALVINGS: u32 = 3;
+/// Re-probes of an edge along itself.
+const EDGE_ROUNDS: u32 = 3;
+
+/// The probe angle (rad): larger than the methods' normal errors, so a
+/// probe pair straddles the edge where the normal is flat.
+fn probe<T: Real>() -> T {
+    T::from_f64(1e-4)
+}
+
+/// The contact normal at `x` from the method's `n0` (unit), its support
+/// point, and which shape's support the probes found unique around it (none
+/// probed: `None`). `near` is the method's last simplex placed at t = 0:
+/// when it is a face of `K` containing the support in `n0` (polytopes), `n0`
+/// is that face's normal already and is returned as is.
+pub(super) fn polish<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n0: V3<T>,
+    near: &[CsoPoint<T>],
+    iterations: &mut u32,
+) -> (V3<T>, Full<T>, Option<Unique>) {
+    let slack = T::from_f64(16.0) * T::EPSILON * (x.length() + cso.scale);
+    let mut n = n0;
+    let mut hub = support(cso, n);
+    *iterations += 1;
+    if on_face(cso, n, &hub, near, slack) {
+        return (n, hub, None);
+    }
+    let mut unique = None;
+    let mut gap = n.dot(x - hub.k);
+    // A step below this is the last: Newton's error after it is its square.
+    let done = T::from_f64(4.0) * T::EPSILON.sqrt();
+    let mut rounds = 0;
+    for _ in 0..ROUNDS {
+        let (base, step, alone) = proposal(cso, x, n, &hub, iterations);
+        unique = Some(alone);
+        // A face's normal (no step) is exact: nothing further to polish.
+        let face = step == V3::<T>::ZERO && base != n;
+        let mut scale = T::ONE;
+        let mut kept = None;
+        for _ in 0..=HALVINGS {
+            if let Some(next) = (base + step * scale).try_normalize() {
+                let k = support(cso, next);
+                *iterations += 1;
+                let g = next.dot(x - k.k);
+                // Strictly better: within rounding a step could drift.
+                if g >= gap {
+                    kept = Some((next, k, g));
+                    break;
+                }
+            }
+            scale *= T::HALF;
+        }
+        let Some((next, k, g)) = kept else {
+            break;
+        };
+        let turn = n.cross(next).length();
+        (n, hub, gap) = (next, k, g);
+        rounds += 1;
+        if turn <= done || face {
+            break;
+        }
+    }
+    if rounds > 0 {
+        rec::text!(
+            "normal polished on the supports in {rounds} rounds: turned by {:?} rad",
+            n0.cross(n).length()
+        );
+    }
+    (n, hub, unique)
+}
+
+/// Whether `n` is the normal of a face of `K` that the method's simplex lies
+/// in: the simplex's plane is perpendicular to `n` and holds `hub`.
+fn on_face<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    hub: &Full<T>,
+    near: &[CsoPoint<T>],
+    slack: T,
+) -> bool {
+    if near.len() != 3 {
+        return false;
+    }
+    let k = |i: usize| inflate(cso, &near[i], n).k;
+    let (k0, k1, k2) = (k(0), k(1), k(2));
+    let Some(face) = (k1 - k0).cross(k2 - k0).try_normalize() else {
+        return false;
+    };
+    let level = |q: V3<T>| (n.dot(q - hub.k)).abs() <= slack;
+    face.cross(n).length() <= T::from_f64(64.0) * T::EPSILON && level(k0) && level(k1) && level(k2)
+}
+
+/// The next normal to try from `n`: a base and a step along which it may be
+/// halved, and which shape's support stayed put over the probes. Probes
+/// both tangents; see the module's comment.
+fn proposal<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n: V3<T>,
+    hub: &Full<T>,
+    iterations: &mut u32,
+) -> (V3<T>, V3<T>, Unique) {
+    let h = probe::<T>();
+    let jump = T::from_f64(16.0) * h * cso.scale;
+    let (t1, t2) = tangents::<T>(n);
+    // The probes' difference on K, on A and on B.
+    let spread = |t: V3<T>, iterations: &mut u32| {
+        *iterations += 2;
+        let plus = support(cso, (n + t * h).try_normalize().unwrap_or(n));
+        let minus = support(cso, (n - t * h).try_normalize().unwrap_or(n));
+        (plus.k - minus.k, plus.a - minus.a, plus.b - minus.b)
+    };
+    let (d1, a1, b1) = spread(t1, iterations);
+    let (d2, a2, b2) = spread(t2, iterations);
+    let unique = if a1.length().max(a2.length()) <= jump {
+        Unique::A
+    } else if b1.length().max(b2.length()) <= jump {
+        Unique::B
+    } else {
+        Unique::Neither
+    };
+    let (base, step) = step_from(cso, x, n, hub, (t1, d1), (t2, d2), iterations);
+    (base, step, unique)
+}
+
+/// The proposal's base and step from the probes' differences `d1`, `d2` on
+/// `K` along tangents `t1`, `t2`.
+fn step_from<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n: V3<T>,
+    hub: &Full<T>,
+    (t1, d1): (V3<T>, V3<T>),
+    (t2, d2): (V3<T>, V3<T>),
+    iterations: &mut u32,
+) -> (V3<T>, V3<T>) {
+    let h = probe::<T>();
+    let jump = T::from_f64(16.0) * h * cso.scale;
+    let f = hub.k - x;
+    let (jump1, jump2) = (d1.length() > jump, d2.length() > jump);
+    // Both probes crossing one edge (set diagonally to the tangents) is one
+    // flat direction, not a face.
+    let one_edge =
+        jump1 && jump2 && d1.cross(d2).length() <= T::from_f64(0.1) * d1.length() * d2.length();
+    let (flat1, flat2) = if one_edge {
+        (d1.length() >= d2.length(), d2.length() > d1.length())
+    } else {
+        (jump1, jump2)
+    };
+    match (flat1, flat2) {
+        (true, true) => {
+            // A face: its normal, oriented as n.
+            let face = d1.cross(d2);
+            let face = if face.dot(n) < T::ZERO { -face } else { face };
+            (face.try_normalize().unwrap_or(n), V3::<T>::ZERO)
+        }
+        (false, false) => {
+            let two_h = T::TWO * h;
+            let jac = [
+                [t1.dot(d1) / two_h, t1.dot(d2) / two_h],
+                [t2.dot(d1) / two_h, t2.dot(d2) / two_h],
+            ];
+            let flat = T::from_f64(1e-6) * cso.scale;
+            match newton_step(jac, [t1.dot(f), t2.dot(f)], flat) {
+                Some([a, b]) => (n, t1 * a + t2 * b),
+                None => (n, V3::<T>::ZERO),
+            }
+        }
+        (flat1, _) => {
+            let d = if flat1 { d1 } else { d2 };
+            let edge = edge_along(cso, n, d, iterations);
+            // n turned into the plane perpendicular to the edge, then Newton
+            // about the edge.
+            let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
+            let u = base.cross(edge);
+            let at = |s: T, iterations: &mut u32| {
+                *iterations += 1;
+                support(cso, (base + u * s).try_normalize().unwrap_or(base)).k
+            };
+            let fu = u.dot(at(T::ZERO, iterations) - x);
+            let curvature = u.dot(at(h, iterations) - at(-h, iterations)) / (T::TWO * h);
+            let theta = if curvature > T::from_f64(1e-6) * cso.scale {
+                (-fu / curvature)
+                    .max(-T::from_f64(0.1))
+                    .min(T::from_f64(0.1))
+            } else {
+                T::ZERO
+            };
+            (base, u * theta)
+        }
+    }
+}
+
+/// The unit direction of the edge of `K` that a probe pair across `n`
+/// jumped along (`d`, the difference of its supports). The edge is one
+/// shape's (a capsule's segment, a box's edge, a cylinder's side): it is
+/// taken from that shape's core supports alone, so the other shape's smooth
+/// motion between the probes does not tilt it, and re-probed along itself,
+/// each time from `n` made perpendicular to it, so that its two ends are
+/// supports of the same position along the shape's curve.
+fn edge_along<T: Real>(cso: &Cso<'_, T>, n: V3<T>, d: V3<T>, iterations: &mut u32) -> V3<T> {
+    let h = probe::<T>();
+    let tangential = |e: V3<T>| (e - n * n.dot(e)).try_normalize();
+    let Some(mut edge) = tangential(d) else {
+        return d.try_normalize().unwrap_or(V3::<T>::X);
+    };
+    for _ in 0..EDGE_ROUNDS {
+        let base = n - edge * n.dot(edge);
+        let plus = cso.support((base + edge * h).try_normalize().unwrap_or(n));
+        let minus = cso.support((base - edge * h).try_normalize().unwrap_or(n));
+        *iterations += 2;
+        let (da, db) = (plus.a - minus.a, plus.b - minus.b);
+        let jumped = if da.length() >= db.length() { da } else { db };
+        match tangential(jumped) {
+            Some(e) => edge = if e.dot(edge) < T::ZERO { -e } else { e },
+            None => break,
+        }
+    }
+    edge
+}
+
+/// The Newton step `−J⁺·f` of the symmetric part of the 2×2 Jacobian `jac`,
+/// ignoring eigenvalues at or below `flat` (flat directions and rounding);
+/// `None` when every direction is flat. Clamped to 0.1 rad.
+fn newton_step<T: Real>(jac: [[T; 2]; 2], f: [T; 2], flat: T) -> Option<[T; 2]> {
+    let a = jac[0][0];
+    let d = jac[1][1];
+    let b = (jac[0][1] + jac[1][0]) * T::HALF;
+    let mean = (a + d) * T::HALF;
+    let half = (a - d) * T::HALF;
+    let rad = (half * half + b * b).sqrt();
+    // Unit eigenvector of the larger eigenvalue; the other is its perpendicular.
+    let (c, s) = if rad <= T::EPSILON * (mean.abs() + rad) {
+        (T::ONE, T::ZERO)
+    } else {
+        let (ex, ey) = if half >= T::ZERO {
+            (half + rad, b)
+        } else {
+            (b, rad - half)
+        };
+        let len = (ex * ex + ey * ey).sqrt();
+        (ex / len, ey / len)
+    };
+    let mut step = [T::ZERO; 2];
+    let mut any = false;
+    for (lambda, (ux, uy)) in [(mean + rad, (c, s)), (mean - rad, (-s, c))] {
+        if lambda > flat {
+            let along = (ux * f[0] + uy * f[1]) / lambda;
+            step[0] -= ux * along;
+            step[1] -= uy * along;
+            any = true;
+        }
+    }
+    let limit = T::from_f64(0.1);
+    let len = (step[0] * step[0] + step[1] * step[1]).sqrt();
+    if !any || !len.is_finite() {
+        return None;
+    }
+    if len > limit {
+        let k = limit / len;
+        step = [step[0] * k, step[1] * k];
+    }
+    Some(step)
+}

@@ -1,0 +1,524 @@
+//! Distance witness polishing: exact closest points and normal once GJK has
+//! settled (penetration normals are polished in `polish`).
+//!
+//! GJK's distance is accurate to its gap tolerance, but the distance is
+//! stationary in the closest points: on a curved feature (a cylinder's or
+//! cone's rim) its points and normal are only good to about the square root
+//! of that tolerance. Polishing solves the first-order condition instead.
+//! For a unit direction `n` (from A towards B) let `p(n) = s_B(−n) − s_A(n)`
+//! (core supports); `L(n) = n·p(n)` is a certified lower bound on the core
+//! distance and is maximal, equal to the distance, where `p(n)` is parallel
+//! to `n`. Newton's method on `n` drives the tangential part `g` of `p(n)`
+//! to zero with the Hessian `R_A + R_B + L·I`, where `R` is how fast a
+//! support point turns with the direction (a rim's radius over the sine of
+//! its tilt; 0 at vertices). Support sets that are not points (edges, faces,
+//! a cylinder's side, a cap) constrain `n` to be perpendicular to them; the
+//! witness on such a set is the other shape's point moved by `L·n`, placed
+//! in the set. Steps only go uphill in `L` (halved up to three times), so
+//! the certificate never loosens: the answer keeps the best `L` found and
+//! the distance between the two witnesses, both points of the shapes.
+//!
+//! The outcome says how far the points can be trusted ([`Witness`]):
+//! `Unique` when the features meet in single points and the last step moved
+//! them by less than the witness tolerance (1e-8 × size in f64, 1e-4 in
+//! f32), `NotUnique` when the closest sets share a direction (parallel
+//! faces or edges, a side on a face), `Approximate` otherwise (a nearly
+//! flat rim whose point moves too far per rounding of the normal, or a
+//! polish that did not settle); the points are then GJK's, within the
+//! distance's tolerance of closest.
+
+use super::cso::Cso;
+use super::feature::{Feature, Region, feature, flats, on_hull_face};
+use crate::real::{Real, V3, Vector};
+use crate::shape::Geom;
+use cspace_recorder as rec;
+
+/// How far a distance answer's closest points and normal can be trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Witness {
+    /// The closest points are unique and within the witness tolerance
+    /// (1e-8 × size in f64, 1e-4 × size in f32) of the true ones; the
+    /// normal is the unique contact normal.
+    Unique,
+    /// The closest points are not unique (parallel faces or edges, a
+    /// cylinder's side along a face, overlapping shapes, within the
+    /// classification tolerance): the points are one pair of the closest sets.
+    NotUnique,
+    /// Unique but not certified to the witness tolerance: ill-conditioned
+    /// (a rim nearly parallel to its partner, nearly parallel edges) or
+    /// not refined; the points are on the shapes and as far apart as the
+    /// distance's upper bound.
+    Approximate,
+}
+
+/// The most Newton steps one polish makes.
+pub(crate) const MAX_STEPS: u32 = 12;
+
+/// The witness tolerance relative to the scale: 1e-8 (f64), 1e-4 (f32).
+fn witness_tol<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(1e-4),
+        rec::Precision::F64 => T::from_f64(1e-8),
+    }
+}
+
+/// The polished answer, in A's frame, on the cores.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Polished<T: Real> {
+    /// Unit normal from A towards B.
+    pub normal: V3<T>,
+    /// Witness on A's core.
+    pub a: V3<T>,
+    /// Witness on B's core.
+    pub b: V3<T>,
+    /// A certified lower bound on the core distance (`L` at `normal`).
+    pub lower: T,
+    /// Whether `a` and `b` are points of the cores (so `|b − a|` is an upper bound).
+    pub certified: bool,
+    /// How far the witnesses can be trusted.
+    pub witness: Witness,
+    /// Newton steps taken.
+    pub steps: u32,
+}
+
+/// A witness on A and one on B.
+type Pair<T> = (V3<T>, V3<T>);
+
+/// One evaluation at a direction: both features and the bound.
+#[derive(Clone, Copy, Debug)]
+struct Eval<T: Real> {
+    n: V3<T>,
+    fa: Feature<T>,
+    fb: Feature<T>,
+    /// `s_B(−n) − s_A(n)`.
+    p: V3<T>,
+    /// `n·p`, the lower bound.
+    l: T,
+}
+
+/// The height tolerance `eta` (relative to the larger shape) for each
+/// shape, in proportion to its own size: an angle of the normal spreads a
+/// small shape's support set less. Never below the rounding `floor`.
+fn own_eta<T: Real>(cso: &Cso<'_, T>, eta: T, floor: T) -> (T, T) {
+    let k = eta / cso.scale.max(T::EPSILON);
+    let own = |s: &crate::shape::Shape<T>| (k * s.scale()).max(floor);
+    (own(cso.shape_a()), own(cso.shape_b()))
+}
+
+/// Both support features at unit direction `n` (A's frame), within `eta`.
+fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, floor: T) -> Eval<T> {
+    let (eta_a, eta_b) = own_eta(cso, eta, floor);
+    let fa = feature(cso.shape_a(), n, eta_a);
+    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta_b)
+        .map(|p| cso.b_point(p), |v| cso.b_vector(v));
+    let p = fb.point - fa.point;
+    Eval {
+        n,
+        fa,
+        fb,
+        p,
+        l: n.dot(p),
+    }
+}
+
+/// Up to two orthonormal directions spanning both features' flats, the
+/// count, and whether a third flat (or a second nearly parallel to the
+/// first) was left out: the closest sets then share a direction.
+fn constraints<T: Real>(e: &Eval<T>) -> ([V3<T>; 2], usize, bool) {
+    span::<T>(
+        e.fa.flats[..e.fa.count]
+            .iter()
+            .chain(&e.fb.flats[..e.fb.count])
+            .copied(),
+    )
+}
+
+/// Up to two orthonormal directions spanning `flats`, their count, and
+/// whether a flat was left out as dependent on them.
+fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool) {
+    let mut basis = [V3::<T>::ZERO; 2];
+    let mut k = 0;
+    let mut shared = false;
+    for f in flats {
+        let mut r = f;
+        for b in &basis[..k] {
+            r -= *b * r.dot(*b);
+        }
+        match r.try_normalize() {
+            Some(u) if k < 2 && r.length() > T::from_f64(1e-6) => {
+                basis[k] = u;
+                k += 1;
+            }
+            _ => shared = true,
+        }
+    }
+    (basis, k, shared)
+}
+
+/// Two unit vectors completing `n` to an orthonormal basis.
+fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
+    let a = n.abs();
+    let axis = if a.x() <= a.y() && a.x() <= a.z() {
+        V3::<T>::X
+    } else if a.y() <= a.z() {
+        V3::<T>::Y
+    } else {
+        V3::<T>::Z
+    };
+    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
+    (t1, n.cross(t1))
+}
+
+/// The local model at an evaluation: the free tangent directions (those
+/// the flats leave), the residual `g` along them and the Hessian
+/// `R_A + R_B + L·I` on them; or the direction the flats fix.
+#[derive(Clone, Copy, Debug)]
+struct Model<T: Real> {
+    /// `n` moved onto the flats' constraints.
+    base: V3<T>,
+    /// The free tangents (`k` of them).
+    t: [V3<T>; 2],
+    /// How many free tangents: 2, 1, or 0 when the flats fix `fixed`.
+    k: usize,
+    /// `p`'s components along `t`.
+    g: [T; 2],
+    /// The Hessian's entries `h11`, `h12`, `h22`.
+    h: [T; 3],
+}
+
+impl<T: Real> Model<T> {
+    /// The model at `e` (`None` when the flats are inconsistent).
+    fn at(e: &Eval<T>) -> Option<Self> {
+        let n = e.n;
+        let (flats, k, _) = constraints(e);
+        if k == 2 {
+            let m = flats[0].cross(flats[1]).try_normalize()?;
+            let base = if m.dot(n) < T::ZERO { -m } else { m };
+            return Some(Self {
+                base,
+                t: [V3::<T>::ZERO; 2],
+                k: 0,
+                g: [T::ZERO; 2],
+                h: [T::ONE, T::ZERO, T::ONE],
+            });
+        }
+        let (base, t) = if k == 1 {
+            let f = flats[0];
+            let base = (n - f * n.dot(f)).try_normalize()?;
+            (base, [base.cross(f).try_normalize()?, V3::<T>::ZERO])
+        } else {
+            let (t1, t2) = tangents::<T>(n);
+            (n, [t1, t2])
+        };
+        let l = e.l.max(T::EPSILON);
+        // Each side's rate where the witness on it will be.
+        let (ra, rb) = (
+            e.fa.rate(e.fb.point - n * e.l),
+            e.fb.rate(e.fa.point + n * e.l),
+        );
+        let curv = |x: V3<T>, y: V3<T>| {
+            ra * x.dot(e.fa.tangent) * y.dot(e.fa.tangent)
+                + rb * x.dot(e.fb.tangent) * y.dot(e.fb.tangent)
+        };
+        let free = 2 - k;
+        let g = [
+            t[0].dot(e.p),
+            if free == 2 { t[1].dot(e.p) } else { T::ZERO },
+        ];
+        let h = [curv(t[0], t[0]) + l, curv(t[0], t[1]), curv(t[1], t[1]) + l];
+        Some(Self {
+            base,
+            t,
+            k: free,
+            g,
+            h,
+        })
+    }
+
+    /// The length of the residual: how far `p` is from parallel to `n`
+    /// along the free directions (0 at the optimum).
+    fn residual(&self) -> T {
+        (self.g[0] * self.g[0] + self.g[1] * self.g[1]).sqrt()
+    }
+
+    /// The Hessian's smallest eigenvalue (≥ `L`): the residual over it
+    /// bounds the normal's error.
+    fn stiffness(&self) -> T {
+        let [a, b, c] = self.h;
+        if self.k < 2 {
+            return a;
+        }
+        let mean = (a + c) * T::HALF;
+        let half = (a - c) * T::HALF;
+        mean - (half * half + b * b).sqrt()
+    }
+
+    /// The Newton step's target direction, at most half a radian away.
+    fn target(&self) -> Option<V3<T>> {
+        let [h11, h12, h22] = self.h;
+        let [g1, g2] = self.g;
+        let (d1, d2) = match self.k {
+            0 => (T::ZERO, T::ZERO),
+            1 => (g1 / h11, T::ZERO),
+            _ => {
+                let det = h11 * h22 - h12 * h12;
+                if det <= T::ZERO || !det.is_finite() {
+                    return None;
+                }
+                ((h22 * g1 - h12 * g2) / det, (h11 * g2 - h12 * g1) / det)
+            }
+        };
+        let step = self.t[0] * d1 + self.t[1] * d2;
+        let len = step.length();
+        let step = if len > T::HALF {
+            step * (T::HALF / len)
+        } else {
+            step
+        };
+        (self.base + step).try_normalize()
+    }
+}
+
+/// The witnesses of `e`: the unique support points, or one side's point
+/// moved by `L·n` and placed in the other's support set; `None` when the
+/// sets share a direction or a witness falls outside its set by more than
+/// `slack`.
+fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>> {
+    let (n, l) = (e.n, e.l);
+    let (fa, fb) = (&e.fa, &e.fb);
+    // In the set, and off `q` only along the normal (within `slack`).
+    let placed = |f: &Feature<T>, q: V3<T>| {
+        if let Region::HullFace(d, eta) = f.region {
+            let on_a = std::ptr::eq(f, fa);
+            let (shape, local) = if on_a {
+                (cso.shape_a(), q)
+            } else {
+                (cso.shape_b(), cso.b_local_point(q))
+            };
+            let Geom::Hull(hull) = &shape.geom else {
+                return None;
+            };
+            return on_hull_face(hull.points(), d, eta, local).then_some(q);
+        }
+        let (p, out) = f.place(q)?;
+        (out <= slack && (p - q).cross(n).length() <= slack).then_some(p)
+    };
+    match (fa.count, fb.count) {
+        (0, 0) => Some((fa.point, fb.point)),
+        (0, _) => Some((fa.point, placed(fb, fa.point + n * l)?)),
+        (_, 0) => Some((placed(fa, fb.point - n * l)?, fb.point)),
+        (1, 1) => {
+            // Two lines: the points whose difference is along n.
+            let (u, v) = (fa.flats[0], fb.flats[0]);
+            let (t1, t2) = tangents::<T>(n);
+            let r = fb.point - fa.point;
+            // s·u − t·v = r on the tangent plane.
+            let (a11, a12, a21, a22) = (u.dot(t1), -v.dot(t1), u.dot(t2), -v.dot(t2));
+            let det = a11 * a22 - a12 * a21;
+            if det.abs() <= T::from_f64(1e-6) {
+                return None;
+            }
+            let (r1, r2) = (r.dot(t1), r.dot(t2));
+            let s = (r1 * a22 - a12 * r2) / det;
+            let t = (a11 * r2 - a21 * r1) / det;
+            Some((placed(fa, fa.point + u * s)?, placed(fb, fb.point + v * t)?))
+        }
+        _ => None,
+    }
+}
+
+/// The normal's tolerance: 1e-7 rad (f64), 1e-3 rad (f32).
+fn normal_tol<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(1e-3),
+        rec::Precision::F64 => T::from_f64(1e-7),
+    }
+}
+
+/// The tolerances of one polish, from the shapes' scale and reach.
+#[derive(Clone, Copy, Debug)]
+struct Tol<T: Real> {
+    /// The shapes' scale.
+    scale: T,
+    /// The rounding of a residual or a height: 16 ε × reach.
+    floor: T,
+    /// How far a witness may be off its set, or `L` may fall in a step: 64 ε × reach.
+    slack: T,
+}
+
+/// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
+/// `steps`), support sets taken within `eta0` at first and within twice
+/// the last step's turn after it; returns the last accepted evaluation.
+fn descend<T: Real>(
+    cso: &Cso<'_, T>,
+    mut cur: Eval<T>,
+    eta0: T,
+    tol: Tol<T>,
+    steps: &mut u32,
+    recording: bool,
+) -> Eval<T> {
+    let four_eps = T::from_f64(4.0) * T::EPSILON;
+    while *steps < MAX_STEPS {
+        let Some(m) = Model::at(&cur) else {
+            break;
+        };
+        if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
+            break;
+        }
+        let Some(mut next) = m.target() else {
+            break;
+        };
+        // Uphill in L only: halve the step up to three times.
+        let mut accepted = None;
+        for _ in 0..4 {
+            let angle = (next - cur.n).length();
+            let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
+            let e = eval(cso, next, eta, tol.floor);
+            if e.l >= cur.l - tol.slack {
+                accepted = Some((e, angle));
+                break;
+            }
+            next = (cur.n + next).try_normalize().unwrap_or(cur.n);
+        }
+        let Some((e, angle)) = accepted else {
+            break;
+        };
+        *steps += 1;
+        cur = e;
+        if recording {
+            record_step(cso, &cur);
+        }
+        if angle <= four_eps {
+            break;
+        }
+    }
+    cur
+}
+
+/// The witnesses at `cur` and how far they can be trusted. The points'
+/// certificate is the residual (a support point turns by at most the
+/// residual as the normal settles; for the pair, how far it is from
+/// parallel to the normal) plus the rounding of the normal times how fast
+/// the points turn with it; the normal's is the residual over the
+/// stiffness of the free directions, or over `L` for the constrained one.
+fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
+    let best = witnesses(cso, cur, tol.slack);
+    let (_, _, shared) = constraints(cur);
+    let settled = match (Model::at(cur), best) {
+        (Some(m), Some((a, b))) => {
+            let off = (b - a).cross(cur.n).length();
+            let turn = cur.fa.radius + cur.fb.radius;
+            let points = m.residual().max(off) + turn * T::from_f64(64.0) * T::EPSILON + tol.floor;
+            // Residuals at the rounding floor turn the normal by no more
+            // than the input's own rounding does.
+            let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
+            let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
+            points <= witness_tol::<T>() * tol.scale && free.max(fixed) <= normal_tol::<T>()
+        }
+        _ => false,
+    };
+    let witness = if shared || (best.is_none() && cur.fa.count + cur.fb.count >= 2) {
+        Witness::NotUnique
+    } else if best.is_some() && settled {
+        Witness::Unique
+    } else {
+        Witness::Approximate
+    };
+    (best, witness)
+}
+
+/// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of
+/// `cso`; `eta0` is the first height tolerance for support sets. Runs
+/// Newton steps only when a core is curved (elsewhere GJK's points are
+/// exact and only the features are classified).
+pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
+    let reach = cso.scale + cso.offset().length();
+    let tol = Tol {
+        scale: cso.scale,
+        floor: T::from_f64(16.0) * T::EPSILON * reach,
+        slack: T::from_f64(64.0) * T::EPSILON * reach,
+    };
+    let eta0 = eta0.max(tol.floor);
+    if !cso.curved() {
+        // GJK's points are exact on polytopes: only say whether they are unique.
+        let (eta_a, eta_b) = own_eta(cso, eta0, tol.floor);
+        let (fa, ka) = flats(cso.shape_a(), n0, eta_a);
+        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta_b);
+        let fb = fb.map(|v| cso.b_vector(v));
+        let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
+        let witness = if shared {
+            Witness::NotUnique
+        } else {
+            Witness::Unique
+        };
+        rec::text!("polish: polytope cores, {witness:?}");
+        return Polished {
+            normal: n0,
+            a: V3::<T>::ZERO,
+            b: V3::<T>::ZERO,
+            lower: T::ZERO,
+            certified: false,
+            witness,
+            steps: 0,
+        };
+    }
+    let recording = rec::ENABLED && rec::is_on();
+    let _polish = rec::scope!("polish witnesses", recording);
+    let mut steps = 0;
+    let mut cur = eval(cso, n0, eta0, tol.floor);
+    cur = descend(cso, cur, eta0, tol, &mut steps, recording);
+    let (mut best, mut witness) = judge(cso, &cur, tol);
+    if witness == Witness::Approximate && eta0 > tol.floor {
+        // A support set taken as flat within the first tolerance may be a
+        // vertex or a rim point seen from a rough normal: again, with
+        // exact ties only.
+        rec::text!("polish: again with exact ties only");
+        let again = descend(
+            cso,
+            eval(cso, cur.n, tol.floor, tol.floor),
+            tol.floor,
+            tol,
+            &mut steps,
+            recording,
+        );
+        let (b, w) = judge(cso, &again, tol);
+        if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
+            (cur, best, witness) = (again, b, w);
+        }
+    }
+    rec::text!(
+        "polish: {witness:?} after {steps} steps, lower bound {:?}",
+        cur.l
+    );
+    let (a, b) = best.unwrap_or((cur.fa.point, cur.fb.point));
+    Polished {
+        normal: cur.n,
+        a,
+        b,
+        lower: cur.l,
+        certified: best.is_some(),
+        witness,
+        steps,
+    }
+}
+
+/// Records a polishing step: both supports and the residual off the normal.
+#[cold]
+#[inline(never)]
+fn record_step<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>) {
+    rec::point!(
+        "polish support on A",
+        cso.world_point(e.fa.point),
+        rec::Rgba::RED
+    );
+    rec::point!(
+        "polish support on B",
+        cso.world_point(e.fb.point),
+        rec::Rgba::ORANGE
+    );
+    rec::line!(cso "polish normal", V3::<T>::ZERO, cso.world_vector(-e.n), rec::Rgba::BLUE);
+    rec::value!("polish lower bound", e.l);
+    rec::value!("polish residual", (e.p - e.n * e.l).length());
+    rec::pause!("polish step");
+}

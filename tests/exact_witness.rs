@@ -1,0 +1,339 @@
+//! Closest points and normals against the exact oracle (`exact_common`):
+//! every `Converged` distance whose witness says `Unique` has its points
+//! within 1e-8 × size (f64) / 1e-4 (f32) of the constructed ones and its
+//! normal within 1e-7 rad (plus the input's own rounding over the gap),
+//! for every family of A, gaps from 1e-10 to 1 × size, and the other
+//! entry points (warm start, looser tolerance, signed distance). Nearly flat
+//! rims and parallel faces must say so instead.
+
+#![allow(clippy::cast_lossless, clippy::cast_precision_loss)]
+
+mod exact_common;
+mod gjk_common;
+
+use cspace::{Placed, Pose, Shape, Status, Witness, gjk, signed};
+use exact_common::{Case, FAMILIES};
+use gjk_common::Rng;
+use glam::{DQuat, DVec3, Vec3A};
+
+/// The witness tolerance relative to the size, f64.
+const POINT_TOL: f64 = 1e-8;
+/// The normal's tolerance where the gap does not limit it, f64.
+const NORMAL_TOL: f64 = 1e-7;
+
+/// How far the input's rounding alone can turn the normal: the placement
+/// rounds each coordinate (up to `reach`) by ~ε, which turns a direction
+/// between points `d` apart by about `ε · reach / d`.
+fn normal_tol(c: &Case, eps: f64, base: f64) -> f64 {
+    let reach = c
+        .pose_a
+        .position
+        .abs()
+        .max_element()
+        .max(c.pose_b.position.abs().max_element())
+        + c.scale;
+    base + 64.0 * eps * reach / c.distance
+}
+
+/// The angle between two unit vectors, accurate near 0 (`acos` of the dot
+/// product is not: it reads 2.1e-8 for parallel vectors).
+fn angle(u: DVec3, v: DVec3) -> f64 {
+    u.cross(v).length().atan2(u.dot(v))
+}
+
+/// Worst errors of one family's unique answers, and how many answers were not unique.
+#[derive(Default, Debug)]
+struct Worst {
+    point: f64,
+    normal: f64,
+    /// Normal error over its tolerance (≤ 1 passes).
+    normal_ratio: f64,
+    not_unique: u32,
+    not_converged: u32,
+    /// Reported touching (within the distance's tolerance): no witness claim.
+    touching: u32,
+    cases: u32,
+}
+
+impl Worst {
+    fn add(&mut self, c: &Case, r: &gjk::Distance<f64>, eps: f64, tols: (f64, f64)) {
+        if r.intersecting {
+            self.touching += 1;
+            return;
+        }
+        self.cases += 1;
+        if r.status != Status::Converged {
+            self.not_converged += 1;
+            return;
+        }
+        if r.witness != Witness::Unique {
+            self.not_unique += 1;
+            return;
+        }
+        let pa = (r.point_a - c.point_a).length() / c.scale;
+        let pb = (r.point_b - c.point_b).length() / c.scale;
+        let angle = angle(r.normal, c.normal);
+        let ntol = normal_tol(c, eps, tols.1);
+        assert!(
+            pa.max(pb) <= tols.0,
+            "{}: witness off by {:e} / {:e} of the size at d = {:e}: {r:?}",
+            c.name,
+            pa,
+            pb,
+            c.distance
+        );
+        assert!(
+            angle <= ntol,
+            "{}: normal off by {angle:e} > {ntol:e} at d = {:e}: {r:?} {c:?}",
+            c.name,
+            c.distance
+        );
+        self.point = self.point.max(pa).max(pb);
+        self.normal = self.normal.max(angle);
+        self.normal_ratio = self.normal_ratio.max(angle / ntol);
+    }
+}
+
+fn placed(c: &Case) -> (Placed<'_, f64>, Placed<'_, f64>) {
+    (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b))
+}
+
+/// Every family, gaps 1e-10 … 1 × size: unique answers within the
+/// tolerances, and nearly all answers unique (the cases are built unique).
+#[test]
+fn witnesses_and_normals_per_family() {
+    let mut rng = Rng::new(18);
+    for family in FAMILIES {
+        let mut apart = Worst::default();
+        let mut near = Worst::default();
+        for i in 0..3000 {
+            let (w, d) = if i % 2 == 0 {
+                (&mut apart, 10f64.powf(rng.range(-6.0, 0.0)))
+            } else {
+                (&mut near, 10f64.powf(rng.range(-10.0, -6.0)))
+            };
+            let c = exact_common::case(&mut rng, family, d);
+            let (a, b) = placed(&c);
+            let r = gjk::distance(&a, &b);
+            w.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        }
+        println!("{family:>12}: apart {apart:?}\n{:>12}  near  {near:?}", "");
+        for w in [&apart, &near] {
+            assert!(
+                w.not_unique * 50 <= w.cases,
+                "{family}: too few unique answers {w:?}"
+            );
+        }
+    }
+}
+
+/// The same in f32: the case rounded to f32, compared with the f64 truth
+/// at 1e-4 of the size (gaps 1e-3 … 1 × size, above f32's touching tolerance).
+#[test]
+fn witnesses_and_normals_f32() {
+    let mut rng = Rng::new(32);
+    for family in FAMILIES {
+        let mut w = Worst::default();
+        for _ in 0..1500 {
+            let d = 10f64.powf(rng.range(-3.0, 0.0));
+            let c = exact_common::case(&mut rng, family, d);
+            let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
+            let pose = |p: &Pose<f64>| {
+                Pose::<f32>::new(Vec3A::from(p.position.as_vec3()), p.rotation.as_quat())
+            };
+            let r = gjk::distance(
+                &Placed::new(&sa, pose(&c.pose_a)),
+                &Placed::new(&sb, pose(&c.pose_b)),
+            );
+            let wide = |v: Vec3A| DVec3::new(v.x as f64, v.y as f64, v.z as f64);
+            let r64 = gjk::Distance {
+                distance: r.distance as f64,
+                point_a: wide(r.point_a),
+                point_b: wide(r.point_b),
+                normal: wide(r.normal).normalize(),
+                intersecting: r.intersecting,
+                lower_bound: r.lower_bound as f64,
+                upper_bound: r.upper_bound as f64,
+                iterations: r.iterations,
+                status: r.status,
+                witness: r.witness,
+            };
+            w.add(&c, &r64, f32::EPSILON as f64, (1e-4, 1e-4));
+        }
+        println!("{family:>12} f32: {w:?}");
+        assert!(w.not_unique * 20 <= w.cases, "{family}: {w:?}");
+    }
+}
+
+/// Warm start, the looser tolerance and the signed distance's apart side
+/// polish too.
+#[test]
+fn other_entry_points_polish() {
+    let mut rng = Rng::new(5);
+    let mut warm = Worst::default();
+    let mut loose = Worst::default();
+    let mut signed_w = Worst::default();
+    for i in 0..1400 {
+        let family = FAMILIES[i % FAMILIES.len()];
+        let d = 10f64.powf(rng.range(-9.0, 0.0));
+        let c = exact_common::case(&mut rng, family, d);
+        let (a, b) = placed(&c);
+        let mut cache = gjk::SimplexCache::default();
+        let _ = gjk::distance_warm(&a, &b, &mut cache);
+        let r = gjk::distance_warm(&a, &b, &mut cache);
+        warm.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        let r = gjk::distance_with_tolerance(&a, &b, 1e-7);
+        loose.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        let s = signed::signed_distance(&a, &b);
+        if !s.intersecting {
+            let r = gjk::Distance {
+                distance: s.distance,
+                point_a: s.point_a,
+                point_b: s.point_b,
+                normal: s.normal,
+                intersecting: false,
+                lower_bound: s.lower_bound,
+                upper_bound: s.upper_bound,
+                iterations: s.iterations,
+                status: s.status,
+                witness: s.witness.unwrap_or(Witness::Approximate),
+            };
+            signed_w.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        }
+    }
+    println!("warm {warm:?}\nloose {loose:?}\nsigned {signed_w:?}");
+    for w in [&warm, &loose, &signed_w] {
+        assert!(w.not_unique * 20 <= w.cases, "{w:?}");
+    }
+}
+
+/// A rim tilted by `tilt` from lying flat on B's face (or facing B's
+/// vertex): the closest points are unique but their conditioning goes as
+/// 1 / tilt. The answer is within the tolerance or says it is not unique
+/// or approximate; and it is right to the distance's tolerance either way.
+#[test]
+fn nearly_flat_rims_say_so() {
+    let mut rng = Rng::new(99);
+    let mut flagged = 0;
+    let mut unique = 0;
+    for i in 0..2000 {
+        let tilt = 10f64.powf(rng.range(-13.0, -4.0));
+        let (hh, r) = (rng.range(0.2, 2.0), rng.range(0.2, 2.0));
+        let around = rng.range(0.0, std::f64::consts::TAU);
+        let (a, m) = if i % 2 == 0 {
+            let m = DVec3::new(
+                tilt.sin() * around.cos(),
+                tilt.cos(),
+                tilt.sin() * around.sin(),
+            );
+            (Shape::cylinder(hh, r), m)
+        } else {
+            // The cone's base rim, seen from below.
+            let m = DVec3::new(
+                tilt.sin() * around.cos(),
+                -tilt.cos(),
+                tilt.sin() * around.sin(),
+            );
+            (Shape::cone(hh, r), m)
+        };
+        let pa = a.support(m);
+        let b = if i % 4 < 2 {
+            // A box face facing the rim, touched inside the face.
+            let h = DVec3::new(
+                rng.range(0.2, 2.0),
+                rng.range(0.2, 2.0),
+                rng.range(0.2, 2.0),
+            );
+            let q = DVec3::new(rng.range(-0.9, 0.9) * h.x, h.y, rng.range(-0.9, 0.9) * h.z);
+            (Shape::cuboid(h), DVec3::Y, q)
+        } else {
+            let b = exact_common::any_shape(&mut rng);
+            let mb = rng.unit();
+            let q = b.support(mb);
+            (b, mb, q)
+        };
+        let d = 10f64.powf(rng.range(-8.0, 0.0));
+        let pose_a = rng.pose(3.0);
+        let twist = rng.range(0.0, std::f64::consts::TAU);
+        let c = exact_common::place(
+            format!("flat rim {tilt:e}"),
+            (a, m, pa),
+            b,
+            pose_a,
+            twist,
+            d,
+        );
+        let (pa_, pb_) = placed(&c);
+        let r = gjk::distance(&pa_, &pb_);
+        assert!(
+            (r.distance - c.distance).abs() <= 1e-9 * c.scale,
+            "{}: distance {:e} vs {:e}",
+            c.name,
+            r.distance,
+            c.distance
+        );
+        if r.status == Status::Converged && r.witness == Witness::Unique {
+            unique += 1;
+            let err = (r.point_a - c.point_a)
+                .length()
+                .max((r.point_b - c.point_b).length())
+                / c.scale;
+            assert!(
+                err <= POINT_TOL,
+                "{}: unique but off by {err:e}: {r:?} {c:?}",
+                c.name
+            );
+        } else {
+            flagged += 1;
+        }
+    }
+    println!("nearly flat rims: {unique} unique and right, {flagged} flagged");
+    assert!(flagged > 0 && unique > 0, "{unique} {flagged}");
+}
+
+/// Parallel faces (a box on a box, a cylinder's side on a box face): the
+/// closest points are not unique and the answer says so; the points are
+/// still a closest pair (as far apart as the distance) and the normal is
+/// the faces' normal.
+#[test]
+fn parallel_features_are_not_unique() {
+    let mut rng = Rng::new(3);
+    for i in 0..400 {
+        let h = DVec3::new(
+            rng.range(0.2, 2.0),
+            rng.range(0.2, 2.0),
+            rng.range(0.2, 2.0),
+        );
+        let a = if i % 2 == 0 {
+            Shape::cuboid(DVec3::new(
+                rng.range(0.2, 2.0),
+                rng.range(0.2, 2.0),
+                rng.range(0.2, 2.0),
+            ))
+        } else {
+            Shape::cylinder(rng.range(0.2, 2.0), rng.range(0.2, 2.0))
+        };
+        let d = 10f64.powf(rng.range(-6.0, 0.0));
+        let turn = DQuat::from_rotation_y(rng.range(0.0, 6.0));
+        // B's face (−Y) rests over A's top (+Y face or the cylinder lying on its side).
+        let a_rot = if i % 2 == 0 {
+            turn
+        } else {
+            turn * DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2)
+        };
+        let top = a.support(a_rot.inverse() * DVec3::Y);
+        let top_y = (a_rot * top).y;
+        let pose_a = Pose::new(DVec3::ZERO, a_rot);
+        let pose_b = Pose::new(DVec3::new(0.1, top_y + d + h.y, -0.1), DQuat::IDENTITY);
+        let b = Shape::cuboid(h);
+        let r = gjk::distance(&Placed::new(&a, pose_a), &Placed::new(&b, pose_b));
+        assert_eq!(r.witness, Witness::NotUnique, "case {i}: {r:?}");
+        assert!((r.distance - d).abs() <= 1e-9, "case {i}: d {d:e} {r:?}");
+        let gap = (r.point_b - r.point_a).length();
+        assert!(
+            (gap - d).abs() <= 1e-9,
+            "case {i}: points {gap:e} apart, d {d:e}"
+        );
+        assert!(angle(r.normal, DVec3::Y) <= 1e-12, "case {i}: {r:?}");
+    }
+}

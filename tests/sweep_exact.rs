@@ -1,0 +1,328 @@
+//! Sweeps against constructed exact cases: A (of each family, turned so its
+//! support point `p` in direction `n` is unique) is placed touching B at `p`
+//! where B's normal is unique (a sphere, a box face, a capsule's or a
+//! cylinder's side, a cylinder's cap), then moved back along a motion `m`
+//! with `m·n > 0` by `t*·m`. The shapes are apart before `t*` (the plane
+//! through `p` with normal `n` separates them) and touch at `t*`, so the time
+//! of impact is `t*`, the normal `n` and the contact point `p`, exactly up
+//! to the rounding of the placement.
+//!
+//! Checked per method: the hit, `t*` inside the bracket `[toi_lower,
+//! toi_upper]` (to GJK's distance tolerance over the closing speed), a
+//! `Converged` bracket within the stated tolerance, the normal within 1e-7
+//! rad (cone rims 5e-6, open) and the contact points on A and B; the worst
+//! errors per family are printed (`--nocapture`), and recorded in
+//! BENCHMARKS.md.
+
+#![allow(clippy::cast_lossless)]
+
+mod exact_common;
+mod gjk_common;
+
+use cspace::sweep::{self, Sweep};
+use cspace::{Placed, Pose, Shape, Status, V3};
+use exact_common::Case;
+use gjk_common::Rng;
+use glam::DVec3;
+
+type Method = fn(&Placed<'_, f64>, V3<f64>, &Placed<'_, f64>) -> Sweep<f64>;
+
+const METHODS: [(&str, Method); 3] = [
+    ("raycast", sweep::ray_cast),
+    ("ca", sweep::conservative_advancement),
+    ("swept-mpr", sweep::swept_mpr),
+];
+
+/// A's families (a unique support point each).
+const FAMILIES: [&str; 7] = [
+    "sphere",
+    "box",
+    "capsule",
+    "cylinder rim",
+    "cone rim",
+    "cone apex",
+    "hull",
+];
+
+/// The stated bracket: `(upper − lower) · (m·n) ≤ 4 · 3.7e-11 · scale`.
+const REL: f64 = 3.7e-11;
+
+/// B with a point whose normal is unique, in B's local frame: the shape,
+/// the outward normal there and the point.
+fn smooth_or_face(rng: &mut Rng) -> (Shape<f64>, DVec3, DVec3) {
+    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
+    let around = rng.range(0.0, std::f64::consts::TAU);
+    let (c, s) = (around.cos(), around.sin());
+    match rng.below(5) {
+        0 => {
+            let b = Shape::sphere(size(rng));
+            let m = rng.unit();
+            (b.clone(), m, b.support(m))
+        }
+        1 => {
+            let h = DVec3::new(size(rng), size(rng), size(rng));
+            let (u, v) = (rng.range(-0.8, 0.8), rng.range(-0.8, 0.8));
+            let (m, q) = match rng.below(3) {
+                0 => (DVec3::X, DVec3::new(h.x, u * h.y, v * h.z)),
+                1 => (DVec3::Y, DVec3::new(u * h.x, h.y, v * h.z)),
+                _ => (DVec3::Z, DVec3::new(u * h.x, v * h.y, h.z)),
+            };
+            let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+            (Shape::cuboid(h), m * sign, q * sign)
+        }
+        2 => {
+            let (hh, r) = (size(rng), size(rng));
+            let y = rng.range(-0.9, 0.9) * hh;
+            let m = DVec3::new(c, 0.0, s);
+            (Shape::capsule(hh, r), m, DVec3::new(r * c, y, r * s))
+        }
+        3 => {
+            let (hh, r) = (size(rng), size(rng));
+            let y = rng.range(-0.8, 0.8) * hh;
+            let m = DVec3::new(c, 0.0, s);
+            (Shape::cylinder(hh, r), m, DVec3::new(r * c, y, r * s))
+        }
+        _ => {
+            let (hh, r) = (size(rng), size(rng));
+            let rho = rng.range(0.0, 0.8) * r;
+            (
+                Shape::cylinder(hh, r),
+                DVec3::Y,
+                DVec3::new(rho * c, hh, rho * s),
+            )
+        }
+    }
+}
+
+/// One sweep case: the touching case, the start pose of A, the motion and `t*`.
+struct SweepCase {
+    touch: Case,
+    start: Pose<f64>,
+    motion: DVec3,
+    toi: f64,
+}
+
+fn sweep_case(rng: &mut Rng, family: &str) -> SweepCase {
+    let a = exact_common::unique_support(rng, family);
+    let b = smooth_or_face(rng);
+    let pose_a = rng.pose(3.0);
+    let twist = rng.range(0.0, std::f64::consts::TAU);
+    let name = format!("{family} vs {}", exact_common::kind(&b.0));
+    let touch = exact_common::place(name, a, b, pose_a, twist, 0.0);
+    // A motion closing on B along n at cos ≥ 0.3.
+    let motion = loop {
+        let u = rng.unit();
+        if u.dot(touch.normal) >= 0.3 {
+            break u * touch.scale * rng.range(0.5, 3.0);
+        }
+    };
+    let toi = rng.range(0.1, 0.9);
+    let start = Pose::new(touch.pose_a.position - motion * toi, touch.pose_a.rotation);
+    SweepCase {
+        touch,
+        start,
+        motion,
+        toi,
+    }
+}
+
+/// Worst errors of one family and method.
+#[derive(Default)]
+struct Worst {
+    toi: f64,
+    width: f64,
+    normal: f64,
+    point: f64,
+    not_converged: u32,
+    outside: f64,
+    outside_count: u32,
+    bad_normals: u32,
+    bad_points: u32,
+}
+
+/// Runs `method` on `c` and checks the certificate; folds the errors into `w`.
+fn check(name: &str, method: Method, c: &SweepCase, w: &mut Worst) {
+    let t = &c.touch;
+    let a = Placed::new(&t.a, c.start);
+    let b = Placed::new(&t.b, t.pose_b);
+    let s = method(&a, c.motion, &b);
+    let label = format!("{name}: {} (t* {})", t.name, c.toi);
+    assert!(s.hit, "{label}: missed {s:?}");
+    let closing = c.motion.dot(t.normal);
+    // The placement rounds at ~1e-16 of the coordinates; the certificate's
+    // own rounding (support points, the crossing's plane) was measured up to
+    // ~3e-12 of the size in the distance A closes beyond the bracket's ends:
+    // allowed up to GJK's distance tolerance (rel · scale).
+    let slack = (1e-14 * t.pose_a.position.length() + REL * t.scale) / closing;
+    // The lower end is always proven; the upper end only when `Converged`.
+    let converged = s.status == Status::Converged;
+    if !(s.toi_lower <= c.toi + slack && (!converged || c.toi <= s.toi_upper + slack)) {
+        w.outside_count += 1;
+        if w.outside_count == 1 {
+            println!(
+                "{label}: t* outside [{}, {}] {s:?}",
+                s.toi_lower, s.toi_upper
+            );
+        }
+    }
+    assert!(
+        s.toi_lower <= s.toi && s.toi <= s.toi_upper,
+        "{label}: {s:?}"
+    );
+    let outside = (s.toi_lower - c.toi).max(if converged { c.toi - s.toi_upper } else { 0.0 });
+    w.outside = w.outside.max(outside * closing / t.scale);
+    if s.status != Status::Converged {
+        w.not_converged += 1;
+        if std::env::var_os("SWEEP_EXACT_DEBUG").is_some() {
+            println!(
+                "  not converged: {label}: width·closing {:e} {s:?}",
+                (s.toi_upper - s.toi_lower) * closing
+            );
+        }
+        return;
+    }
+    w.toi = w.toi.max((s.toi - c.toi).abs());
+    let width = (s.toi_upper - s.toi_lower) * closing;
+    assert!(
+        width <= 4.0 * REL * t.scale + slack * closing,
+        "{label}: bracket {width:e} wide {s:?}"
+    );
+    w.width = w.width.max(width / t.scale);
+    // atan2 of sine and cosine: `angle_between`'s acos bottoms out at 2e-8.
+    let angle = s
+        .normal
+        .cross(t.normal)
+        .length()
+        .atan2(s.normal.dot(t.normal));
+    if angle > 1e-7 && w.normal <= 1e-7 {
+        println!("{label}: normal {angle:e} rad off {s:?}");
+    }
+    w.normal = w.normal.max(angle);
+    w.bad_normals += u32::from(angle > 1e-7);
+    let pa = (s.point_a - t.point_a).length() / t.scale;
+    let pb = (s.point_b - t.point_a).length() / t.scale;
+    w.bad_points += u32::from(pa.max(pb) > 1e-9);
+    w.point = w.point.max(pa).max(pb);
+}
+
+#[test]
+fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
+    let mut rng = Rng::new(18);
+    let n = 400;
+    for (name, method) in METHODS {
+        for family in FAMILIES {
+            let mut w = Worst::default();
+            for _ in 0..n {
+                let c = sweep_case(&mut rng, family);
+                check(name, method, &c, &mut w);
+            }
+            println!(
+                "{name:<10} {family:<13} toi {:.1e}  bracket·closing {:.1e}  beyond the bracket {:.1e}  normal {:.1e} rad ({} over 1e-7)  points {:.1e} ({} over 1e-9)  not converged {} of {n}  t* outside {}",
+                w.toi,
+                w.width,
+                w.outside,
+                w.normal,
+                w.bad_normals,
+                w.point,
+                w.bad_points,
+                w.not_converged,
+                w.outside_count
+            );
+            assert_eq!(
+                w.outside_count, 0,
+                "{name} {family}: t* outside the bracket"
+            );
+            // Cone rims against spheres keep up to ~2e-6 rad (open, see BENCHMARKS.md).
+            let normal_limit = if family == "cone rim" { 5e-6 } else { 1e-7 };
+            assert!(
+                w.normal <= normal_limit,
+                "{name} {family}: normal {:e}",
+                w.normal
+            );
+            // Rim contact points lag by up to ~3e-5 of the size (open).
+            assert!(w.point <= 1e-4, "{name} {family}: points {:e}", w.point);
+            assert!(
+                w.not_converged * 10 <= n,
+                "{name} {family}: {} of {n} not converged",
+                w.not_converged
+            );
+        }
+    }
+}
+
+/// The default sweep of two spheres is the closed form: no support
+/// evaluations, the same answer as `sweep::analytic`, an exact bracket.
+#[test]
+fn ray_cast_of_spheres_is_the_closed_form() {
+    let mut rng = Rng::new(7);
+    for _ in 0..200 {
+        let sa = Shape::sphere(rng.range(0.1, 2.0));
+        let sb = if rng.below(2) == 0 {
+            Shape::sphere(rng.range(0.1, 2.0)).with_margin(0.05)
+        } else {
+            Shape::new(cspace::Geom::Point)
+        };
+        let a = Placed::new(&sa, Pose::from_position(rng.unit() * 3.0));
+        let b = Placed::new(&sb, Pose::from_position(rng.unit() * 3.0));
+        let m = (b.pose.position - a.pose.position) * 2.0 + rng.unit() * 0.5;
+        let cast = sweep::ray_cast(&a, m, &b);
+        let exact = sweep::analytic(&a, m, &b).expect("spheres and points");
+        assert_eq!(cast, exact);
+        assert_eq!(cast.iterations, 0);
+        if cast.hit {
+            assert_eq!(cast.toi_lower, cast.toi_upper);
+            let gap = (cast.point_b - cast.point_a).length();
+            assert!(
+                cast.toi == 0.0 || gap <= 1e-12,
+                "contact points {gap:e} apart: {cast:?}"
+            );
+        }
+    }
+}
+
+/// A miss carries no contact: the bracket is [1, 1] and the points zero.
+#[test]
+fn a_miss_has_the_empty_certificate() {
+    let (sa, sb) = (Shape::cuboid(DVec3::ONE), Shape::capsule(1.0, 0.5));
+    let a = Placed::new(&sa, Pose::from_position(DVec3::ZERO));
+    let b = Placed::new(&sb, Pose::from_position(DVec3::new(10.0, 0.0, 0.0)));
+    for (name, method) in METHODS {
+        let s = method(&a, DVec3::new(0.0, 5.0, 0.0), &b);
+        assert!(!s.hit, "{name}: {s:?}");
+        assert_eq!((s.toi_lower, s.toi_upper), (1.0, 1.0), "{name}");
+        assert_eq!(s.point_a, DVec3::ZERO, "{name}");
+    }
+}
+
+/// The JSON answer carries the bracket and both points; an answer written
+/// before they existed still reads.
+#[test]
+fn json_answer_has_bracket_and_points_and_old_answers_read() {
+    use cspace::model::{Answer, Outcome};
+    let (sa, sb) = (Shape::cuboid(DVec3::ONE), Shape::capsule(1.0, 0.5));
+    let a = Placed::new(&sa, Pose::from_position(DVec3::ZERO));
+    let b = Placed::new(&sb, Pose::from_position(DVec3::new(5.0, 0.3, 0.0)));
+    let s = sweep::ray_cast(&a, DVec3::new(8.0, 0.0, 0.0), &b);
+    let Outcome::Sweep {
+        bounds: Some([lo, hi]),
+        point_a: Some(pa),
+        point_b: Some(pb),
+        ..
+    } = Outcome::sweep(&s)
+    else {
+        panic!("a hit has bracket and points: {s:?}");
+    };
+    assert_eq!((lo, hi), (s.toi_lower, s.toi_upper));
+    assert_eq!((pa, pb), (s.point_a.to_array(), s.point_b.to_array()));
+    assert!((s.toi - 3.5 / 8.0).abs() < 1e-12, "{s:?}");
+    let old = r#"{"algorithm":"raycast","precision":"f64","query":"sweep","hit":true,"toi":0.5,"normal":[1.0,0.0,0.0],"point":[1.0,0.0,0.0],"iterations":3,"status":"converged"}"#;
+    let answer: Answer = serde_json::from_str(old).expect("an older answer reads");
+    assert!(matches!(
+        answer.outcome,
+        Outcome::Sweep {
+            bounds: None,
+            point_a: None,
+            ..
+        }
+    ));
+}
