@@ -1,21 +1,27 @@
 //! cspace against parry3d 0.31 on identical shapes and poses, in one run.
 //!
 //! `cargo bench --bench versus_parry` prints, per query kind and shape family,
-//! the time per query of each and the ratio cspace / parry (below 1 is faster).
-//! Shapes and poses are built before timing; each figure is the best of
-//! several interleaved passes over 1000 configurations, so both engines see the
-//! same machine load. `--quick` runs fewer passes. The recorder's price is
-//! printed last: run once more with `--no-default-features` to get the
-//! compiled-out figure.
+//! the time per query of each and the ratio cspace / parry (below 1 is faster),
+//! then the default method per query kind and shape pair (`box-cone`, …: the
+//! mixed family's shapes, 200 scenes each). Shapes and poses are built before
+//! timing; each figure is the best of several interleaved passes over 1000
+//! configurations, so both engines see the same machine load. `--quick` runs
+//! fewer passes. The recorder's price is printed last: run once more with
+//! `--no-default-features` to get the compiled-out figure.
 
-use cspace::{Pose, Real, Rotation, Shape, V3, Vector, epa, gjk, mpr, sweep};
+use cspace::{Pose, Real, Rotation, Shape, V3, Vector, epa, gjk, mpr, signed, sweep};
 use std::hint::black_box;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// `--only QUERY [FAMILY]`: run just that query kind (`distance`, `intersect`,
-/// `penetration`, `sweep`, `coherent`, `spread`, `recorder`), optionally one
-/// shape family; for profiling under callgrind.
+#[path = "versus_parry/scenes.rs"]
+mod scenes;
+use scenes::{Rng, Scene, Spec, cspace_pose, cspace_shape, random_spec, scenes, scenes_of};
+
+/// `--only QUERY [SET]`: run just that query kind (`distance`, `intersect`,
+/// `penetration`, `signed`, `sweep`, `coherent`, `spread`, `recorder`),
+/// optionally one shape family or pair (`cyl-sphere`); for profiling under
+/// callgrind.
 static ONLY: OnceLock<Option<(String, Option<String>)>> = OnceLock::new();
 
 /// Whether `query` on `family` is selected by `--only`.
@@ -24,157 +30,6 @@ fn selected(query: &str, family: &str) -> bool {
         None => true,
         Some((q, f)) => q == query && f.as_ref().is_none_or(|f| f == family),
     }
-}
-
-/// splitmix64: a deterministic generator so every run sees the same scenes.
-struct Rng(u64);
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn f(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.f()
-    }
-    fn unit(&mut self) -> [f64; 3] {
-        loop {
-            let v = [
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            ];
-            let l2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-            if l2 > 1e-4 && l2 <= 1.0 {
-                let l = l2.sqrt();
-                return [v[0] / l, v[1] / l, v[2] / l];
-            }
-        }
-    }
-    fn quat(&mut self) -> [f64; 4] {
-        let axis = self.unit();
-        let angle = self.range(0.0, std::f64::consts::TAU);
-        let (s, c) = (angle * 0.5).sin_cos();
-        [axis[0] * s, axis[1] * s, axis[2] * s, c]
-    }
-}
-
-/// A shape description both engines are built from.
-#[derive(Clone, Debug)]
-enum Spec {
-    Cuboid([f64; 3]),
-    Hull(Vec<[f64; 3]>),
-    Cylinder(f64, f64),
-    Capsule(f64, f64),
-    Cone(f64, f64),
-    Sphere(f64),
-}
-
-impl Spec {
-    fn size(&self) -> f64 {
-        match self {
-            Self::Cuboid(h) => (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]).sqrt(),
-            Self::Hull(_) | Self::Sphere(_) => match self {
-                Self::Sphere(r) => *r,
-                _ => 1.0,
-            },
-            Self::Cylinder(hh, r) | Self::Cone(hh, r) => (hh * hh + r * r).sqrt(),
-            Self::Capsule(hh, r) => hh + r,
-        }
-    }
-}
-
-fn random_spec(rng: &mut Rng, family: &str) -> Spec {
-    match family {
-        "boxes" => Spec::Cuboid([
-            rng.range(0.3, 1.5),
-            rng.range(0.3, 1.5),
-            rng.range(0.3, 1.5),
-        ]),
-        "hull16" => Spec::Hull((0..16).map(|_| rng.unit()).collect()),
-        "hull64" => Spec::Hull((0..64).map(|_| rng.unit()).collect()),
-        "cylinders" => Spec::Cylinder(rng.range(0.3, 1.5), rng.range(0.3, 1.5)),
-        "capsules" => Spec::Capsule(rng.range(0.3, 1.5), rng.range(0.2, 0.8)),
-        "spheres" => Spec::Sphere(rng.range(0.3, 1.5)),
-        _ => match rng.next_u64() % 6 {
-            0 => random_spec(rng, "boxes"),
-            1 => random_spec(rng, "hull16"),
-            2 => random_spec(rng, "cylinders"),
-            3 => random_spec(rng, "capsules"),
-            4 => Spec::Cone(rng.range(0.3, 1.5), rng.range(0.3, 1.5)),
-            _ => Spec::Sphere(rng.range(0.3, 1.5)),
-        },
-    }
-}
-
-/// One scene: two shapes and their poses, plus a start and motion of A for sweeps.
-#[derive(Clone, Debug)]
-struct Scene {
-    a: Spec,
-    b: Spec,
-    /// A's pose for the static queries: centres `gap × (size A + size B)` apart.
-    pa: ([f64; 3], [f64; 4]),
-    pb: ([f64; 3], [f64; 4]),
-    /// A's pose for sweeps: twice as far, on the far side of B.
-    start: ([f64; 3], [f64; 4]),
-    motion: [f64; 3],
-}
-
-/// `gap` scales the centre distance relative to the sum of the shapes'
-/// bounding radii: > 1 apart, < 1 the bounding spheres overlap.
-fn scenes(family: &str, gap: (f64, f64), seed: u64) -> Vec<Scene> {
-    let mut rng = Rng(seed);
-    (0..1000)
-        .map(|_| {
-            let a = random_spec(&mut rng, family);
-            let b = random_spec(&mut rng, family);
-            let dir = rng.unit();
-            let d = (a.size() + b.size()) * rng.range(gap.0, gap.1);
-            let pa = ([0.0; 3], rng.quat());
-            let pb = ([dir[0] * d, dir[1] * d, dir[2] * d], rng.quat());
-            // Sweeps: A starts on the far side, 2d from B, and aims at B with some spread.
-            let aim = rng.unit();
-            let m = 2.0 * d;
-            let motion = [
-                dir[0] * m + aim[0] * 0.3 * m,
-                dir[1] * m + aim[1] * 0.3 * m,
-                dir[2] * m + aim[2] * 0.3 * m,
-            ];
-            Scene {
-                a,
-                b,
-                pa,
-                pb,
-                start: ([-dir[0] * d, -dir[1] * d, -dir[2] * d], pa.1),
-                motion,
-            }
-        })
-        .collect()
-}
-
-fn cspace_shape<T: Real>(s: &Spec) -> Shape<T> {
-    let v = |p: &[f64; 3]| V3::<T>::from_f64(*p);
-    let t = T::from_f64;
-    match s {
-        Spec::Cuboid(h) => Shape::cuboid(v(h)),
-        Spec::Hull(points) => Shape::hull(points.iter().map(v).collect()),
-        Spec::Cylinder(hh, r) => Shape::cylinder(t(*hh), t(*r)),
-        Spec::Capsule(hh, r) => Shape::capsule(t(*hh), t(*r)),
-        Spec::Cone(hh, r) => Shape::cone(t(*hh), t(*r)),
-        Spec::Sphere(r) => Shape::sphere(t(*r)),
-    }
-}
-
-fn cspace_pose<T: Real>(p: &([f64; 3], [f64; 4])) -> Pose<T> {
-    Pose::new(
-        V3::<T>::from_f64(p.0),
-        <T::Q as Rotation<T>>::from_xyzw(p.1.map(T::from_f64)),
-    )
 }
 
 /// A named cspace method under test.
@@ -224,6 +79,42 @@ fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
     best
 }
 
+/// The query kinds compared, in order.
+const QUERIES: [&str; 5] = ["distance", "intersect", "penetration", "signed", "sweep"];
+
+/// The centre distance of a query kind's scenes, as factors of the summed
+/// bounding radii: distance always apart, intersect and signed a mix,
+/// penetration mostly overlapping, sweeps start apart.
+fn gap_of(query: &str) -> (f64, f64) {
+    match query {
+        "distance" => (1.02, 1.6),
+        "intersect" | "signed" => (0.6, 1.4),
+        "penetration" => (0.3, 0.9),
+        _ => (1.2, 1.6),
+    }
+}
+
+/// Scenes of `query`: penetration keeps the pairs that overlap (checked in
+/// f64), as contact generation sees; sweeps start A on the far side.
+fn for_query(query: &str, mut sc: Vec<Scene>) -> Vec<Scene> {
+    if query == "penetration" {
+        sc.retain(|s| {
+            let (a, b) = (cspace_shape::<f64>(&s.a), cspace_shape::<f64>(&s.b));
+            gjk::intersect(
+                &cspace::Placed::new(&a, cspace_pose(&s.pa)),
+                &cspace::Placed::new(&b, cspace_pose(&s.pb)),
+            )
+            .intersecting
+        });
+    }
+    if query == "sweep" {
+        for s in &mut sc {
+            s.pa = s.start;
+        }
+    }
+    sc
+}
+
 macro_rules! versus {
     ($parry:ident, $t:ty, $prec:literal, $passes:expr, $rows:expr) => {{
         use $parry::math::{Pose as PPose, Vector as PVec};
@@ -256,7 +147,153 @@ macro_rules! versus {
                     .normalize(),
             )
         }
+        /// The scenes built for cspace.
+        fn prepared(sc: &[Scene]) -> Vec<Prepared<$t>> {
+            sc.iter()
+                .map(|s| {
+                    (
+                        cspace_shape(&s.a),
+                        cspace_pose(&s.pa),
+                        cspace_shape(&s.b),
+                        cspace_pose(&s.pb),
+                        V3::<$t>::from_f64(s.motion),
+                    )
+                })
+                .collect()
+        }
+        /// The scenes built for parry.
+        fn parry_scenes(sc: &[Scene]) -> Vec<(SharedShape, PPose, SharedShape, PPose, PVec)> {
+            sc.iter()
+                .map(|s| {
+                    (
+                        parry_shape(&s.a),
+                        parry_pose(&s.pa),
+                        parry_shape(&s.b),
+                        parry_pose(&s.pb),
+                        PVec::new(real(s.motion[0]), real(s.motion[1]), real(s.motion[2])),
+                    )
+                })
+                .collect()
+        }
 
+        /// Best-of-`passes` ns per query of parry (first) and of cspace's
+        /// methods for `query` on `sc` (all of them, or the default only),
+        /// interleaved; with the methods' names.
+        fn timed(query: &str, sc: &[Scene], passes: usize, all: bool) -> (Vec<&'static str>, Vec<f64>) {
+            let cs = prepared(sc);
+            let ps = parry_scenes(sc);
+            let mut run_parry: Box<dyn FnMut()> = match query {
+                "distance" => Box::new(|| {
+                    for p in &ps {
+                        black_box(pq::distance(&p.1, &*p.0, &p.3, &*p.2).ok());
+                    }
+                }),
+                "intersect" => Box::new(|| {
+                    for p in &ps {
+                        black_box(pq::intersection_test(&p.1, &*p.0, &p.3, &*p.2).ok());
+                    }
+                }),
+                "penetration" => Box::new(|| {
+                    for p in &ps {
+                        black_box(pq::contact(&p.1, &*p.0, &p.3, &*p.2, 0.0).ok());
+                    }
+                }),
+                // Parry's signed distance: a contact with a prediction beyond
+                // every scene's distance (its `dist` is negative overlapping).
+                "signed" => Box::new(|| {
+                    for p in &ps {
+                        black_box(pq::contact(&p.1, &*p.0, &p.3, &*p.2, real(1e3)).ok());
+                    }
+                }),
+                _ => Box::new(|| {
+                    for p in &ps {
+                        black_box(
+                            pq::cast_shapes(
+                                &p.1,
+                                p.4,
+                                &*p.0,
+                                &p.3,
+                                PVec::ZERO,
+                                &*p.2,
+                                pq::ShapeCastOptions::with_max_time_of_impact(1.0),
+                            )
+                            .ok(),
+                        );
+                    }
+                }),
+            };
+            // A looser tolerance, still tighter than parry's accuracy
+            // (see the accuracy line): speed at comparable accuracy.
+            let loose = real(if $prec == "f64" { 1e-7 } else { 1e-3 });
+            let mut methods: Vec<Method<'_>> = match query {
+                "distance" => vec![
+                    ("gjk", each(&cs, |a, b, _| gjk::distance(a, b))),
+                    (
+                        "gjk-loose",
+                        each(&cs, move |a, b, _| gjk::distance_with_tolerance(a, b, loose)),
+                    ),
+                ],
+                "intersect" => vec![
+                    ("mpr", each(&cs, |a, b, _| mpr::intersect(a, b))),
+                    ("gjk", each(&cs, |a, b, _| gjk::intersect(a, b))),
+                ],
+                "penetration" => vec![
+                    ("epa", each(&cs, |a, b, _| epa::penetration(a, b))),
+                    ("mpr", each(&cs, |a, b, _| mpr::penetration(a, b))),
+                ],
+                "signed" => vec![
+                    ("epa", each(&cs, |a, b, _| signed::signed_distance(a, b))),
+                    (
+                        "mpr",
+                        each(&cs, |a, b, _| signed::signed_distance_with(a, b, signed::Depth::Mpr)),
+                    ),
+                ],
+                _ => vec![
+                    ("raycast", each(&cs, |a, b, m| sweep::ray_cast(a, m, b))),
+                    ("ca", each(&cs, |a, b, m| sweep::conservative_advancement(a, m, b))),
+                    ("swept-mpr", each(&cs, |a, b, m| sweep::swept_mpr(a, m, b))),
+                ],
+            };
+            // The default method (`Algorithm::default_for`) comes first.
+            if !all {
+                methods.truncate(1);
+            }
+            let mut fs: Vec<&mut dyn FnMut()> = vec![&mut *run_parry];
+            for m in &mut methods {
+                fs.push(&mut *m.1);
+            }
+            let t = race(passes, sc.len(), &mut fs);
+            drop(fs);
+            (methods.iter().map(|m| m.0).collect(), t)
+        }
+
+        /// By how much each engine's distance exceeds the other's at worst,
+        /// relative to the shapes' size: both return an upper bound of the
+        /// distance (GJK's |v|), so the lower is nearer the truth.
+        fn accuracy(sc: &[Scene]) -> (f64, f64, f64) {
+            let loose = real(if $prec == "f64" { 1e-7 } else { 1e-3 });
+            let (cs, ps) = (prepared(sc), parry_scenes(sc));
+            let (mut parry_over, mut ours_over, mut loose_over) = (0.0_f64, 0.0_f64, 0.0_f64);
+            for (c, (p, s)) in cs.iter().zip(ps.iter().zip(sc)) {
+                let (a, b, _) = placed(c);
+                let ours = gjk::distance(&a, &b).distance.to_f64();
+                let ours_loose = gjk::distance_with_tolerance(&a, &b, loose).distance.to_f64();
+                let theirs = pq::distance(&p.1, &*p.0, &p.3, &*p.2)
+                    .map_or(f64::NAN, |d| f64::from(d.distance));
+                let size = s.a.size() + s.b.size();
+                parry_over = parry_over.max((theirs - ours) / size);
+                ours_over = ours_over.max((ours - theirs) / size);
+                loose_over = loose_over.max((ours_loose - ours) / size);
+            }
+            (parry_over, ours_over, loose_over)
+        }
+
+        let row = |query: &str, set: &str, name: &str, t: &[f64], i: usize| {
+            format!(
+                "{:<12} {:<4} {:<14} {:<10} {:>10.1} {:>10.1} {:>7.2}",
+                query, $prec, set, name, t[i + 1], t[0], t[i + 1] / t[0]
+            )
+        };
         let families = [
             "boxes",
             "hull16",
@@ -266,174 +303,79 @@ macro_rules! versus {
             "mixed",
             "spheres",
         ];
-        for (qi, query) in ["distance", "intersect", "penetration", "sweep"]
-            .iter()
-            .enumerate()
-        {
+        for (qi, query) in QUERIES.iter().enumerate() {
             for (fi, family) in families.iter().enumerate() {
-                // Sphere pairs are timed for sweeps only (both engines'
-                // closed forms); the other kinds' closed forms are not compared.
+                // Sphere pairs are timed for sweeps only here (both engines'
+                // closed forms); the pair rows below have every kind.
                 if !selected(query, family) || (*family == "spheres" && *query != "sweep") {
                     continue;
                 }
-                let gap = match *query {
-                    "distance" => (1.02, 1.6),
-                    "intersect" => (0.6, 1.4),
-                    "penetration" => (0.3, 0.9),
-                    _ => (1.2, 1.6),
-                };
-                let mut sc = scenes(family, gap, 7 + 100 * qi as u64 + fi as u64);
-                if *query == "penetration" {
-                    // Penetration is about overlapping shapes: keep the pairs
-                    // that overlap (checked in f64), as contact generation sees.
-                    sc.retain(|s| {
-                        let (a, b) = (cspace_shape::<f64>(&s.a), cspace_shape::<f64>(&s.b));
-                        gjk::intersect(
-                            &cspace::Placed::new(&a, cspace_pose(&s.pa)),
-                            &cspace::Placed::new(&b, cspace_pose(&s.pb)),
-                        )
-                        .intersecting
-                    });
-                }
-                if *query == "sweep" {
-                    for s in &mut sc {
-                        s.pa = s.start;
-                    }
-                }
-                let cs: Vec<Prepared<$t>> = sc
-                    .iter()
-                    .map(|s| {
-                        (
-                            cspace_shape(&s.a),
-                            cspace_pose(&s.pa),
-                            cspace_shape(&s.b),
-                            cspace_pose(&s.pb),
-                            V3::<$t>::from_f64(s.motion),
-                        )
-                    })
-                    .collect();
-                let ps: Vec<(SharedShape, PPose, SharedShape, PPose, PVec)> = sc
-                    .iter()
-                    .map(|s| {
-                        (
-                            parry_shape(&s.a),
-                            parry_pose(&s.pa),
-                            parry_shape(&s.b),
-                            parry_pose(&s.pb),
-                            PVec::new(real(s.motion[0]), real(s.motion[1]), real(s.motion[2])),
-                        )
-                    })
-                    .collect();
-                let n = cs.len();
-                let mut run_parry: Box<dyn FnMut()> = match *query {
-                    "distance" => Box::new(|| {
-                        for p in &ps {
-                            black_box(pq::distance(&p.1, &*p.0, &p.3, &*p.2).ok());
-                        }
-                    }),
-                    "intersect" => Box::new(|| {
-                        for p in &ps {
-                            black_box(pq::intersection_test(&p.1, &*p.0, &p.3, &*p.2).ok());
-                        }
-                    }),
-                    "penetration" => Box::new(|| {
-                        for p in &ps {
-                            black_box(pq::contact(&p.1, &*p.0, &p.3, &*p.2, 0.0).ok());
-                        }
-                    }),
-                    _ => Box::new(|| {
-                        for p in &ps {
-                            black_box(
-                                pq::cast_shapes(
-                                    &p.1,
-                                    p.4,
-                                    &*p.0,
-                                    &p.3,
-                                    PVec::ZERO,
-                                    &*p.2,
-                                    pq::ShapeCastOptions::with_max_time_of_impact(1.0),
-                                )
-                                .ok(),
-                            );
-                        }
-                    }),
-                };
-                // A looser tolerance, still tighter than parry's accuracy
-                // (see the accuracy line): speed at comparable accuracy.
-                let loose = real(if $prec == "f64" { 1e-7 } else { 1e-3 });
-                let mut methods: Vec<Method<'_>> = match *query {
-                    "distance" => vec![
-                        ("gjk", each(&cs, |a, b, _| gjk::distance(a, b))),
-                        (
-                            "gjk-loose",
-                            each(&cs, move |a, b, _| gjk::distance_with_tolerance(a, b, loose)),
-                        ),
-                    ],
-                    "intersect" => vec![
-                        ("gjk", each(&cs, |a, b, _| gjk::intersect(a, b))),
-                        ("mpr", each(&cs, |a, b, _| mpr::intersect(a, b))),
-                    ],
-                    "penetration" => vec![
-                        ("epa", each(&cs, |a, b, _| epa::penetration(a, b))),
-                        ("mpr", each(&cs, |a, b, _| mpr::penetration(a, b))),
-                    ],
-                    _ => vec![
-                        ("ca", each(&cs, |a, b, m| sweep::conservative_advancement(a, m, b))),
-                        ("raycast", each(&cs, |a, b, m| sweep::ray_cast(a, m, b))),
-                        ("swept-mpr", each(&cs, |a, b, m| sweep::swept_mpr(a, m, b))),
-                    ],
-                };
-                let mut fs: Vec<&mut dyn FnMut()> = vec![&mut *run_parry];
-                for m in &mut methods {
-                    fs.push(&mut *m.1);
-                }
-                let t = race($passes, n, &mut fs);
-                drop(fs);
-                let names: Vec<&str> = methods.iter().map(|m| m.0).collect();
-                drop(methods);
+                let sc = for_query(query, scenes(family, gap_of(query), 7 + 100 * qi as u64 + fi as u64));
+                let (names, t) = timed(query, &sc, $passes, true);
                 if *query == "distance" {
-                    // Both engines return an upper bound of the distance (GJK's
-                    // |v|), so the lower of the two is nearer the truth: print by
-                    // how much each exceeds the other at worst, relative to the
-                    // shapes' size.
-                    let (mut parry_over, mut ours_over, mut loose_over) = (0.0_f64, 0.0_f64, 0.0_f64);
-                    for (c, (p, s)) in cs.iter().zip(ps.iter().zip(&sc)) {
-                        let (a, b, _) = placed(c);
-                        let ours = gjk::distance(&a, &b).distance.to_f64();
-                        let ours_loose = gjk::distance_with_tolerance(&a, &b, loose).distance.to_f64();
-                        let theirs = pq::distance(&p.1, &*p.0, &p.3, &*p.2)
-                            .map_or(f64::NAN, |d| f64::from(d.distance));
-                        let size = s.a.size() + s.b.size();
-                        parry_over = parry_over.max((theirs - ours) / size);
-                        ours_over = ours_over.max((ours - theirs) / size);
-                        loose_over = loose_over.max((ours_loose - ours) / size);
-                    }
+                    let (parry_over, ours_over, loose_over) = accuracy(&sc);
                     $rows.push(format!(
-                        "{:<12} {:<4} {:<10} accuracy (of the sizes): parry above gjk by up to {:.1e}, gjk above parry {:.1e}, gjk-loose above gjk {:.1e}",
+                        "{:<12} {:<4} {:<14} accuracy (of the sizes): parry above gjk by up to {:.1e}, gjk above parry {:.1e}, gjk-loose above gjk {:.1e}",
                         query, $prec, family, parry_over, ours_over, loose_over
                     ));
                 }
                 if *query == "penetration" {
                     $rows.push(format!(
-                        "{:<12} {:<4} {:<10} {n} of 1000 scenes overlap (the others are skipped)",
-                        query, $prec, family
+                        "{:<12} {:<4} {:<14} {} of 1000 scenes overlap (the others are skipped)",
+                        query, $prec, family, sc.len()
                     ));
                 }
                 for (i, name) in names.iter().enumerate() {
-                    $rows.push(format!(
-                        "{:<12} {:<4} {:<10} {:<10} {:>10.1} {:>10.1} {:>7.2}",
-                        query,
-                        $prec,
-                        family,
-                        name,
-                        t[i + 1],
-                        t[0],
-                        t[i + 1] / t[0]
-                    ));
+                    $rows.push(row(query, family, name, &t, i));
+                }
+            }
+        }
+        // Per shape pair (the mixed family's shapes, issue 18): the default
+        // method only, on 200 scenes of each pair.
+        for (qi, query) in QUERIES.iter().enumerate() {
+            for (i, ka) in PAIR_KINDS.iter().enumerate() {
+                for (j, kb) in PAIR_KINDS.iter().enumerate().skip(i) {
+                    let pair = format!("{}-{}", short(ka), short(kb));
+                    if !selected(query, &pair) {
+                        continue;
+                    }
+                    let seed = 5000 + 100 * qi as u64 + 10 * i as u64 + j as u64;
+                    let sc = for_query(query, scenes_of(ka, kb, gap_of(query), seed, PAIR_SCENES));
+                    if sc.is_empty() {
+                        $rows.push(format!("{:<12} {:<4} {:<14} no scene overlaps", query, $prec, pair));
+                        continue;
+                    }
+                    let (names, t) = timed(query, &sc, $passes, false);
+                    $rows.push(row(query, &pair, names[0], &t, 0));
                 }
             }
         }
     }};
+}
+
+/// The shape families of the per-pair rows: the mixed family's shapes.
+const PAIR_KINDS: [&str; 6] = [
+    "boxes",
+    "hull16",
+    "cylinders",
+    "capsules",
+    "cones",
+    "spheres",
+];
+
+/// Scenes per shape pair.
+const PAIR_SCENES: usize = 200;
+
+/// A pair row's name for a family.
+fn short(family: &str) -> &'static str {
+    match family {
+        "boxes" => "box",
+        "hull16" => "hull16",
+        "cylinders" => "cyl",
+        "capsules" => "capsule",
+        "cones" => "cone",
+        _ => "sphere",
+    }
 }
 
 /// Coherent motion: B drifts a little each frame; cold GJK vs warm-started.

@@ -67,8 +67,40 @@ fn a_fixed_seed_campaign_over_cspace_passes() {
             "{family} missing"
         );
     }
-    for kind in ["distance", "intersect", "penetration", "sweep"] {
+    for kind in [
+        "distance",
+        "intersect",
+        "penetration",
+        "sweep",
+        "signed_distance",
+    ] {
         assert!(rows.iter().any(|r| r["kind"] == kind), "{kind} missing");
+    }
+}
+
+#[test]
+fn signed_distance_is_a_kind_under_both_spellings() {
+    for spelling in ["signed_distance", "signed-distance"] {
+        let out = cspace(&[
+            "fuzz",
+            "--seed",
+            "11",
+            "--count",
+            "400",
+            "--kinds",
+            spelling,
+            "--json",
+            "--no-shrink",
+            "--out",
+            tempdir("signed").to_str().unwrap(),
+        ]);
+        let lines = json_lines(&out);
+        assert!(out.status.success(), "{lines:#?}");
+        assert_eq!(total(&lines)["checked"], 400);
+        let rows: Vec<_> = lines.iter().filter_map(|l| l.get("row")).collect();
+        // One row per family (a family without the kind draws it anyway).
+        assert_eq!(rows.len(), 11, "{rows:#?}");
+        assert!(rows.iter().all(|r| r["kind"] == "signed_distance"));
     }
 }
 

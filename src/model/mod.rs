@@ -13,4 +13,4 @@ pub use json::{body_from_value, body_to_value, from_value, parse, parse_value, s
 pub use query::{
     Algorithm, MAX_ABS_F32, MAX_ABS_F64, Query, QueryError, QueryKind, UNIT_TOLERANCE,
 };
-pub use run::{Answer, Outcome, run, run_recorded, run_timed, signed_depth};
+pub use run::{Answer, Outcome, run, run_recorded, run_timed, run_valid, signed_depth};

@@ -192,10 +192,20 @@ fn record_signed<T: Real>(s: &signed::SignedDistance<T>) {
 /// The query is invalid ([`Query::validate`]).
 pub fn run(q: &Query) -> Result<Answer, QueryError> {
     q.validate()?;
-    Ok(match q.precision {
-        Precision::F64 => Prepared::<f64>::new(q).run(),
-        Precision::F32 => Prepared::<f32>::new(q).run(),
-    })
+    Ok(run_valid(q, q.resolved_algorithm()))
+}
+
+/// Runs a query that [`Query::validate`] accepted with `algorithm` (one of
+/// [`Algorithm::valid_for`] its kind, in place of the query's own), without
+/// validating again: for callers that validate a query once and then run it
+/// many times with other algorithms, precisions or poses (the fuzzer). An
+/// invalid query gives an unspecified answer or panics.
+#[must_use]
+pub fn run_valid(q: &Query, algorithm: Algorithm) -> Answer {
+    match q.precision {
+        Precision::F64 => Prepared::<f64>::new(q, algorithm).run(),
+        Precision::F32 => Prepared::<f32>::new(q, algorithm).run(),
+    }
 }
 
 /// [`run`] inside a recording: the answer and the steps the algorithm recorded.
@@ -212,12 +222,12 @@ pub fn run_recorded(q: &Query) -> (Result<Answer, QueryError>, rec::Recording) {
 pub fn run_timed(q: &Query, repeat: u32) -> Result<(Answer, f64), QueryError> {
     q.validate()?;
     Ok(match q.precision {
-        Precision::F64 => Prepared::<f64>::new(q).timed(repeat),
-        Precision::F32 => Prepared::<f32>::new(q).timed(repeat),
+        Precision::F64 => Prepared::<f64>::new(q, q.resolved_algorithm()).timed(repeat),
+        Precision::F32 => Prepared::<f32>::new(q, q.resolved_algorithm()).timed(repeat),
     })
 }
 
-/// A validated query with its shapes built in precision `T`.
+/// A validated query with its shapes built in precision `T`, to run with `algorithm`.
 struct Prepared<T: Real> {
     kind: QueryKind,
     algorithm: Algorithm,
@@ -229,12 +239,12 @@ struct Prepared<T: Real> {
 }
 
 impl<T: Real> Prepared<T> {
-    fn new(q: &Query) -> Self {
+    fn new(q: &Query, algorithm: Algorithm) -> Self {
         let (a, pose_a) = Shape::from_decl(&q.a);
         let (b, pose_b) = Shape::from_decl(&q.b);
         Self {
             kind: q.query,
-            algorithm: q.resolved_algorithm(),
+            algorithm,
             a,
             b,
             pose_a,

@@ -1,6 +1,7 @@
 //! Sandbox UI tests: open the sandbox, change a pose by typing a number and
 //! by pressing nudge buttons by their labels, apply a preset, save the query
-//! as a fixture and open that fixture in the sandbox again.
+//! as a fixture and open that fixture in the sandbox again; pick signed
+//! distance and see its answer beside its reference.
 
 use cspace::model::{Answer, Outcome, Precision, Query, QueryKind};
 use cspace_recorder::{ShapeDecl, ShapeGeom};
@@ -181,4 +182,45 @@ fn ctrl_drag_in_object_space_moves_b() {
     assert_eq!(q.a.position, before.a.position, "A stays");
     assert_ne!(q.b.position, before.b.position, "B follows the drag");
     assert!((distance(app) - 1.0).abs() > 1e-6, "{}", distance(app));
+}
+
+#[test]
+fn picking_signed_distance_shows_its_answer_and_reference() {
+    let mut h = harness(sandbox_app(spheres()));
+    h.run();
+    h.get_by_role_and_label(Role::ComboBox, "Query").click();
+    h.run();
+    h.get_by_label("signed_distance").click();
+    h.run();
+    let signed = |app: &ViewerApp| match &app.sandbox().expect("sandbox open").run.answer {
+        Ok(Answer {
+            outcome: Outcome::SignedDistance { distance, .. },
+            ..
+        }) => *distance,
+        other => panic!("not a signed distance: {other:?}"),
+    };
+    assert_eq!(
+        h.state().sandbox().map(|s| s.query.query),
+        Some(QueryKind::SignedDistance)
+    );
+    assert!((signed(h.state()) - 1.0).abs() < 1e-9);
+    // The results panel names the quantity and the reference, and they agree.
+    let _quantity = h.get_by_label("signed distance");
+    let _reference = h.get_by_label_contains("ca sweep along its normal");
+    let _agree = h.get_by_label("agree within the tolerance");
+    // Overlapping by 0.5: −0.5, still agreeing with the reference.
+    h.get_by_role_and_label(Role::SpinButton, "B position x")
+        .focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("1.5".to_owned()));
+    h.key_press(Key::Enter);
+    h.run();
+    assert!(
+        (signed(h.state()) + 0.5).abs() < 1e-9,
+        "{}",
+        signed(h.state())
+    );
+    let _answer = h.get_by_label_contains("epa: -5.0");
+    let _agree = h.get_by_label("agree within the tolerance");
 }

@@ -150,11 +150,11 @@ impl Family {
     /// The query kinds this family makes.
     #[must_use]
     pub fn kinds(self) -> &'static [QueryKind] {
-        use QueryKind::{Distance, Intersect, Penetration, Sweep};
+        use QueryKind::{Distance, Intersect, Penetration, SignedDistance, Sweep};
         match self {
             Self::Sweeps => &[Sweep],
-            Self::Deep => &[Intersect, Penetration],
-            _ => &[Distance, Intersect, Penetration, Sweep],
+            Self::Deep => &[Intersect, Penetration, SignedDistance],
+            _ => &[Distance, Intersect, Penetration, Sweep, SignedDistance],
         }
     }
 }
@@ -170,6 +170,9 @@ pub enum Kind {
     Penetration,
     /// Time of impact.
     Sweep,
+    /// Signed distance (`signed_distance`, as in queries; `signed-distance` too).
+    #[value(name = "signed_distance", alias = "signed-distance")]
+    SignedDistance,
 }
 
 impl Kind {
@@ -181,6 +184,7 @@ impl Kind {
             Self::Intersect => QueryKind::Intersect,
             Self::Penetration => QueryKind::Penetration,
             Self::Sweep => QueryKind::Sweep,
+            Self::SignedDistance => QueryKind::SignedDistance,
         }
     }
 }
@@ -520,6 +524,7 @@ mod tests {
                 QueryKind::Intersect,
                 QueryKind::Penetration,
                 QueryKind::Sweep,
+                QueryKind::SignedDistance,
             ],
             precisions: vec![Precision::F64, Precision::F32],
         }

@@ -142,6 +142,7 @@ impl RunArgs {
                 QueryKind::Intersect,
                 QueryKind::Penetration,
                 QueryKind::Sweep,
+                QueryKind::SignedDistance,
             ];
         }
         let mut precisions: Vec<Precision> = self

@@ -281,6 +281,7 @@ fn selectors(ui: &mut egui::Ui, sb: &Sandbox, edits: &mut Edits) {
                     QueryKind::Distance,
                     QueryKind::Intersect,
                     QueryKind::Penetration,
+                    QueryKind::SignedDistance,
                     QueryKind::Sweep,
                 ] {
                     ui.selectable_value(&mut kind, k, k.to_string());

@@ -168,25 +168,72 @@ fn compare_penetration(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pa
     }
 }
 
+/// A signed distance `s` against conservative advancement along its own
+/// normal `n`. The signed distance is the largest gap `min B·n − max A·n`
+/// over directions, so moving A by `u` along the best `n` lowers it by `u`:
+/// A starts at `u = min(0, 2s)` (apart by `|s|`) and moves by `2|s|`,
+/// touching B half way; the reference is where it touches. A wrong value or a
+/// normal that is not the best direction lands elsewhere. At `s = 0`, EPA's
+/// depth (negated).
 fn compare_signed(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pairing {
-    let other = if alg == Algorithm::Mpr {
-        Algorithm::Epa
-    } else {
-        Algorithm::Mpr
+    let reference_name = "ca sweep along its normal".to_owned();
+    let Some(Answer {
+        outcome: Outcome::SignedDistance {
+            distance, normal, ..
+        },
+        ..
+    }) = answer
+    else {
+        return Pairing {
+            answer: None,
+            reference_name,
+            reference: NO_ANSWER.to_owned(),
+            values: (None, None),
+        };
     };
-    let value = |a: Option<&Answer>| match a.map(|a| &a.outcome) {
-        Some(Outcome::SignedDistance { distance, .. }) => Some(*distance),
-        _ => None,
+    let s = *distance;
+    let shown = Some(format!("{alg}: {}", fmt_f(s)));
+    let span = 2.0 * s.abs();
+    if span == 0.0 {
+        let depth = match reference_run(q, QueryKind::Penetration, Algorithm::Epa) {
+            Some(Answer {
+                outcome: Outcome::Penetration { depth, .. },
+                ..
+            }) => Some(depth),
+            _ => None,
+        };
+        return Pairing {
+            answer: shown,
+            reference_name: "epa (touching)".to_owned(),
+            reference: depth.map_or_else(|| NO_ANSWER.to_owned(), |d| fmt_f(-d)),
+            values: (Some(s), depth.map(|d| -d)),
+        };
+    }
+    let start = 2.0 * s.min(0.0);
+    let mut r = q.clone();
+    r.a.position = std::array::from_fn(|i| q.a.position[i] + normal[i] * start);
+    r.translation = Some(normal.map(|x| x * span));
+    let (reference, value) = match reference_run(&r, QueryKind::Sweep, Algorithm::Ca) {
+        Some(Answer {
+            outcome:
+                Outcome::Sweep {
+                    hit: true,
+                    toi: Some(t),
+                    ..
+                },
+            ..
+        }) => {
+            let v = start + t * span;
+            (fmt_f(v), Some(v))
+        }
+        Some(_) => ("no contact along the normal".to_owned(), None),
+        None => (NO_ANSWER.to_owned(), None),
     };
-    let (x, y) = (
-        value(answer),
-        value(reference_run(q, QueryKind::SignedDistance, other).as_ref()),
-    );
     Pairing {
-        answer: x.map(|v| format!("{alg}: {}", fmt_f(v))),
-        reference_name: other.to_string(),
-        reference: y.map_or_else(|| NO_ANSWER.to_owned(), fmt_f),
-        values: (x, y),
+        answer: shown,
+        reference_name,
+        reference,
+        values: (Some(s), value),
     }
 }
 
@@ -226,8 +273,9 @@ fn compare_sweep(q: &Query, answer: Option<&Answer>, alg: Algorithm) -> Pairing 
 /// The answer to `q` (if any) beside a second algorithm's: distance against a
 /// conservative-advancement sweep along GJK's separating direction (EPA when
 /// GJK reports an intersection), penetration EPA against MPR, intersection
-/// GJK against MPR, and a sweep against another sweep method (the analytic
-/// sweep when it covers the shapes). Flagged when
+/// GJK against MPR, signed distance against a conservative-advancement sweep
+/// along its normal through contact, and a sweep against another sweep
+/// method (the analytic sweep when it covers the shapes). Flagged when
 /// `|answer − reference| > tolerance · max(1, |answer|, |reference|)` or
 /// either has no value.
 #[must_use]

@@ -534,6 +534,7 @@ mod tests {
         for kind in [
             QueryKind::Intersect,
             QueryKind::Penetration,
+            QueryKind::SignedDistance,
             QueryKind::Sweep,
         ] {
             assert!(s.set_kind(kind));
@@ -552,6 +553,44 @@ mod tests {
         let c = compare(&s.query, s.run.answer.as_ref().ok(), -1.0);
         assert!(c.flagged);
         assert!(c.difference.is_some());
+    }
+
+    #[test]
+    fn signed_distance_is_compared_along_its_normal_through_contact() {
+        let mut s = spheres();
+        assert!(s.set_kind(QueryKind::SignedDistance));
+        for (x, expected) in [(3.0, 1.0), (1.5, -0.5), (2.0 + 1e-9, 1e-9)] {
+            assert!(s.set(Field::Position(Side::B, 0), x) || x == 3.0);
+            let c = &s.run.comparison;
+            assert_eq!(c.quantity, "signed distance");
+            assert!(c.reference_name.contains("normal"), "{c:?}");
+            assert!(!c.flagged, "x = {x}: {c:?}");
+            let Ok(Answer {
+                outcome: Outcome::SignedDistance { distance, .. },
+                ..
+            }) = &s.run.answer
+            else {
+                panic!("not a signed distance: {:?}", s.run.answer);
+            };
+            assert!((distance - expected).abs() < 1e-9, "x = {x}: {distance}");
+        }
+        // A wrong value or a normal that is not the best direction is flagged.
+        assert!(s.set(Field::Position(Side::B, 0), 1.5));
+        let answer = s.run.answer.clone().expect("answers");
+        for doctor in [
+            (|d: &mut f64, _: &mut [f64; 3]| *d = -0.4) as fn(&mut f64, &mut [f64; 3]),
+            |_, n| *n = [0.6, 0.8, 0.0],
+        ] {
+            let mut wrong = answer.clone();
+            if let Outcome::SignedDistance {
+                distance, normal, ..
+            } = &mut wrong.outcome
+            {
+                doctor(distance, normal);
+            }
+            let c = compare(&s.query, Some(&wrong), s.tolerance);
+            assert!(c.flagged, "{c:?}");
+        }
     }
 
     #[test]
