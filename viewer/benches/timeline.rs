@@ -216,6 +216,11 @@ fn main() {
     );
     let _ = visible;
 
+    frame(&mut session);
+}
+
+/// Builds and draws the frame at the end, several times; prints the spread.
+fn frame(session: &mut Session) {
     // A frame at the end: ~n/85 visible object-space points, built on the
     // CPU and drawn by the views' GPU renderer (Mesa's software Vulkan on a
     // machine without a GPU), waiting for the GPU to finish each frame.
@@ -235,7 +240,7 @@ fn main() {
     let mut triangles = 0;
     for _ in 0..frames {
         let t = Instant::now();
-        let frame = build_frame(&mut session, View::Object, rect);
+        let frame = build_frame(session, View::Object, rect);
         let built = t.elapsed();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
