@@ -159,16 +159,30 @@ impl Summary {
             serde_json::to_writer(&mut *out, &total)?;
             return writeln!(out);
         }
+        // The kind column fits the longest kind shown (`signed_distance`).
+        let kw = self
+            .rows
+            .iter()
+            .map(|r| r.kind.to_string().len())
+            .max()
+            .unwrap_or(0)
+            .max(12);
         writeln!(
             out,
-            "{:<11} {:<12} {:>10} {:>7} {:>7} {:>8} {:>10}",
+            "{:<11} {:<kw$} {:>10} {:>7} {:>7} {:>8} {:>10}",
             "family", "kind", "checked", "failed", "limits", "skipped", "worst"
         )?;
         for r in &self.rows {
             writeln!(
                 out,
-                "{:<11} {:<12} {:>10} {:>7} {:>7} {:>8} {:>10.3e}",
-                r.family, r.kind, r.checked, r.failed, r.limits, r.skipped, r.worst
+                "{:<11} {:<kw$} {:>10} {:>7} {:>7} {:>8} {:>10.3e}",
+                r.family,
+                r.kind.to_string(),
+                r.checked,
+                r.failed,
+                r.limits,
+                r.skipped,
+                r.worst
             )?;
         }
         let rate = if self.seconds > 0.0 {
