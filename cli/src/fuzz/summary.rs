@@ -163,7 +163,7 @@ impl Summary {
         let kw = self
             .rows
             .iter()
-            .map(|r| r.kind.to_string().len())
+            .map(|r| r.kind.len())
             .max()
             .unwrap_or(0)
             .max(12);
@@ -176,13 +176,7 @@ impl Summary {
             writeln!(
                 out,
                 "{:<11} {:<kw$} {:>10} {:>7} {:>7} {:>8} {:>10.3e}",
-                r.family,
-                r.kind.to_string(),
-                r.checked,
-                r.failed,
-                r.limits,
-                r.skipped,
-                r.worst
+                r.family, r.kind, r.checked, r.failed, r.limits, r.skipped, r.worst
             )?;
         }
         let rate = if self.seconds > 0.0 {
