@@ -133,6 +133,24 @@ impl Pair {
         Placed::new(&self.b.0, self.b.1).support(d).dot(d)
     }
 
+    /// How far witness `a` lies outside A or `b` outside B, seen along
+    /// `normal` and the six axis directions (0 when both are inside).
+    #[must_use]
+    pub fn outside(&self, a: [f64; 3], b: [f64; 3], normal: [f64; 3]) -> f64 {
+        let axes = [
+            [1.0, 0.0, 0.0],
+            [-1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, -1.0, 0.0],
+            [0.0, 0.0, 1.0],
+            [0.0, 0.0, -1.0],
+        ];
+        std::iter::once(normal)
+            .chain(axes)
+            .map(|u| (dot(a, u) - self.height_a(u)).max(dot(b, u) - self.height_b(u)))
+            .fold(0.0, f64::max)
+    }
+
     /// How far B is beyond A along unit `n`: `min B·n − max A·n`. Positive: a
     /// separating axis and a lower bound of the distance; negative: the
     /// overlap along `n`, an upper bound of the penetration depth.

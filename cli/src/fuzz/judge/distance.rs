@@ -61,20 +61,7 @@ pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
             limit || error <= stall,
         );
         // The witnesses lie in their shapes (seen from the axes and the normal).
-        let mut outside: f64 = 0.0;
-        for u in [
-            n.normal,
-            [1.0, 0.0, 0.0],
-            [-1.0, 0.0, 0.0],
-            [0.0, 1.0, 0.0],
-            [0.0, -1.0, 0.0],
-            [0.0, 0.0, 1.0],
-            [0.0, 0.0, -1.0],
-        ] {
-            outside = outside
-                .max(geom::dot(n.point_a, u) - j.pair.height_a(u))
-                .max(geom::dot(n.point_b, u) - j.pair.height_b(u));
-        }
+        let outside = j.pair.outside(n.point_a, n.point_b, n.normal);
         j.check(
             "gjk-witness",
             outside,

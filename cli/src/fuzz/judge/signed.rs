@@ -140,20 +140,7 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
     // the points are EPA's face witnesses moved onto its (polished) normal:
     // on a sharp feature they can leave the shape along the supporting plane
     // (README "Fuzz": an open defect, counted as a limit).
-    let mut outside: f64 = 0.0;
-    for u in [
-        s.normal,
-        [1.0, 0.0, 0.0],
-        [-1.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0],
-        [0.0, -1.0, 0.0],
-        [0.0, 0.0, 1.0],
-        [0.0, 0.0, -1.0],
-    ] {
-        outside = outside
-            .max(geom::dot(s.point_a, u) - j.pair.height_a(u))
-            .max(geom::dot(s.point_b, u) - j.pair.height_b(u));
-    }
+    let outside = j.pair.outside(s.point_a, s.point_b, s.normal);
     j.check(
         "signed-on-shape",
         outside,
