@@ -58,7 +58,8 @@ pub use event::{
     Space, Vec3Data,
 };
 pub use record::{
-    Recording, Scope, Sink, Site, emit, is_on, record, record_catching, record_to, record_to_file,
+    QueryGuard, Recording, Scope, Sink, Site, emit, enter_query, is_on, record, record_catching,
+    record_to, record_to_file,
 };
 pub use stream::{
     DecodeError, Decoded, FILE_EXTENSION, FILE_SUFFIX, Located, StreamDecoder, decode,

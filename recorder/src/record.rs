@@ -20,6 +20,8 @@ static NEXT_SITE: AtomicU32 = AtomicU32::new(1);
 
 thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
+    /// Queries running on this thread while it records (see [`QueryGuard`]).
+    static QUERIES: Cell<u32> = const { Cell::new(0) };
     static RECORDER: RefCell<Option<Recorder>> = const { RefCell::new(None) };
 }
 
@@ -28,6 +30,54 @@ thread_local! {
 #[must_use]
 pub fn is_on() -> bool {
     ACTIVE.load(Ordering::Relaxed) != 0 && ON.with(Cell::get)
+}
+
+/// A query running on this thread, for recording its answer once: a query
+/// that calls another (EPA calling GJK, a signed distance calling both)
+/// records only the outermost one's answer. Made by [`enter_query`]; it
+/// counts only while the thread records, so not recording it costs the one
+/// check every macro makes.
+#[derive(Debug)]
+#[must_use]
+pub struct QueryGuard {
+    outermost: bool,
+    counted: bool,
+}
+
+/// Enters a query on this thread (see [`QueryGuard`]); it ends when the
+/// guard drops, also at an early return or a panic.
+pub fn enter_query() -> QueryGuard {
+    if !(crate::ENABLED && is_on()) {
+        return QueryGuard {
+            outermost: false,
+            counted: false,
+        };
+    }
+    let depth = QUERIES.with(|q| {
+        let d = q.get();
+        q.set(d + 1);
+        d
+    });
+    QueryGuard {
+        outermost: depth == 0,
+        counted: true,
+    }
+}
+
+impl QueryGuard {
+    /// Whether this query records its answer: recording, and no other query
+    /// of this thread is running around it.
+    pub fn outermost(&self) -> bool {
+        self.outermost
+    }
+}
+
+impl Drop for QueryGuard {
+    fn drop(&mut self) {
+        if self.counted {
+            QUERIES.with(|q| q.set(q.get().saturating_sub(1)));
+        }
+    }
 }
 
 /// A macro call site: file, line and label, given a process-wide id on first use.

@@ -38,6 +38,7 @@ use super::polytope::{Polytope, Start, blow_up, ring};
 use super::sat;
 use super::simplex::CsoPoint;
 use super::simplex::Simplex;
+use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
@@ -96,29 +97,34 @@ pub struct Penetration<T: Real> {
 
 /// The penetration depth, normal and contact points of `a` and `b`.
 pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
-    rec::shapes!(a, b);
-    if let Some(c) = gjk::Centers::of(a, b) {
-        let r = c.ra + c.rb;
-        rec::text!("point cores: depth in closed form");
-        let depth = (r - c.dc).max(T::ZERO);
-        return settle(Penetration {
-            depth,
-            normal: c.n,
-            point_a: c.a + c.n * c.ra,
-            point_b: c.b - c.n * c.rb,
-            lower_bound: depth,
-            upper_bound: depth,
-            intersecting: !c.apart(),
-            iterations: 1,
-            status: Status::Converged,
-        });
-    }
-    let cso = Cso::new(a, b);
-    if let Some(p) = box_box(&cso) {
-        return settle(p);
-    }
-    let p = gjk_epa(&cso);
-    settle(boxes_if_degenerate(b, &cso, p))
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b);
+        if let Some(c) = gjk::Centers::of(a, b) {
+            let r = c.ra + c.rb;
+            rec::text!("point cores: depth in closed form");
+            let depth = (r - c.dc).max(T::ZERO);
+            return settle(Penetration {
+                depth,
+                normal: c.n,
+                point_a: c.a + c.n * c.ra,
+                point_b: c.b - c.n * c.rb,
+                lower_bound: depth,
+                upper_bound: depth,
+                intersecting: !c.apart(),
+                iterations: 1,
+                status: Status::Converged,
+            });
+        }
+        let cso = Cso::new(a, b);
+        if let Some(p) = box_box(&cso) {
+            return settle(p);
+        }
+        let p = gjk_epa(&cso);
+        settle(boxes_if_degenerate(b, &cso, p))
+    })();
+    answer::penetration(&query, &out);
+    out
 }
 
 /// `a` and `b` moved along `normal` to the witnesses' midpoint ± `depth ·

@@ -35,6 +35,7 @@ pub(crate) use super::centers::Centers;
 use super::cso::{Cso, relative};
 use super::simplex::{CsoPoint, Simplex};
 use super::witness::{self, Witness};
+use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
@@ -406,14 +407,19 @@ fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
 
 /// The distance between `a` and `b` (full shapes), their closest points and the normal.
 pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
-    rec::shapes!(a, b);
-    if let Some(c) = Centers::of(a, b) {
-        return c.distance();
-    }
-    let cso = Cso::new(a, b);
-    let mut simplex = Simplex::new();
-    let core = run(&cso, &mut simplex, None);
-    finish_distance(&cso, &simplex, &core, rel_tol::<T>())
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b);
+        if let Some(c) = Centers::of(a, b) {
+            return c.distance();
+        }
+        let cso = Cso::new(a, b);
+        let mut simplex = Simplex::new();
+        let core = run(&cso, &mut simplex, None);
+        finish_distance(&cso, &simplex, &core, rel_tol::<T>())
+    })();
+    answer::distance(&query, &out);
+    out
 }
 
 /// [`distance`] to a looser relative tolerance `rel`: GJK stops once its
@@ -431,15 +437,20 @@ pub fn distance_with_tolerance<T: Real>(
     b: &Placed<'_, T>,
     rel: T,
 ) -> Distance<T> {
-    rec::shapes!(a, b);
-    if let Some(c) = Centers::of(a, b) {
-        return c.distance();
-    }
-    let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
-    let cso = Cso::new(a, b);
-    let mut simplex = Simplex::new();
-    let core = run_with(&cso, &mut simplex, None, rel);
-    finish_distance(&cso, &simplex, &core, rel)
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b);
+        if let Some(c) = Centers::of(a, b) {
+            return c.distance();
+        }
+        let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
+        let cso = Cso::new(a, b);
+        let mut simplex = Simplex::new();
+        let core = run_with(&cso, &mut simplex, None, rel);
+        finish_distance(&cso, &simplex, &core, rel)
+    })();
+    answer::distance(&query, &out);
+    out
 }
 
 /// [`distance`], starting from the simplex `cache` holds and storing the
@@ -450,7 +461,10 @@ pub fn distance_warm<T: Real>(
     b: &Placed<'_, T>,
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
-    distance_warm_in(&Cso::new(a, b), a, b, cache)
+    let query = rec::enter_query();
+    let out = distance_warm_in(&Cso::new(a, b), a, b, cache);
+    answer::distance(&query, &out);
+    out
 }
 
 /// [`distance_warm`] on `cso`, already made from `a` and `b` (a sweep
@@ -616,41 +630,46 @@ pub(crate) fn fallback_direction<T: Real>(cso: &Cso<'_, T>) -> V3<T> {
 /// Two boxes without margins are first tried with the separating axis test
 /// (`sat` module), which answers without GJK unless they nearly touch.
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
-    rec::shapes!(a, b);
-    if let Some(c) = Centers::of(a, b) {
-        return Overlap {
-            intersecting: !c.apart(),
-            iterations: 1,
-            status: Status::Converged,
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b);
+        if let Some(c) = Centers::of(a, b) {
+            return Overlap {
+                intersecting: !c.apart(),
+                iterations: 1,
+                status: Status::Converged,
+            };
+        }
+        if let Some(intersecting) = box_box(a, b) {
+            rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
+            return Overlap {
+                intersecting,
+                iterations: 0,
+                status: Status::Converged,
+            };
+        }
+        let cso = Cso::new(a, b);
+        let r = cso.radius();
+        // Touching within the tolerance counts as intersecting, as in `distance`.
+        let core = run(
+            &cso,
+            &mut Simplex::new(),
+            Some(r + rel_tol::<T>() * cso.scale),
+        );
+        let intersecting = match core.end {
+            End::Overlap | End::WithinRadii => true,
+            End::Separated => false,
+            _ => core.v.length() - r <= rel_tol::<T>() * cso.scale,
         };
-    }
-    if let Some(intersecting) = box_box(a, b) {
-        rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
-        return Overlap {
+        rec::text!("intersecting: {intersecting}");
+        Overlap {
             intersecting,
-            iterations: 0,
-            status: Status::Converged,
-        };
-    }
-    let cso = Cso::new(a, b);
-    let r = cso.radius();
-    // Touching within the tolerance counts as intersecting, as in `distance`.
-    let core = run(
-        &cso,
-        &mut Simplex::new(),
-        Some(r + rel_tol::<T>() * cso.scale),
-    );
-    let intersecting = match core.end {
-        End::Overlap | End::WithinRadii => true,
-        End::Separated => false,
-        _ => core.v.length() - r <= rel_tol::<T>() * cso.scale,
-    };
-    rec::text!("intersecting: {intersecting}");
-    Overlap {
-        intersecting,
-        iterations: core.iterations,
-        status: core.status,
-    }
+            iterations: core.iterations,
+            status: core.status,
+        }
+    })();
+    answer::intersect(&query, out);
+    out
 }
 
 /// Two boxes without margins: the separating axis test, when it is

@@ -5,6 +5,7 @@
 //! distance witnesses and normals polished on the support features
 //! (`witness`, over `feature`); closed forms for point cores (`centers`).
 
+mod answer;
 mod centers;
 mod cso;
 pub mod epa;

@@ -25,6 +25,7 @@ use super::gjk::{self, Overlap};
 use super::recast;
 pub use super::recast::Search;
 use super::simplex::CsoPoint;
+use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
 use cspace_recorder as rec;
@@ -334,56 +335,61 @@ pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoin
 /// [`Status::Degenerate`]). Two boxes without margins are decided by the
 /// separating axis test first, as in [`gjk::intersect`].
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
-    rec::shapes!(a, b);
-    if let Some(intersecting) = gjk::box_box(a, b) {
-        rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
-        return Overlap {
-            intersecting,
-            iterations: 0,
-            status: Status::Converged,
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b);
+        if let Some(intersecting) = gjk::box_box(a, b) {
+            rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
+            return Overlap {
+                intersecting,
+                iterations: 0,
+                status: Status::Converged,
+            };
+        }
+        let _scope = rec::scope!("mpr intersect");
+        let (tol, size) = tolerance(a, b);
+        let support = CsoSupport::new(a, b);
+        let r = portal(
+            &|d| support.at(d),
+            interior(a, b),
+            (tol, size),
+            Mode::Boolean,
+        );
+        // GJK's touching tolerance, and what rounding can do to a support point's
+        // projection (a few ulps of the CSO's size).
+        let touching = gjk::rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+        let rounding = T::EPSILON * T::from_f64(64.0) * size;
+        let certain = match r.origin {
+            Origin::Separated { separation, .. } if separation > touching + rounding => Some(false),
+            Origin::Inside { portal, normal } if normal.dot(portal[0].w) > touching + rounding => {
+                Some(true)
+            }
+            _ => None,
         };
-    }
-    let _scope = rec::scope!("mpr intersect");
-    let (tol, size) = tolerance(a, b);
-    let support = CsoSupport::new(a, b);
-    let r = portal(
-        &|d| support.at(d),
-        interior(a, b),
-        (tol, size),
-        Mode::Boolean,
-    );
-    // GJK's touching tolerance, and what rounding can do to a support point's
-    // projection (a few ulps of the CSO's size).
-    let touching = gjk::rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
-    let rounding = T::EPSILON * T::from_f64(64.0) * size;
-    let certain = match r.origin {
-        Origin::Separated { separation, .. } if separation > touching + rounding => Some(false),
-        Origin::Inside { portal, normal } if normal.dot(portal[0].w) > touching + rounding => {
-            Some(true)
+        if let Some(intersecting) = certain {
+            rec::text!("intersecting: {intersecting}");
+            Overlap {
+                intersecting,
+                iterations: r.iterations,
+                status: r.status,
+            }
+        } else {
+            let degenerate = matches!(r.origin, Origin::Degenerate);
+            rec::text!("near touching or degenerate: GJK decides");
+            let g = gjk::intersect(a, b);
+            Overlap {
+                intersecting: g.intersecting,
+                iterations: r.iterations + g.iterations,
+                status: if degenerate {
+                    Status::Degenerate
+                } else {
+                    g.status
+                },
+            }
         }
-        _ => None,
-    };
-    if let Some(intersecting) = certain {
-        rec::text!("intersecting: {intersecting}");
-        Overlap {
-            intersecting,
-            iterations: r.iterations,
-            status: r.status,
-        }
-    } else {
-        let degenerate = matches!(r.origin, Origin::Degenerate);
-        rec::text!("near touching or degenerate: GJK decides");
-        let g = gjk::intersect(a, b);
-        Overlap {
-            intersecting: g.intersecting,
-            iterations: r.iterations + g.iterations,
-            status: if degenerate {
-                Status::Degenerate
-            } else {
-                g.status
-            },
-        }
-    }
+    })();
+    answer::intersect(&query, out);
+    out
 }
 
 /// The penetration of `a` and `b` by MPR ([`Search::Certified`]): the
@@ -407,9 +413,14 @@ pub fn penetration_with<T: Real>(
     b: &Placed<'_, T>,
     search: Search,
 ) -> Penetration<T> {
-    rec::shapes!(a, b);
-    let _scope = rec::scope!("mpr penetration");
-    searched(a, b, search)
+    let query = rec::enter_query();
+    let out = {
+        rec::shapes!(a, b);
+        let _scope = rec::scope!("mpr penetration");
+        searched(a, b, search)
+    };
+    answer::penetration(&query, &out);
+    out
 }
 
 /// [`penetration`] without declaring the shapes (for queries that declared theirs).

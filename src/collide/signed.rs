@@ -15,6 +15,7 @@ use super::epa::{self, Penetration};
 use super::gjk;
 use super::mpr;
 use super::{Status, Witness};
+use crate::collide::answer;
 use crate::real::{Real, V3};
 use crate::shape::Placed;
 use cspace_recorder as rec;
@@ -72,37 +73,42 @@ pub fn signed_distance_with<T: Real>(
     b: &Placed<'_, T>,
     depth: Depth,
 ) -> SignedDistance<T> {
-    let d = gjk::distance(a, b);
-    if !d.intersecting {
-        let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
-        return SignedDistance {
-            distance: d.distance,
-            point_a,
-            point_b,
-            normal: d.normal,
-            lower_bound: d.lower_bound,
-            upper_bound: d.upper_bound,
-            intersecting: false,
-            iterations: d.iterations,
-            status: d.status,
-            witness: Some(d.witness),
+    let query = rec::enter_query();
+    let out = (|| {
+        let d = gjk::distance(a, b);
+        if !d.intersecting {
+            let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
+            return SignedDistance {
+                distance: d.distance,
+                point_a,
+                point_b,
+                normal: d.normal,
+                lower_bound: d.lower_bound,
+                upper_bound: d.upper_bound,
+                intersecting: false,
+                iterations: d.iterations,
+                status: d.status,
+                witness: Some(d.witness),
+            };
+        }
+        rec::text!("signed distance: overlapping or touching, the penetration answers");
+        let p: Penetration<T> = match depth {
+            Depth::Epa => epa::penetration(a, b),
+            Depth::Mpr => mpr::penetration(a, b),
         };
-    }
-    rec::text!("signed distance: overlapping or touching, the penetration answers");
-    let p: Penetration<T> = match depth {
-        Depth::Epa => epa::penetration(a, b),
-        Depth::Mpr => mpr::penetration(a, b),
-    };
-    SignedDistance {
-        distance: -p.depth,
-        point_a: p.point_a,
-        point_b: p.point_b,
-        normal: p.normal,
-        lower_bound: -p.upper_bound,
-        upper_bound: -p.lower_bound,
-        intersecting: p.intersecting,
-        iterations: d.iterations + p.iterations,
-        status: p.status,
-        witness: None,
-    }
+        SignedDistance {
+            distance: -p.depth,
+            point_a: p.point_a,
+            point_b: p.point_b,
+            normal: p.normal,
+            lower_bound: -p.upper_bound,
+            upper_bound: -p.lower_bound,
+            intersecting: p.intersecting,
+            iterations: d.iterations + p.iterations,
+            status: p.status,
+            witness: None,
+        }
+    })();
+    answer::signed(&query, &out);
+    out
 }

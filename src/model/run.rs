@@ -1,12 +1,12 @@
 //! Running a query: validate it, build its shapes in the requested
-//! precision, call the algorithm, record what it answered (an `answer!`
+//! precision, call the algorithm (which records its answer, the `answer!`
 //! event the viewer draws at the end) and widen the result into an [`Answer`].
 
 use super::query::{Algorithm, Query, QueryError, QueryKind};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Pose, Shape};
 use crate::{Status, Witness, epa, gjk, mpr, signed, sweep};
-use cspace_recorder::{self as rec, IntoVec3 as _, Precision};
+use cspace_recorder::{self as rec, Precision};
 use serde::{Deserialize, Serialize};
 
 /// A query's result: which algorithm ran, in which precision, its outcome,
@@ -166,26 +166,6 @@ pub fn signed_depth(algorithm: Algorithm) -> signed::Depth {
     }
 }
 
-/// Records a signed distance's answer: a distance when apart, a penetration
-/// when overlapping.
-fn record_signed<T: Real>(s: &signed::SignedDistance<T>) {
-    if s.distance > T::ZERO {
-        rec::answer!(rec::Answer::Distance {
-            distance: s.distance.into_scalar(),
-            point_a: s.point_a.into_vec3(),
-            point_b: s.point_b.into_vec3(),
-            normal: s.normal.into_vec3(),
-        });
-    } else {
-        rec::answer!(rec::Answer::Penetration {
-            depth: (-s.distance).into_scalar(),
-            normal: s.normal.into_vec3(),
-            point_a: s.point_a.into_vec3(),
-            point_b: s.point_b.into_vec3(),
-        });
-    }
-}
-
 /// Validates and runs a query.
 ///
 /// # Errors
@@ -271,12 +251,6 @@ impl<T: Real> Prepared<T> {
         let (outcome, iterations, status) = match (self.kind, self.algorithm) {
             (QueryKind::Distance, _) => {
                 let d = gjk::distance(&a, &b);
-                rec::answer!(rec::Answer::Distance {
-                    distance: d.distance.into_scalar(),
-                    point_a: d.point_a.into_vec3(),
-                    point_b: d.point_b.into_vec3(),
-                    normal: d.normal.into_vec3(),
-                });
                 let o = Outcome::Distance {
                     distance: d.distance.to_f64(),
                     point_a: v(d.point_a),
@@ -294,10 +268,6 @@ impl<T: Real> Prepared<T> {
                 } else {
                     gjk::intersect(&a, &b)
                 };
-                rec::answer!(rec::Answer::Intersect {
-                    intersecting: r.intersecting,
-                    axis: None,
-                });
                 let o = Outcome::Intersect {
                     intersecting: r.intersecting,
                 };
@@ -309,12 +279,6 @@ impl<T: Real> Prepared<T> {
                 } else {
                     epa::penetration(&a, &b)
                 };
-                rec::answer!(rec::Answer::Penetration {
-                    depth: p.depth.into_scalar(),
-                    normal: p.normal.into_vec3(),
-                    point_a: p.point_a.into_vec3(),
-                    point_b: p.point_b.into_vec3(),
-                });
                 let o = Outcome::Penetration {
                     depth: p.depth.to_f64(),
                     normal: v(p.normal),
@@ -327,7 +291,6 @@ impl<T: Real> Prepared<T> {
             }
             (QueryKind::SignedDistance, alg) => {
                 let s = signed::signed_distance_with(&a, &b, signed_depth(alg));
-                record_signed(&s);
                 (Outcome::signed(&s), s.iterations, s.status)
             }
             (QueryKind::Sweep, alg) => {
@@ -339,15 +302,6 @@ impl<T: Real> Prepared<T> {
                         .unwrap_or_else(|_| sweep::Sweep::miss(0, Status::Degenerate)),
                     _ => sweep::ray_cast(&a, self.motion, &b),
                 };
-                // Where A stopped: at impact, or at the end of its motion.
-                let stop = if s.hit { s.toi } else { T::ONE };
-                rec::answer!(rec::Answer::Sweep {
-                    hit: s.hit,
-                    toi: stop.into_scalar(),
-                    normal: s.normal.into_vec3(),
-                    point: s.point.into_vec3(),
-                    position_a: (self.pose_a.position + self.motion * stop).into_vec3(),
-                });
                 (Outcome::sweep(&s), s.iterations, s.status)
             }
         };

@@ -4,6 +4,7 @@
 use super::certify::{Found, certify};
 use super::{MAX_ITERS, Sweep, fallback_normal, gjk_tol, initial, toi_tol};
 use crate::collide::Status;
+use crate::collide::answer;
 use crate::collide::cso::Cso;
 use crate::collide::gjk;
 use crate::collide::simplex::Simplex;
@@ -21,15 +22,20 @@ pub fn conservative_advancement<T: Real>(
     motion: V3<T>,
     b: &Placed<'_, T>,
 ) -> Sweep<T> {
-    rec::shapes!(a, b, motion);
-    let _scope = rec::scope!("conservative advancement");
-    let start = Cso::new(a, b);
-    advance(
-        (a, b, &start),
-        motion,
-        (T::ZERO, 0),
-        (&Simplex::new(), None),
-    )
+    let query = rec::enter_query();
+    let out = {
+        rec::shapes!(a, b, motion);
+        let _scope = rec::scope!("conservative advancement");
+        let start = Cso::new(a, b);
+        advance(
+            (a, b, &start),
+            motion,
+            (T::ZERO, 0),
+            (&Simplex::new(), None),
+        )
+    };
+    answer::sweep(&query, a, motion, &out);
+    out
 }
 
 /// Conservative advancement from `t0` (a lower bound of the toi), having

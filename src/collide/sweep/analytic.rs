@@ -2,6 +2,7 @@
 
 use super::{Sweep, SweepError, record_hit};
 use crate::collide::Status;
+use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
 use cspace_recorder as rec;
@@ -18,11 +19,18 @@ pub fn analytic<T: Real>(
     motion: V3<T>,
     b: &Placed<'_, T>,
 ) -> Result<Sweep<T>, SweepError> {
-    round_shape(a, "a")?;
-    round_shape(b, "b")?;
-    rec::shapes!(a, b, motion);
-    let _scope = rec::scope!("analytic sphere sweep");
-    Ok(sphere_sphere(a, motion, b))
+    let query = rec::enter_query();
+    let out = (|| {
+        round_shape(a, "a")?;
+        round_shape(b, "b")?;
+        rec::shapes!(a, b, motion);
+        let _scope = rec::scope!("analytic sphere sweep");
+        Ok(sphere_sphere(a, motion, b))
+    })();
+    if let Ok(s) = &out {
+        answer::sweep(&query, a, motion, s);
+    }
+    out
 }
 
 /// Whether both cores are single points (spheres, points): the closed form applies.

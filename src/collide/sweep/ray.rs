@@ -6,6 +6,7 @@ use super::analytic::{point_cores, sphere_sphere};
 use super::certify::{Found, certify};
 use super::{MAX_ITERS, Sweep, gjk_tol, initial};
 use crate::collide::Status;
+use crate::collide::answer;
 use crate::collide::cso::Cso;
 use crate::collide::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, Rotation, V3, Vector};
@@ -24,13 +25,18 @@ use cspace_recorder as rec;
 /// Two spheres or points (cores that are single points) are solved in
 /// closed form (the [`analytic`](super::analytic) sweep).
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
-    rec::shapes!(a, b, motion);
-    let _scope = rec::scope!("gjk ray cast");
-    if point_cores(a, b) {
-        rec::text!("closed form: both cores are points (spheres, points)");
-        return sphere_sphere(a, motion, b);
-    }
-    cast(a, motion, b)
+    let query = rec::enter_query();
+    let out = (|| {
+        rec::shapes!(a, b, motion);
+        let _scope = rec::scope!("gjk ray cast");
+        if point_cores(a, b) {
+            rec::text!("closed form: both cores are points (spheres, points)");
+            return sphere_sphere(a, motion, b);
+        }
+        cast(a, motion, b)
+    })();
+    answer::sweep(&query, a, motion, &out);
+    out
 }
 
 /// The ray cast's loop. The tests are written on `|v|²` and `v·w` so that

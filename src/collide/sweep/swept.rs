@@ -5,6 +5,7 @@ use super::advance::advance;
 use super::certify::{Found, certify};
 use super::{Sweep, initial};
 use crate::collide::Status;
+use crate::collide::answer;
 use crate::collide::cso::{Cso, CsoSupport};
 use crate::collide::mpr::{self, Mode, Origin};
 use crate::collide::simplex::{CsoPoint, Simplex};
@@ -19,9 +20,14 @@ use cspace_recorder as rec;
 /// behind the origin, in `K` extended backwards); the far side is
 /// `A − B + motion`, so the distance `s` found there gives `toi = 1 − s`.
 pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
-    rec::shapes!(a, b, motion);
-    let _scope = rec::scope!("swept mpr");
-    swept(a, motion, b)
+    let query = rec::enter_query();
+    let out = {
+        rec::shapes!(a, b, motion);
+        let _scope = rec::scope!("swept mpr");
+        swept(a, motion, b)
+    };
+    answer::sweep(&query, a, motion, &out);
+    out
 }
 
 fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {

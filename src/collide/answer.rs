@@ -1,0 +1,90 @@
+//! Each query records its answer (`rec::answer!`) when it returns, so the
+//! viewer draws it at the query's end whoever called the algorithm: the
+//! query model, a test, or a user's own code inside `record()`. Only the
+//! outermost query of a thread records ([`rec::QueryGuard`]): EPA's inner
+//! GJK, a signed distance's GJK and EPA, a sweep's distances add nothing.
+
+use super::epa::Penetration;
+use super::gjk::{Distance, Overlap};
+use super::signed::SignedDistance;
+use super::sweep::Sweep;
+use crate::real::{Real, V3};
+use crate::shape::Placed;
+use cspace_recorder::{self as rec, IntoVec3 as _};
+
+/// A distance query's answer.
+pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
+    if query.outermost() {
+        rec::answer!(rec::Answer::Distance {
+            distance: d.distance.into_scalar(),
+            point_a: d.point_a.into_vec3(),
+            point_b: d.point_b.into_vec3(),
+            normal: d.normal.into_vec3(),
+        });
+    }
+}
+
+/// An intersect query's answer.
+pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
+    if query.outermost() {
+        rec::answer!(rec::Answer::Intersect {
+            intersecting: o.intersecting,
+            axis: None,
+        });
+    }
+}
+
+/// A penetration query's answer.
+pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) {
+    if query.outermost() {
+        rec::answer!(rec::Answer::Penetration {
+            depth: p.depth.into_scalar(),
+            normal: p.normal.into_vec3(),
+            point_a: p.point_a.into_vec3(),
+            point_b: p.point_b.into_vec3(),
+        });
+    }
+}
+
+/// A signed distance's answer: a distance answer when apart, a penetration
+/// answer when overlapping.
+pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
+    if !query.outermost() {
+        return;
+    }
+    if s.distance > T::ZERO {
+        rec::answer!(rec::Answer::Distance {
+            distance: s.distance.into_scalar(),
+            point_a: s.point_a.into_vec3(),
+            point_b: s.point_b.into_vec3(),
+            normal: s.normal.into_vec3(),
+        });
+    } else {
+        rec::answer!(rec::Answer::Penetration {
+            depth: (-s.distance).into_scalar(),
+            normal: s.normal.into_vec3(),
+            point_a: s.point_a.into_vec3(),
+            point_b: s.point_b.into_vec3(),
+        });
+    }
+}
+
+/// A sweep's answer, with where A stopped: at impact, or at the end of its
+/// motion.
+pub(crate) fn sweep<T: Real>(
+    query: &rec::QueryGuard,
+    a: &Placed<'_, T>,
+    motion: V3<T>,
+    s: &Sweep<T>,
+) {
+    if query.outermost() {
+        let stop = if s.hit { s.toi } else { T::ONE };
+        rec::answer!(rec::Answer::Sweep {
+            hit: s.hit,
+            toi: stop.into_scalar(),
+            normal: s.normal.into_vec3(),
+            point: s.point.into_vec3(),
+            position_a: (a.pose.position + motion * stop).into_vec3(),
+        });
+    }
+}

@@ -1,0 +1,129 @@
+//! Every query records its answer when it returns, once: called directly
+//! inside `record()` (not only through the query model), and only the
+//! outermost query of a nested call (EPA's GJK, a signed distance's GJK and
+//! EPA, a sweep's distances) records one.
+
+use cspace::{Placed, Pose, Shape, epa, gjk, model, mpr, signed, sweep};
+use cspace_recorder::{self as rec, Answer, Event};
+use glam::{DQuat, DVec3};
+
+/// The answers a recording holds, in order.
+fn answers(bytes: &[u8]) -> Vec<Answer> {
+    let decoded = rec::stream::decode(bytes);
+    assert!(decoded.error.is_none(), "{:?}", decoded.error);
+    decoded
+        .events
+        .into_iter()
+        .filter_map(|e| match e.event {
+            Event::Answer { answer, .. } => Some(*answer),
+            _ => None,
+        })
+        .collect()
+}
+
+fn at(x: f64) -> Pose<f64> {
+    Pose::new(DVec3::new(x, 0.0, 0.0), DQuat::IDENTITY)
+}
+
+#[test]
+fn each_query_called_directly_records_one_answer_of_its_kind() {
+    let hull = Shape::hull(vec![
+        DVec3::new(-1.0, -1.0, -1.0),
+        DVec3::new(1.0, -1.0, -1.0),
+        DVec3::new(0.0, 1.0, -1.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ]);
+    let cyl = Shape::cylinder(1.0, 0.5);
+    let (apart_a, apart_b) = (Placed::new(&hull, at(0.0)), Placed::new(&cyl, at(3.0)));
+    let (deep_a, deep_b) = (Placed::new(&hull, at(0.0)), Placed::new(&cyl, at(0.4)));
+    let motion = DVec3::new(6.0, 0.0, 0.0);
+
+    let (d, r) = rec::record(|| gjk::distance(&apart_a, &apart_b));
+    match answers(&r.bytes).as_slice() {
+        [Answer::Distance { distance, .. }] => assert_eq!(distance.to_f64(), d.distance),
+        other => panic!("one distance answer, got {other:?}"),
+    }
+    // EPA runs GJK first: still one answer, the penetration.
+    let (p, r) = rec::record(|| epa::penetration(&deep_a, &deep_b));
+    match answers(&r.bytes).as_slice() {
+        [Answer::Penetration { depth, .. }] => assert_eq!(depth.to_f64(), p.depth),
+        other => panic!("one penetration answer, got {other:?}"),
+    }
+    let (_, r) = rec::record(|| mpr::penetration(&deep_a, &deep_b));
+    assert!(matches!(
+        answers(&r.bytes).as_slice(),
+        [Answer::Penetration { .. }]
+    ));
+    for (a, b, intersecting) in [(&apart_a, &apart_b, false), (&deep_a, &deep_b, true)] {
+        let (_, r) = rec::record(|| gjk::intersect(a, b));
+        let (_, s) = rec::record(|| mpr::intersect(a, b));
+        for bytes in [r.bytes, s.bytes] {
+            match answers(&bytes).as_slice() {
+                [
+                    Answer::Intersect {
+                        intersecting: i, ..
+                    },
+                ] => assert_eq!(*i, intersecting),
+                other => panic!("one intersect answer, got {other:?}"),
+            }
+        }
+    }
+    // A signed distance runs GJK and (overlapping) EPA: one answer each time.
+    let (s, r) = rec::record(|| signed::signed_distance(&apart_a, &apart_b));
+    assert!(s.distance > 0.0);
+    assert!(matches!(
+        answers(&r.bytes).as_slice(),
+        [Answer::Distance { .. }]
+    ));
+    let (s, r) = rec::record(|| signed::signed_distance(&deep_a, &deep_b));
+    assert!(s.distance < 0.0);
+    assert!(matches!(
+        answers(&r.bytes).as_slice(),
+        [Answer::Penetration { .. }]
+    ));
+    // Sweeps (conservative advancement runs many distance queries).
+    let start = Placed::new(&hull, at(-3.0));
+    for run in [
+        sweep::ray_cast::<f64>,
+        sweep::conservative_advancement::<f64>,
+        sweep::swept_mpr::<f64>,
+    ] {
+        let (s, r) = rec::record(|| run(&start, motion, &apart_b));
+        assert!(s.hit);
+        match answers(&r.bytes).as_slice() {
+            [Answer::Sweep { hit, toi, .. }] => assert!(*hit && toi.to_f64() == s.toi),
+            other => panic!("one sweep answer, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_query_model_records_the_algorithms_answer_once() {
+    let line = r#"{"query":"penetration","a":{"shape":{"type":"sphere","radius":1.0},"position":[0,0,0]},"b":{"shape":{"type":"box","half_extents":[1,1,1]},"position":[0.5,0,0]}}"#;
+    let q = model::parse(line).expect("a valid query");
+    let (answer, recording) = model::run_recorded(&q);
+    assert!(answer.is_ok());
+    assert!(matches!(
+        answers(&recording.bytes).as_slice(),
+        [Answer::Penetration { .. }]
+    ));
+}
+
+#[test]
+fn not_recording_records_nothing_and_a_panic_does_not_leave_a_query_open() {
+    let cyl = Shape::cylinder(1.0, 0.5);
+    let (a, b) = (Placed::new(&cyl, at(0.0)), Placed::new(&cyl, at(3.0)));
+    // Outside `record` the answer costs nothing and nothing is counted.
+    let _ = gjk::distance(&a, &b);
+    // A query that panics inside a recording closes its guard on unwind,
+    // so the next query is outermost again and records its answer.
+    let caught = std::panic::catch_unwind(|| {
+        rec::record(|| {
+            let _query = rec::enter_query();
+            panic!("inside a query");
+        })
+    });
+    assert!(caught.is_err());
+    let (_, r) = rec::record(|| gjk::distance(&a, &b));
+    assert_eq!(answers(&r.bytes).len(), 1);
+}
