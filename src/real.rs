@@ -329,3 +329,20 @@ pub type Q<T> = <T as Real>::Q;
 pub fn vdata<T: Real>(v: V3<T>) -> Vec3Data {
     v.into_vec3()
 }
+
+/// Two vectors completing `n` to a right-handed basis: `t1` unit and
+/// perpendicular to `n`, `t2 = n × t1` (unit when `n` is). `t1` leans away
+/// from the axis `n` is least along, so it never degenerates; a zero or
+/// non-finite `n` gives `t1 = X`.
+pub fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
+    let m = n.abs();
+    let axis = if m.x() <= m.y() && m.x() <= m.z() {
+        V3::<T>::X
+    } else if m.y() <= m.z() {
+        V3::<T>::Y
+    } else {
+        V3::<T>::Z
+    };
+    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
+    (t1, n.cross(t1))
+}

@@ -353,16 +353,8 @@ impl<T: Real> std::ops::Deref for Points<T> {
 
 /// Unit vectors perpendicular to `d` (six, 60° apart).
 fn perpendiculars<T: Real>(d: V3<T>) -> [V3<T>; 6] {
-    let a = d.abs();
-    let axis = if a.x() <= a.y() && a.x() <= a.z() {
-        V3::<T>::X
-    } else if a.y() <= a.z() {
-        V3::<T>::Y
-    } else {
-        V3::<T>::Z
-    };
-    let e1 = d.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
-    let e2 = d.cross(e1).try_normalize().unwrap_or(V3::<T>::Y);
+    let (e1, e2) = crate::real::tangents::<T>(d);
+    let e2 = e2.try_normalize().unwrap_or(V3::<T>::Y);
     let c = T::HALF;
     let s = T::from_f64(0.866_025_403_784_438_6);
     [

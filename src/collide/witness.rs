@@ -156,20 +156,6 @@ fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool
     (basis, k, shared)
 }
 
-/// Two unit vectors completing `n` to an orthonormal basis.
-fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
-    let a = n.abs();
-    let axis = if a.x() <= a.y() && a.x() <= a.z() {
-        V3::<T>::X
-    } else if a.y() <= a.z() {
-        V3::<T>::Y
-    } else {
-        V3::<T>::Z
-    };
-    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
-    (t1, n.cross(t1))
-}
-
 /// The local model at an evaluation: the free tangent directions (those
 /// the flats leave), the residual `g` along them and the Hessian
 /// `R_A + R_B + L·I` on them; or the direction the flats fix.
@@ -208,7 +194,7 @@ impl<T: Real> Model<T> {
             let base = (n - f * n.dot(f)).try_normalize()?;
             (base, [base.cross(f).try_normalize()?, V3::<T>::ZERO])
         } else {
-            let (t1, t2) = tangents::<T>(n);
+            let (t1, t2) = crate::real::tangents::<T>(n);
             (n, [t1, t2])
         };
         let l = e.l.max(T::EPSILON);
@@ -311,7 +297,7 @@ fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>
         (1, 1) => {
             // Two lines: the points whose difference is along n.
             let (u, v) = (fa.flats[0], fb.flats[0]);
-            let (t1, t2) = tangents::<T>(n);
+            let (t1, t2) = crate::real::tangents::<T>(n);
             let r = fb.point - fa.point;
             // s·u − t·v = r on the tangent plane.
             let (a11, a12, a21, a22) = (u.dot(t1), -v.dot(t1), u.dot(t2), -v.dot(t2));

@@ -95,20 +95,6 @@ pub(super) fn support<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Full<T> {
     inflate(cso, &cso.support(n), n)
 }
 
-/// Two unit tangents completing unit `n` to a right-handed basis.
-pub(super) fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
-    let m = n.abs();
-    let axis = if m.x() <= m.y() && m.x() <= m.z() {
-        V3::<T>::X
-    } else if m.y() <= m.z() {
-        V3::<T>::Y
-    } else {
-        V3::<T>::Z
-    };
-    let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
-    (t1, n.cross(t1))
-}
-
 /// Certifies a hit found by a method: polishes its normal at `found.toi`,
 /// brackets the time of impact and finds the contact points; records the answer.
 pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_, T>) -> Sweep<T> {
@@ -263,7 +249,7 @@ fn cross_fan<T: Real>(
     iterations: &mut u32,
 ) -> Option<(Crossing<T>, Unique)> {
     let h = gjk::rel_tol::<T>().sqrt();
-    let (t1, t2) = tangents::<T>(n);
+    let (t1, t2) = crate::real::tangents::<T>(n);
     let mut ring = [hub; FAN.len()];
     for (slot, (c, s)) in ring.iter_mut().zip(FAN) {
         let dir = n + (t1 * T::from_f64(c) + t2 * T::from_f64(s)) * h;

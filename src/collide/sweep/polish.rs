@@ -17,7 +17,7 @@
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
 //! is kept only where the gap does not fall.
 
-use super::certify::{Full, Unique, inflate, support, tangents};
+use super::certify::{Full, Unique, inflate, support};
 use crate::collide::cso::Cso;
 use crate::collide::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};
@@ -132,7 +132,7 @@ fn proposal<T: Real>(
 ) -> (V3<T>, V3<T>, Unique) {
     let h = probe::<T>();
     let jump = T::from_f64(16.0) * h * cso.scale;
-    let (t1, t2) = tangents::<T>(n);
+    let (t1, t2) = crate::real::tangents::<T>(n);
     // The probes' difference on K, on A and on B.
     let spread = |t: V3<T>, iterations: &mut u32| {
         *iterations += 2;
