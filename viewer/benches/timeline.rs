@@ -219,7 +219,13 @@ fn main() {
     frame(&mut session);
 }
 
-/// Builds and draws the frame at the end, several times; prints the spread.
+/// What changes before frame `k`.
+type Change<'a> = dyn Fn(&mut Session, usize) + 'a;
+
+/// Builds and draws frames at the end, several times each way; prints the
+/// spread: redrawn as they are, orbiting (the camera moves every frame) and
+/// stepping (the cursor moves every frame, so the visible set is gathered
+/// again).
 fn frame(session: &mut Session) {
     // A frame at the end: ~n/85 visible object-space points, built on the
     // CPU and drawn by the views' GPU renderer (Mesa's software Vulkan on a
@@ -227,20 +233,47 @@ fn frame(session: &mut Session) {
     session.command(Command::Last);
     session.frame_all(View::Object);
     let count = Visible::at(&session.trace, session.timeline.cursor()).count();
-    let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 800.0));
     let render_state = egui_kittest::wgpu::create_render_state(
         egui_kittest::wgpu::default_wgpu_setup(),
         eframe::egui_wgpu::RendererOptions::PREDICTABLE,
     );
     let info = render_state.adapter.get_info();
     gpu::install(&render_state);
+    println!(
+        "frames with {count} visible primitives, 800×800, {} on {:?}; min / median / max  [target ≤ 16 ms]",
+        info.name, info.backend
+    );
+    let last = session.trace.steps();
+    let kinds: [(&str, &Change<'_>); 3] = [
+        ("redrawn", &|_, _| {}),
+        ("orbiting", &|s, k| {
+            s.orbit(View::Object, 3.0, if k % 2 == 0 { 1.0 } else { -1.0 });
+        }),
+        ("stepping", &|s, k| {
+            s.command(Command::SeekStep(last - (k % 2) as u32));
+        }),
+    ];
+    for (name, change) in kinds {
+        frames(session, &render_state, name, change);
+    }
+}
+
+/// Times `frames` frames of the object view, calling `change` before each.
+fn frames(
+    session: &mut Session,
+    render_state: &eframe::egui_wgpu::RenderState,
+    name: &str,
+    change: &Change<'_>,
+) {
+    let rect = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(800.0, 800.0));
     let (device, queue) = (&render_state.device, &render_state.queue);
     let frames = 12;
     let mut times = Vec::new();
-    let mut triangles = 0;
-    for _ in 0..frames {
+    let (mut triangles, mut stamped) = (0, 0);
+    for k in 0..frames {
         let t = Instant::now();
-        let frame = build_frame(session, View::Object, rect);
+        change(session, k);
+        let frame = build_frame(session, View::Object, rect, 1.0);
         let built = t.elapsed();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
@@ -263,9 +296,10 @@ fn frame(session: &mut Session) {
             .poll(wgpu::PollType::wait_indefinitely())
             .expect("the GPU finishes the frame");
         triangles = frame.geometry.triangles();
+        stamped = frame.geometry.splatted();
         times.push((built, t.elapsed()));
     }
-    // The first frame makes the targets and compiles the pipelines' shaders.
+    // The first frame may make the targets and compile the pipelines' shaders.
     let mut built: Vec<Duration> = times[1..].iter().map(|t| t.0).collect();
     let mut whole: Vec<Duration> = times[1..].iter().map(|t| t.1).collect();
     built.sort();
@@ -279,10 +313,7 @@ fn frame(session: &mut Session) {
         )
     };
     println!(
-        "frame with {count} visible primitives ({triangles} triangles, 800×800, {} on {:?}), min / median / max over {} frames: \
-         build {}, build + GPU render {}  [target ≤ 16 ms]",
-        info.name,
-        info.backend,
+        "  {name}: {stamped} points stamped + {triangles} triangles, over {} frames: build {}, build + GPU render {}",
         frames - 1,
         spread(&built),
         spread(&whole),

@@ -351,7 +351,7 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
         let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
         let texts: Vec<String> = [View::Config, View::Object]
             .into_iter()
-            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect).labels)
+            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect, 1.0).labels)
             .map(|l| l.text)
             .collect();
         for label in labels {
@@ -493,6 +493,53 @@ fn the_views_draw_with_depth_a_point_behind_a_surface_is_dimmed_one_in_front_is_
         dimmed >= 25,
         "the point behind shows through A: {dimmed} pixels"
     );
+}
+
+#[test]
+fn a_bulk_of_points_is_stamped_in_depth_those_behind_a_surface_show_through_it() {
+    use cspace_recorder as rec;
+    // Not the viewer's named colours, so they come out as recorded.
+    let (front, back) = (rec::Rgba([255, 0, 255, 255]), rec::Rgba([0, 250, 0, 255]));
+    let app = app_of("bulk", || {
+        let a = rec::ShapeDecl::new(rec::ShapeGeom::Box {
+            half_extents: [1.0; 3],
+        })
+        .at([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+        let b = rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 0.2 })
+            .at([0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
+        rec::shapes!(a, b);
+        // 2 × 1250 points (a bulk: stamped on the CPU), seen from +z: a
+        // grid in front of A's face z = 1 on the right, one behind A on the left.
+        for i in 0..50 {
+            for j in 0..25 {
+                let (x, y) = (0.1 + f64::from(j) * 0.03, -0.75 + f64::from(i) * 0.03);
+                rec::point!("", [x, y, 3.0], front);
+                rec::point!("", [-x, y, -3.0], back);
+            }
+        }
+        rec::pause!("points");
+    });
+    let mut h = views_of(app, |s| {
+        s.set_ortho(true);
+        let cam = &mut s.cameras[View::Object as usize];
+        (cam.yaw, cam.pitch) = (0.0, 0.0);
+        s.frame_all(View::Object);
+    });
+    let session = &mut h.state_mut().session;
+    let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
+    let frame = cspace_viewer::paint::build_frame(session, View::Object, rect, 1.0);
+    assert_eq!(frame.geometry.splatted(), 2500, "the points are stamped");
+    assert!(frame.geometry.solid_dots.is_empty());
+    let image = h.render().expect("rendered on wgpu");
+    let pixels: Vec<[u8; 4]> = image.pixels().map(|p| p.0).collect();
+    let count = |f: &dyn Fn(&[u8; 4]) -> bool| pixels.iter().filter(|p| f(p)).count();
+    let pure_front = count(&|p| p[..3] == [255, 0, 255]);
+    let pure_back = count(&|p| p[..3] == [0, 250, 0]);
+    // Through A's translucent face: green mixed with A's blue.
+    let dimmed_back = count(&|p| p[1] > 120 && p[0] < 90 && p[2] > 60 && p[..3] != [0, 250, 0]);
+    assert!(pure_front > 300, "{pure_front} pixels of the front points");
+    assert_eq!(pure_back, 0, "the points behind A are not drawn over it");
+    assert!(dimmed_back > 300, "{dimmed_back} pixels of points behind A");
 }
 
 #[test]
@@ -672,6 +719,7 @@ fn hostile_values_do_not_crash() {
             &mut s,
             cspace_viewer::state::session::View::Object,
             egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 300.0)),
+            1.0,
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -13,7 +13,7 @@
 
 use super::answer::{self, Out};
 use super::clip::{self, Px};
-use super::geometry::{At, Builder, Geometry, Layer};
+use super::geometry::{At, Builder, Geometry, Layer, Pixels};
 use super::{
     COLOR_A, COLOR_B, COLOR_CSO, COLOR_DEFAULT, COLOR_HIGHLIGHT, COLOR_ORIGIN, COLOR_SIMPLEX,
     color, with_alpha,
@@ -242,13 +242,15 @@ impl Sink {
     }
 }
 
-/// Builds the geometry for `view` in `rect` (no egui state involved, so
-/// the benchmark can time it).
-pub fn build_frame(session: &mut Session, view: View, rect: Rect) -> Frame {
+/// Builds the geometry for `view` in `rect` at `per_point` pixels per
+/// point (no egui state involved, so the benchmark can time it).
+pub fn build_frame(session: &mut Session, view: View, rect: Rect, per_point: f32) -> Frame {
     let cam: OrbitCamera = session.cameras[view as usize];
     let clipper = Clipper::new(&cam, rect);
+    session.gather_points(view);
+    let pixels = Pixels::of([rect.width(), rect.height()], per_point);
     let mut out = Sink {
-        geometry: Builder::new(cam.ortho),
+        geometry: Builder::new(cam.ortho, pixels),
         picks: Vec::new(),
         labels: Vec::new(),
         dots: Vec::new(),
@@ -339,74 +341,82 @@ fn origin(clipper: &Clipper, cam: &OrbitCamera, out: &mut Sink) {
     out.label(at, "O".to_owned(), COLOR_ORIGIN, priority::ORIGIN);
 }
 
+/// Drawn points beyond this many are not listed in [`Frame::dots`] (labels
+/// would test each; so many points carry no labels of their own).
+pub(super) const MAX_AVOIDED_DOTS: usize = 4096;
+
+/// Visible drawables beyond this many are a bulk: smaller points, stamped
+/// on the CPU, with no labels, so 100 k of them fit in a frame.
+const BULK_FROM: usize = 2000;
+
 /// The recorded points, lines and triangles visible at the cursor.
 fn drawables(session: &Session, view: View, clipper: &Clipper, out: &mut Sink) {
     let selected: Vec<Pick> = [session.selection.first, session.selection.second]
         .into_iter()
         .flatten()
         .collect();
-    let (list, draws) = match view {
-        View::Config => (&session.visible.config, &session.visible.config_draws),
-        View::Object => (&session.visible.object, &session.visible.object_draws),
-    };
-    // The drawables' indices, when the visible set has them: one lookup
-    // (a likely cache miss in a large recording) less per drawable.
-    let indexed = draws.len() == list.len();
+    let gathered = &session.points[view as usize];
     let default = if view == View::Config {
         COLOR_DEFAULT
     } else {
         Color32::from_rgb(180, 220, 255)
     };
-    let show_labels = list.len() <= 200;
-    // Many drawables: smaller points, no labels, so 100 k of them fit in a frame.
-    let bulk = list.len() > 2000;
-    out.geometry.reserve_points(list.len());
-    out.picks.reserve(list.len());
-    out.dots.reserve(list.len());
-    for (n, &e) in list.iter().enumerate() {
-        let k = if indexed {
-            draws[n]
-        } else if let Some(&Entry::Draw(k)) = session.trace.entries.get(e as usize) {
-            k
+    let show_labels = gathered.len() <= 200;
+    let name = |site| {
+        if show_labels {
+            session.trace.site(site).label.as_str()
         } else {
+            ""
+        }
+    };
+    let bulk = gathered.len() > BULK_FROM;
+    let avoided = gathered.at.len() <= MAX_AVOIDED_DOTS;
+    if bulk {
+        out.geometry.reserve_bulk(gathered.at.len());
+    }
+    out.picks.reserve(gathered.at.len());
+    for (n, &p) in gathered.at.iter().enumerate() {
+        let Some(q) = clipper.point(p) else {
             continue;
         };
+        let pick = Pick {
+            event: gathered.event[n],
+            vertex: 0,
+        };
+        let col = color(gathered.color[n], default);
+        let hot = selected.contains(&pick);
+        match (hot, bulk) {
+            (true, _) => out.geometry.disc(Layer::Overlay, q, 6.0, col),
+            (false, true) => out.geometry.bulk(q, col),
+            (false, false) => out.geometry.disc(Layer::Solid, q, 4.0, col),
+        }
+        let at = clipper.screen(q);
+        let label = name(gathered.site[n]);
+        if !label.is_empty() {
+            let p = if hot { priority::HOT } else { priority::POINT };
+            out.label(at, label.to_owned(), col, p);
+        }
+        out.picks.push((pick, at));
+        if avoided || hot {
+            out.dots.push(at);
+        }
+    }
+    for &(e, k) in &gathered.others {
         let Some(d) = session.trace.drawables.get(k as usize) else {
             continue;
         };
         let col = color(d.color, default);
-        let name = if show_labels {
-            session.trace.site(d.site).label.as_str()
-        } else {
-            ""
-        };
+        let label = name(d.site);
         let pick = |vertex| Pick { event: e, vertex };
         match d.prim {
-            Prim::Point(p) => {
-                if let Some(q) = clipper.point(p.to_f64()) {
-                    let hot = selected.contains(&pick(0));
-                    let (layer, r) = match (hot, bulk) {
-                        (true, _) => (Layer::Overlay, 6.0),
-                        (false, true) => (Layer::Solid, 2.0),
-                        (false, false) => (Layer::Solid, 4.0),
-                    };
-                    out.geometry.disc(layer, q, r, col);
-                    let at = clipper.screen(q);
-                    if !name.is_empty() {
-                        let p = if hot { priority::HOT } else { priority::POINT };
-                        out.label(at, name.to_owned(), col, p);
-                    }
-                    out.picks.push((pick(0), at));
-                    out.dots.push(at);
-                }
-            }
+            Prim::Point(_) => {}
             Prim::Line(a, b) => {
                 let (a, b) = (a.to_f64(), b.to_f64());
                 if let Some(seg) = clipper.segment(a, b) {
                     out.geometry.segment(Layer::Solid, seg, 2.0, col);
-                    if !name.is_empty() {
+                    if !label.is_empty() {
                         let [p, q] = seg.map(|p| clipper.screen(p));
-                        out.label(p.lerp(q, 0.5), name.to_owned(), col, priority::LINE);
+                        out.label(p.lerp(q, 0.5), label.to_owned(), col, priority::LINE);
                     }
                 }
                 for (i, p) in [a, b].into_iter().enumerate() {
@@ -566,7 +576,7 @@ mod tests {
         });
         let rect = Rect::from_min_size(pos2(0.0, 0.0), vec2(400.0, 300.0));
         s.frame_all(View::Object);
-        let frame = build_frame(s, View::Object, rect);
+        let frame = build_frame(s, View::Object, rect, 1.0);
         // Anything drawn far outside the view would be a spike.
         assert!(frame.geometry.triangles() > 0);
         assert!(
@@ -577,6 +587,42 @@ mod tests {
         );
         // Two triangles, two fills (no extra feather geometry around them).
         assert_eq!(frame.geometry.fills.len(), 2 * 3);
+    }
+
+    #[test]
+    fn a_bulk_of_points_is_stamped_and_each_stays_pickable() {
+        let s = &mut session_of(|| {
+            for k in 0..2500 {
+                rec::point!("", [f64::from(k % 50), f64::from(k / 50), 0.0]);
+            }
+            rec::pause!("end");
+        });
+        s.frame_all(View::Object);
+        s.gather_points(View::Object);
+        let chosen = Pick {
+            event: s.points[View::Object as usize].event[7],
+            vertex: 0,
+        };
+        s.selection.first = Some(chosen);
+        let rect = Rect::from_min_size(pos2(0.0, 0.0), vec2(400.0, 300.0));
+        let frame = build_frame(s, View::Object, rect, 2.0);
+        // The selected one is drawn over everything, the rest stamped.
+        assert_eq!(frame.geometry.splatted(), 2499);
+        assert!(frame.geometry.solid_dots.is_empty());
+        assert_eq!(frame.geometry.overlay_dots.len(), 1);
+        assert_eq!(frame.picks.len(), 2500);
+        assert!(frame.picks.iter().any(|(p, _)| *p == chosen));
+        // Stamped in the view's pixels (2 a point), inside it.
+        let splat = frame.geometry.splat.as_ref().expect("stamped");
+        assert!(splat.origin[0] + splat.size[0] <= 800 && splat.origin[1] + splat.size[1] <= 600);
+        let xs = frame.picks.iter().map(|(_, p)| p.x);
+        let (lo, hi) = xs.fold((f32::MAX, f32::MIN), |(a, b), x| (a.min(x), b.max(x)));
+        let wide = (hi - lo) * 2.0;
+        let size = splat.size[0] as f32;
+        assert!(size > wide && size < wide + 16.0, "{size} px for {wide}");
+        // So many points carry no labels of their own.
+        assert!(frame.labels.is_empty());
+        assert_eq!(frame.dots.len(), 2500);
     }
 
     #[test]
@@ -598,7 +644,7 @@ mod tests {
             distance: 20.0,
             ..OrbitCamera::default()
         };
-        let frame = build_frame(s, View::Object, rect);
+        let frame = build_frame(s, View::Object, rect, 1.0);
         let fills: Vec<Pos2> = frame.geometry.fill_positions().collect();
         assert!(!fills.is_empty(), "the box's near part is drawn");
         assert!(fills.iter().all(|p| rect.expand(5.0).contains(*p)));
@@ -629,7 +675,7 @@ mod tests {
         while s.cameras[0].per_pixel(rect.height()) > 1e-11 {
             s.zoom_at(View::Config, 1.2, (0.0, 0.0), rect.height());
         }
-        let frame = build_frame(s, View::Config, rect);
+        let frame = build_frame(s, View::Config, rect, 1.0);
         let at = |name: &str| {
             frame
                 .labels

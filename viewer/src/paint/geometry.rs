@@ -15,8 +15,10 @@
 //! translucent, sorted back to front and depth-tested against the solid
 //! layer, not written, so a line behind a surface shows through it dimmed
 //! and a line in front stays crisp) and `overlay` (the answer and the hovered
-//! point: never hidden).
+//! point: never hidden). A large recording's bulk of points is stamped on
+//! the CPU ([`splat`](super::splat)) and composited into the solid layer.
 
+use super::splat::{Dots, Splat, Stamp, splat};
 use egui::{Color32, Pos2, vec2};
 
 /// One triangle vertex: x, y (view points), depth, RGBA8 (premultiplied).
@@ -34,6 +36,35 @@ pub type At = [f64; 3];
 /// depth (relative in perspective, of the depth range in orthographic): a
 /// simplex vertex or an edge lying on a surface is never covered by it.
 const SOLID_BIAS: f64 = 2e-5;
+
+/// The radius in points of a point in a recording's bulk (many drawables).
+pub const BULK_RADIUS: f32 = 2.0;
+
+/// A view's pixels: its size and how many pixels make a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pixels {
+    /// Width and height in pixels (at least 1).
+    pub size: [u32; 2],
+    /// Pixels per point.
+    pub per_point: f32,
+}
+
+impl Pixels {
+    /// The pixels of a view `size` points large at `per_point`.
+    #[must_use]
+    pub fn of(size: [f32; 2], per_point: f32) -> Self {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a view's size in pixels, at least 1"
+        )]
+        let px = size.map(|s| (s * per_point).round().max(1.0) as u32);
+        Self {
+            size: px,
+            per_point,
+        }
+    }
+}
 
 /// The layer an item is drawn in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +88,9 @@ pub struct Geometry {
     pub overlay: Vec<Vertex>,
     /// Over everything, last.
     pub overlay_dots: Vec<Dot>,
+    /// The bulk of points, stamped into an image with depth: composited
+    /// into the solid layer after its triangles.
+    pub splat: Option<Splat>,
 }
 
 impl Geometry {
@@ -64,6 +98,11 @@ impl Geometry {
     pub fn triangles(&self) -> usize {
         (self.solid.len() + self.fills.len() + self.overlay.len()) / 3
             + 2 * (self.solid_dots.len() + self.overlay_dots.len())
+    }
+
+    /// How many points were stamped into [`Geometry::splat`].
+    pub fn splatted(&self) -> usize {
+        self.splat.as_ref().map_or(0, |s| s.points)
     }
 
     /// Every vertex's and point's position (points from the view's
@@ -107,6 +146,8 @@ type Corner = (Pos2, f64, Color32);
 /// Collects a view's items, then sorts the fills and maps depth keys.
 pub struct Builder {
     ortho: bool,
+    pixels: Pixels,
+    bulk: Vec<Stamp>,
     solid: Vec<Corner>,
     overlay: Vec<Corner>,
     solid_dots: Vec<(Corner, [f32; 2])>,
@@ -125,10 +166,12 @@ fn pos(p: At) -> Pos2 {
 }
 
 impl Builder {
-    /// An empty view; `ortho` says how depth keys map to depth.
-    pub fn new(ortho: bool) -> Self {
+    /// An empty view of `pixels`; `ortho` says how depth keys map to depth.
+    pub fn new(ortho: bool, pixels: Pixels) -> Self {
         Self {
             ortho,
+            pixels,
+            bulk: Vec::new(),
             solid: Vec::new(),
             overlay: Vec::new(),
             solid_dots: Vec::new(),
@@ -138,9 +181,20 @@ impl Builder {
         }
     }
 
-    /// Room for `n` more round points in the solid layer.
-    pub fn reserve_points(&mut self, n: usize) {
-        self.solid_dots.reserve(n);
+    /// Room for `n` more points in the bulk.
+    pub fn reserve_bulk(&mut self, n: usize) {
+        self.bulk.reserve(n);
+    }
+
+    /// A point of the bulk: a disc of [`BULK_RADIUS`] in the solid layer,
+    /// stamped on the CPU.
+    pub fn bulk(&mut self, at: At, color: Color32) {
+        let p = pos(at);
+        self.bulk.push(Stamp {
+            at: [p.x, p.y],
+            key: at[2],
+            color,
+        });
     }
 
     fn layer(&mut self, layer: Layer) -> &mut Vec<Corner> {
@@ -268,7 +322,14 @@ impl Builder {
                 }
             }
         }
+        let dots = Dots {
+            radius: BULK_RADIUS,
+            pixels: self.pixels.size,
+            per_point: self.pixels.per_point,
+        };
+        let splat = splat(&self.bulk, dots, &|k| depth(k, SOLID_BIAS));
         Geometry {
+            splat,
             solid: self.solid.iter().map(|v| vertex(*v, SOLID_BIAS)).collect(),
             solid_dots: self
                 .solid_dots
@@ -291,6 +352,7 @@ impl Builder {
                 .chain(&self.overlay)
                 .chain(&self.corners)
                 .map(|v| v.1)
+                .chain(self.bulk.iter().map(|s| s.key))
                 .chain(
                     self.solid_dots
                         .iter()
@@ -323,13 +385,18 @@ impl Builder {
 mod tests {
     use super::*;
 
+    const PIXELS: Pixels = Pixels {
+        size: [100, 100],
+        per_point: 1.0,
+    };
+
     fn depth(v: &Vertex) -> f32 {
         f32::from_bits(v[2])
     }
 
     #[test]
     fn fills_come_back_to_front_and_the_solid_layer_is_nudged_forward() {
-        let mut b = Builder::new(false);
+        let mut b = Builder::new(false, PIXELS);
         let tri = |k: f64| [[0.0, 0.0, k], [10.0, 0.0, k], [0.0, 10.0, k]];
         b.fill(&tri(0.5), &[Color32::RED]);
         b.fill(&tri(0.1), &[Color32::GREEN]);
@@ -349,7 +416,7 @@ mod tests {
 
     #[test]
     fn orthographic_keys_map_into_the_unit_range() {
-        let mut b = Builder::new(true);
+        let mut b = Builder::new(true, PIXELS);
         b.disc(Layer::Solid, [1.0, 1.0, -1e6], 3.0, Color32::WHITE);
         b.disc(Layer::Solid, [1.0, 1.0, 1e6], 3.0, Color32::WHITE);
         let g = b.build();
@@ -360,7 +427,7 @@ mod tests {
 
     #[test]
     fn a_dashed_line_is_cut_into_dashes_along_it() {
-        let mut b = Builder::new(false);
+        let mut b = Builder::new(false, PIXELS);
         b.dashed(
             Layer::Solid,
             [[0.0, 0.0, 0.5], [70.0, 0.0, 0.5]],

@@ -1,7 +1,9 @@
 //! Draws a view's [`Geometry`] with wgpu: a depth buffer, 4× multisampling
 //! (where the adapter has it) and the three layers in order, into the view's
 //! own offscreen target, which an `egui_wgpu` paint callback then copies
-//! into egui's pass under the labels.
+//! into egui's pass under the labels. The bulk of points, stamped on the CPU
+//! ([`Splat`]), is uploaded as two textures (colour, depth) and composited
+//! into the solid layer by one full-view triangle cut to its rectangle.
 //!
 //! The offscreen pass is recorded in the callback's `prepare` (egui's pass
 //! has no depth buffer and may not be multisampled); `paint` draws one
@@ -10,7 +12,8 @@
 //! wgpu renderer (a test harness that draws nothing) the callback finds no
 //! resources and draws nothing; everything else in the view still works.
 
-use super::geometry::{Dot, Geometry, Vertex};
+use super::geometry::{Dot, Geometry, Pixels, Vertex};
+use super::splat::Splat;
 use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor, wgpu};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -26,22 +29,36 @@ const DOT_BYTES: u64 = std::mem::size_of::<Dot>() as u64;
 
 /// The pipelines and per-view targets, kept in `egui_wgpu`'s callback resources.
 pub struct Resources {
+    /// The views' pipelines for each sample count the adapter has (4 and 1,
+    /// or 1), most first.
+    sets: Vec<Pipelines>,
+    /// Whether the adapter is a software rasteriser (llvmpipe): there 4×
+    /// multisampling costs ~7 ms a frame at 800 × 800, which a view with a
+    /// bulk of stamped points (anti-aliased by their own coverage) skips.
+    software: bool,
+    blit: wgpu::RenderPipeline,
+    view_layout: wgpu::BindGroupLayout,
+    blit_layout: wgpu::BindGroupLayout,
+    splat_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    targets: HashMap<u64, Target>,
+}
+
+/// The pipelines of one sample count.
+struct Pipelines {
+    samples: u32,
     solid: wgpu::RenderPipeline,
     solid_dots: wgpu::RenderPipeline,
     fills: wgpu::RenderPipeline,
     overlay: wgpu::RenderPipeline,
     overlay_dots: wgpu::RenderPipeline,
-    blit: wgpu::RenderPipeline,
-    view_layout: wgpu::BindGroupLayout,
-    blit_layout: wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
-    samples: u32,
-    targets: HashMap<u64, Target>,
+    splat: wgpu::RenderPipeline,
 }
 
 /// One view's offscreen target and buffers.
 struct Target {
     size: [u32; 2],
+    samples: u32,
     /// Multisampled colour (none at one sample: draw into `resolved`).
     msaa: Option<wgpu::TextureView>,
     resolved: wgpu::TextureView,
@@ -51,6 +68,10 @@ struct Target {
     blit_group: wgpu::BindGroup,
     vertices: wgpu::Buffer,
     dots: wgpu::Buffer,
+    /// The stamped points' colours and depths (the view's size).
+    splat_color: wgpu::Texture,
+    splat_depth: wgpu::Texture,
+    splat_group: wgpu::BindGroup,
 }
 
 /// Puts the pipelines into `render_state`'s callback resources, once; the
@@ -76,15 +97,19 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
             .flags
             .sample_count_supported(4)
     });
+    let counts: &[u32] = if four { &[4, 1] } else { &[1] };
+    let software = render_state.adapter.get_info().device_type == wgpu::DeviceType::Cpu;
     let resources = Resources::new(
         &render_state.device,
         render_state.target_format,
-        if four { 4 } else { 1 },
+        counts,
+        software,
     );
     renderer.callback_resources.insert(resources);
 }
 
 /// What differs between the views' pipelines.
+#[derive(Clone)]
 struct Layer {
     label: &'static str,
     /// Round points (instances of `dot_vs`) rather than triangles.
@@ -95,7 +120,12 @@ struct Layer {
 
 impl Resources {
     #[allow(clippy::too_many_lines)] // wgpu's descriptors: one pipeline per layer, spelled out
-    fn new(device: &wgpu::Device, target_format: wgpu::TextureFormat, samples: u32) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        target_format: wgpu::TextureFormat,
+        counts: &[u32],
+        software: bool,
+    ) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("cspace view shader"),
             source: wgpu::ShaderSource::Wgsl(include_str!("view.wgsl").into()),
@@ -134,6 +164,23 @@ impl Resources {
                 },
             ],
         });
+        let texel = |binding, sample_type| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                multisampled: false,
+                sample_type,
+                view_dimension: wgpu::TextureViewDimension::D2,
+            },
+            count: None,
+        };
+        let splat_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("cspace view splat"),
+            entries: &[
+                texel(3, wgpu::TextureSampleType::Float { filterable: false }),
+                texel(4, wgpu::TextureSampleType::Float { filterable: false }),
+            ],
+        });
         let premultiplied = wgpu::BlendState {
             color: wgpu::BlendComponent {
                 src_factor: wgpu::BlendFactor::One,
@@ -163,7 +210,7 @@ impl Resources {
                 0 => Float32x2, 1 => Float32, 2 => Unorm8x4, 3 => Float32x2
             ],
         };
-        let layer = |l: Layer| {
+        let layer = |l: Layer, samples: u32| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(l.label),
                 layout: Some(&view_pipeline_layout),
@@ -216,12 +263,12 @@ impl Resources {
             depth_write: false,
             compare: wgpu::CompareFunction::Always,
         };
-        let fills = layer(Layer {
+        let fills = Layer {
             label: "cspace fills",
             dots: false,
             depth_write: false,
             compare: wgpu::CompareFunction::GreaterEqual,
-        });
+        };
         let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("cspace view blit"),
             bind_group_layouts: &[Some(&blit_layout)],
@@ -256,6 +303,51 @@ impl Resources {
             multiview_mask: None,
             cache: None,
         });
+        let splat_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("cspace view splat"),
+                bind_group_layouts: &[Some(&splat_layout)],
+                immediate_size: 0,
+            });
+        // The stamped points: colour and depth per pixel, depth-tested and
+        // written as the solid layer is.
+        let splat = |samples: u32| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("cspace view splat"),
+                layout: Some(&splat_pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("blit_vs"),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: samples,
+                    mask: !0,
+                    alpha_to_coverage_enabled: false,
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("splat_fs"),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: COLOR_FORMAT,
+                        blend: Some(premultiplied),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("cspace view blit"),
             // The target is the view's size in pixels: texel for pixel.
@@ -263,65 +355,86 @@ impl Resources {
             min_filter: wgpu::FilterMode::Nearest,
             ..Default::default()
         });
+        let sets = counts
+            .iter()
+            .map(|&samples| Pipelines {
+                samples,
+                solid: layer(solid("cspace solid", false), samples),
+                solid_dots: layer(solid("cspace solid points", true), samples),
+                fills: layer(fills.clone(), samples),
+                overlay: layer(overlay("cspace overlay", false), samples),
+                overlay_dots: layer(overlay("cspace overlay points", true), samples),
+                splat: splat(samples),
+            })
+            .collect();
         Self {
-            solid: layer(solid("cspace solid", false)),
-            solid_dots: layer(solid("cspace solid points", true)),
-            fills,
-            overlay: layer(overlay("cspace overlay", false)),
-            overlay_dots: layer(overlay("cspace overlay points", true)),
+            sets,
+            software,
             blit,
             view_layout,
             blit_layout,
+            splat_layout,
             sampler,
-            samples,
             targets: HashMap::new(),
         }
     }
 
-    /// Multisampling in use (4 where the adapter has it, else 1).
-    pub fn samples(&self) -> u32 {
-        self.samples
+    /// The multisampling `geometry` is drawn with: 4 where the adapter has
+    /// it, except for a bulk of stamped points on a software rasteriser.
+    pub fn samples(&self, geometry: &Geometry) -> u32 {
+        let most = self.sets[0].samples;
+        if self.software && geometry.splat.is_some() {
+            1
+        } else {
+            most
+        }
     }
 
-    /// Makes (or remakes) the target of view `key` for `size` pixels.
-    fn ensure_target(&mut self, device: &wgpu::Device, key: u64, size: [u32; 2]) {
-        if self.targets.get(&key).is_none_or(|t| t.size != size) {
-            let target = Target::new(self, device, size);
+    /// Makes (or remakes) the target of view `key` for `size` pixels and
+    /// `samples`.
+    fn ensure_target(&mut self, device: &wgpu::Device, key: u64, size: [u32; 2], samples: u32) {
+        if self
+            .targets
+            .get(&key)
+            .is_none_or(|t| t.size != size || t.samples != samples)
+        {
+            let target = Target::new(self, device, size, samples);
             self.targets.insert(key, target);
         }
     }
 }
 
 impl Target {
-    fn new(r: &Resources, device: &wgpu::Device, size: [u32; 2]) -> Self {
+    fn new(r: &Resources, device: &wgpu::Device, size: [u32; 2], samples: u32) -> Self {
+        let make = |label, format, samples, usage| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: size[0],
+                    height: size[1],
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: samples,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
         let texture = |label, format, samples, usage| {
-            device
-                .create_texture(&wgpu::TextureDescriptor {
-                    label: Some(label),
-                    size: wgpu::Extent3d {
-                        width: size[0],
-                        height: size[1],
-                        depth_or_array_layers: 1,
-                    },
-                    mip_level_count: 1,
-                    sample_count: samples,
-                    dimension: wgpu::TextureDimension::D2,
-                    format,
-                    usage,
-                    view_formats: &[],
-                })
-                .create_view(&wgpu::TextureViewDescriptor::default())
+            make(label, format, samples, usage).create_view(&wgpu::TextureViewDescriptor::default())
         };
         let attach = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let msaa =
-            (r.samples > 1).then(|| texture("cspace view msaa", COLOR_FORMAT, r.samples, attach));
+            (samples > 1).then(|| texture("cspace view msaa", COLOR_FORMAT, samples, attach));
         let resolved = texture(
             "cspace view",
             COLOR_FORMAT,
             1,
             attach | wgpu::TextureUsages::TEXTURE_BINDING,
         );
-        let depth = texture("cspace view depth", DEPTH_FORMAT, r.samples, attach);
+        let depth = texture("cspace view depth", DEPTH_FORMAT, samples, attach);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("cspace view size"),
             size: 16,
@@ -335,6 +448,29 @@ impl Target {
                 binding: 0,
                 resource: uniform.as_entire_binding(),
             }],
+        });
+        let sampled = wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST;
+        let splat_color = make("cspace view splat colour", COLOR_FORMAT, 1, sampled);
+        let splat_depth = make(
+            "cspace view splat depth",
+            wgpu::TextureFormat::R32Float,
+            1,
+            sampled,
+        );
+        let view_of = |t: &wgpu::Texture| t.create_view(&wgpu::TextureViewDescriptor::default());
+        let splat_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cspace view splat"),
+            layout: &r.splat_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&view_of(&splat_color)),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(&view_of(&splat_depth)),
+                },
+            ],
         });
         let blit_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("cspace view blit"),
@@ -352,6 +488,7 @@ impl Target {
         });
         Self {
             size,
+            samples,
             msaa,
             resolved,
             depth,
@@ -360,6 +497,9 @@ impl Target {
             blit_group,
             vertices: vertex_buffer(device, 1 << 16),
             dots: vertex_buffer(device, 1 << 16),
+            splat_color,
+            splat_depth,
+            splat_group,
         }
     }
 }
@@ -383,22 +523,22 @@ pub fn render(
     geometry: &Geometry,
     (size_points, pixels_per_point): ([f32; 2], f32),
 ) {
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "a view's size in pixels, at least 1"
-    )]
-    let px = size_points.map(|s| (s * pixels_per_point).round().max(1.0) as u32);
-    resources.ensure_target(device, key, px);
-    let Resources {
+    let px = Pixels::of(size_points, pixels_per_point).size;
+    let samples = resources.samples(geometry);
+    resources.ensure_target(device, key, px, samples);
+    let Resources { sets, targets, .. } = resources;
+    let Some(Pipelines {
         solid,
         solid_dots,
+        splat,
         fills,
         overlay,
         overlay_dots,
-        targets,
         ..
-    } = resources;
+    }) = sets.iter().find(|p| p.samples == samples)
+    else {
+        return;
+    };
     let target = targets.get_mut(&key).expect("made just above when missing");
     let words: Vec<u32> = [size_points[0], size_points[1], 0.0, 0.0]
         .iter()
@@ -410,6 +550,15 @@ pub fn render(
     let dots = [&geometry.solid_dots, &geometry.overlay_dots];
     let tri_ranges = upload(device, queue, &mut target.vertices, &tris);
     let dot_ranges = upload(device, queue, &mut target.dots, &dots);
+    // The stamped points, where they fit the target (a frame built for
+    // another size, mid-resize, is left out for one frame).
+    let stamped = geometry
+        .splat
+        .as_ref()
+        .filter(|s| s.origin[0] + s.size[0] <= px[0] && s.origin[1] + s.size[1] <= px[1]);
+    if let Some(s) = stamped {
+        upload_splat(queue, target, s);
+    }
     let (view, resolve) = match &target.msaa {
         Some(msaa) => (msaa, Some(&target.resolved)),
         None => (&target.resolved, None),
@@ -436,12 +585,24 @@ pub fn render(
         ..Default::default()
     });
     pass.set_bind_group(0, &target.view_group, &[]);
+    if !tri_ranges[0].is_empty() {
+        pass.set_pipeline(solid);
+        pass.set_vertex_buffer(0, target.vertices.slice(..));
+        pass.draw(tri_ranges[0].clone(), 0..1);
+    }
+    if let Some(s) = stamped {
+        pass.set_pipeline(splat);
+        pass.set_bind_group(0, &target.splat_group, &[]);
+        pass.set_scissor_rect(s.origin[0], s.origin[1], s.size[0], s.size[1]);
+        pass.draw(0..3, 0..1);
+        pass.set_scissor_rect(0, 0, px[0], px[1]);
+        pass.set_bind_group(0, &target.view_group, &[]);
+    }
     let draws = [
-        (&*solid, false, tri_ranges[0].clone()),
-        (&*solid_dots, true, dot_ranges[0].clone()),
-        (&*fills, false, tri_ranges[1].clone()),
-        (&*overlay, false, tri_ranges[2].clone()),
-        (&*overlay_dots, true, dot_ranges[1].clone()),
+        (solid_dots, true, dot_ranges[0].clone()),
+        (fills, false, tri_ranges[1].clone()),
+        (overlay, false, tri_ranges[2].clone()),
+        (overlay_dots, true, dot_ranges[1].clone()),
     ];
     for (pipeline, is_dots, range) in draws {
         if range.is_empty() {
@@ -456,6 +617,42 @@ pub fn render(
             pass.draw(range, 0..1);
         }
     }
+}
+
+/// Writes the stamped points' rectangle into the target's splat textures.
+fn upload_splat(queue: &wgpu::Queue, target: &Target, s: &Splat) {
+    let extent = wgpu::Extent3d {
+        width: s.size[0],
+        height: s.size[1],
+        depth_or_array_layers: 1,
+    };
+    let layout = wgpu::TexelCopyBufferLayout {
+        offset: 0,
+        bytes_per_row: Some(4 * s.size[0]),
+        rows_per_image: Some(s.size[1]),
+    };
+    let at = |texture| wgpu::TexelCopyTextureInfo {
+        texture,
+        mip_level: 0,
+        origin: wgpu::Origin3d {
+            x: s.origin[0],
+            y: s.origin[1],
+            z: 0,
+        },
+        aspect: wgpu::TextureAspect::All,
+    };
+    queue.write_texture(
+        at(&target.splat_color),
+        bytemuck::cast_slice(&s.color),
+        layout,
+        extent,
+    );
+    queue.write_texture(
+        at(&target.splat_depth),
+        bytemuck::cast_slice(&s.depth),
+        layout,
+        extent,
+    );
 }
 
 /// Writes `lists` one after another into `buffer` (grown when too small);

@@ -1,8 +1,8 @@
 //! The 3D views: the configuration-space and object-space painters.
 //!
 //! [`frame`] turns a session into a view's [`geometry`] (clipped in f64,
-//! with depth; the answer by [`answer`]); no egui state, so the benchmark
-//! times it. [`gpu`] draws that geometry with a depth buffer through an
+//! with depth; the answer by [`answer`]; a bulk of points stamped on the
+//! CPU by [`splat`]); no egui state, so the benchmark times it. [`gpu`] draws that geometry with a depth buffer through an
 //! `egui_wgpu` paint callback. [`views`](mod@views) lays out the two views,
 //! turns drags, scrolls and clicks into camera moves and selections, places
 //! the labels and reports a drag that moves the sandbox's shapes for the
@@ -13,6 +13,7 @@ pub mod clip;
 pub mod frame;
 pub mod geometry;
 pub mod gpu;
+pub mod splat;
 pub mod views;
 
 pub use frame::{Frame, Label, build_frame};

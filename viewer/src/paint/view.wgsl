@@ -6,6 +6,9 @@
 // in [0, 1] (larger is nearer) and a premultiplied colour. Round points are
 // cut with a one-point soft edge.
 //
+// `blit_vs` with `splat_fs` composites points stamped on the CPU (colour
+// and depth per pixel, paint/splat.rs) into the solid layer.
+//
 // `blit_vs`/`blit_fs*` copy a view's resolved target into egui's pass.
 
 struct View {
@@ -118,4 +121,27 @@ fn linear_from_gamma(c: vec3<f32>) -> vec3<f32> {
 fn blit_fs_linear(i: BlitOut) -> @location(0) vec4<f32> {
     let c = textureSample(target_texture, target_sampler, i.uv);
     return vec4<f32>(linear_from_gamma(c.rgb), c.a);
+}
+
+@group(0) @binding(3) var splat_color: texture_2d<f32>;
+@group(0) @binding(4) var splat_depth: texture_2d<f32>;
+
+struct SplatOut {
+    @location(0) color: vec4<f32>,
+    @builtin(frag_depth) depth: f32,
+};
+
+// One stamped pixel (the pass is cut to the stamped rectangle): its colour
+// and depth, nothing where no point was stamped.
+@fragment
+fn splat_fs(@builtin(position) p: vec4<f32>) -> SplatOut {
+    let at = vec2<i32>(p.xy);
+    let c = textureLoad(splat_color, at, 0);
+    if (c.a <= 0.0) {
+        discard;
+    }
+    var out: SplatOut;
+    out.color = c;
+    out.depth = textureLoad(splat_depth, at, 0).r;
+    return out;
 }

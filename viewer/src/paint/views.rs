@@ -6,6 +6,7 @@
 //! and places its labels without overlaps. In the sandbox a modified drag in
 //! object space is reported as an [`Edit`] for the app to apply.
 
+use super::frame::MAX_AVOIDED_DOTS;
 use super::gpu::ViewPaint;
 use super::{BACKGROUND, Label, build_frame};
 use crate::state::camera::scale_bar;
@@ -171,10 +172,6 @@ fn paint_frame(
     frame.picks
 }
 
-/// Drawn points beyond this many are not avoided by labels (each label
-/// would test them all; so many points carry no labels of their own).
-const MAX_AVOIDED_DOTS: usize = 4096;
-
 /// Where each label goes: by priority, beside its point (right-above,
 /// right-below, left-above, left-below, then farther out), inside `rect`,
 /// not over a label already placed and, where there is room, not over a
@@ -271,7 +268,12 @@ fn other_view(ui: &mut egui::Ui, session: &Session, pair: &mut Pair, size: Vec2)
     let picks = paint_frame(
         &painter,
         (rect, response.id),
-        build_frame(&mut pair.hidden, View::Config, rect),
+        build_frame(
+            &mut pair.hidden,
+            View::Config,
+            rect,
+            ui.ctx().pixels_per_point(),
+        ),
         per_pixel,
     );
     let hover = nearest_pick(&picks, response.hover_pos());
@@ -379,7 +381,7 @@ fn view_ui(
     let picks = paint_frame(
         &painter,
         (rect, response.id),
-        build_frame(session, view, rect),
+        build_frame(session, view, rect, ui.ctx().pixels_per_point()),
         per_pixel,
     );
     let hover = nearest_pick(&picks, response.hover_pos());

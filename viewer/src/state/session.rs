@@ -3,7 +3,7 @@
 
 use crate::state::camera::{Bounds, OrbitCamera};
 use crate::state::log::LogView;
-use crate::state::scene::{MeshCache, Selection, Visible};
+use crate::state::scene::{MeshCache, Selection, Visible, VisiblePoints};
 use crate::state::timeline::{Command, Timeline};
 use crate::state::trace::{Entry, Prim, Trace};
 use cspace_recorder::Vec3Data;
@@ -28,6 +28,9 @@ pub struct Session {
     pub visible: Visible,
     /// Shape meshes, built once per `Shapes` event.
     pub meshes: MeshCache,
+    /// Each view's visible drawables in columns, gathered when first drawn
+    /// after the visible set changed.
+    pub points: [VisiblePoints; 2],
     /// Selected and hovered points.
     pub selection: Selection,
     /// The log's collapsed scopes, filter and shown rows.
@@ -93,6 +96,22 @@ impl Session {
         let c = self.timeline.cursor();
         if self.visible.cursor != c || self.visible.count() == 0 {
             self.visible.fill(&self.trace, c);
+            for p in &mut self.points {
+                p.invalidate();
+            }
+        }
+    }
+
+    /// Gathers `view`'s visible drawables into [`Session::points`] unless
+    /// they are up to date.
+    pub fn gather_points(&mut self, view: View) {
+        let points = &mut self.points[view as usize];
+        if !points.is_fresh() {
+            let (list, draws) = match view {
+                View::Config => (&self.visible.config, &self.visible.config_draws),
+                View::Object => (&self.visible.object, &self.visible.object_draws),
+            };
+            points.gather(&self.trace, list, draws);
         }
     }
 
@@ -269,6 +288,24 @@ mod tests {
             }
         });
         r.bytes
+    }
+
+    #[test]
+    fn gathered_points_follow_the_cursor_and_a_reload() {
+        let mut s = Session::new(Trace::from_bytes(&bytes(3)), "t");
+        s.command(Command::Last);
+        s.gather_points(View::Object);
+        assert!(s.points[1].is_fresh());
+        assert_eq!(s.points[1].at.len(), 3);
+        s.command(Command::PrevStep);
+        assert!(!s.points[1].is_fresh(), "the cursor moved");
+        s.gather_points(View::Object);
+        assert_eq!(s.points[1].at.len(), 2);
+        // The same cursor in a longer recording: gathered again.
+        s.reload(Trace::from_bytes(&bytes(5)));
+        assert!(!s.points[1].is_fresh());
+        s.gather_points(View::Object);
+        assert_eq!(s.points[1].at.len(), s.visible.object.len());
     }
 
     #[test]

@@ -76,6 +76,25 @@ impl Drawables {
         })
     }
 
+    /// Drawable `k` if it is a point: its coordinates, colour and call
+    /// site (what a view draws of the many points of a large recording,
+    /// without building the whole [`Drawable`]).
+    #[must_use]
+    pub fn point(&self, k: usize) -> Option<([f64; 3], Option<Rgba>, u32)> {
+        let head = self.heads.get(k)?;
+        if head.flags & KIND != 0 {
+            return None;
+        }
+        let raw = self.vertices.get(head.first as usize)?;
+        let at = if head.flags & (1 << F32) != 0 {
+            raw.map(|b| f64::from(f32::from_bits(b as u32)))
+        } else {
+            raw.map(f64::from_bits)
+        };
+        let color = (head.flags & COLORED != 0).then_some(Rgba(head.color));
+        Some((at, color, head.site))
+    }
+
     /// Every drawable in order.
     pub fn iter(&self) -> impl Iterator<Item = Drawable> + '_ {
         (0..self.len()).filter_map(|k| self.get(k))
