@@ -29,9 +29,14 @@ struct Group {
 }
 
 impl Group {
+    /// How many open (never-ending) intervals contain `c`: a prefix of them.
+    fn open_at(&self, c: u32) -> usize {
+        self.open_starts.partition_point(|&s| s <= c)
+    }
+
     /// Calls `window(slice)` with the candidate window of each finite bucket
-    /// in turn, then returns how many open intervals contain `c` (a prefix).
-    fn query(&self, c: u32, mut window: impl FnMut(&[(u32, u32, u32, u32)])) -> usize {
+    /// in turn.
+    fn windows(&self, c: u32, mut window: impl FnMut(&[(u32, u32, u32, u32)])) {
         for (b, bucket) in self.buckets.iter().enumerate() {
             if bucket.is_empty() {
                 continue;
@@ -45,7 +50,6 @@ impl Group {
             };
             window(&bucket[lo..hi]);
         }
-        self.open_starts.partition_point(|&s| s <= c)
     }
 }
 
@@ -150,26 +154,31 @@ impl IntervalIndex {
         let Some(group) = self.groups.get(g) else {
             return;
         };
-        let open = group.query(c, |window| {
+        group.open[..group.open_at(c)]
+            .iter()
+            .copied()
+            .for_each(&mut f);
+        group.windows(c, |window| {
             for &(_, e, p, _) in window {
                 if e > c {
                     f(p);
                 }
             }
         });
-        group.open[..open].iter().copied().for_each(f);
     }
 
     /// Appends the payloads of group `g`'s intervals containing `c` to `out`:
-    /// the never-ending ones are one contiguous copy.
+    /// first the never-ending ones, by start (one contiguous copy, and the
+    /// same prefix at every later `c`: a step keeps most of the list), then
+    /// the others.
     pub fn extend_group(&self, g: usize, c: u32, out: &mut Vec<u32>) {
         let Some(group) = self.groups.get(g) else {
             return;
         };
-        let open = group.query(c, |window| {
+        out.extend_from_slice(&group.open[..group.open_at(c)]);
+        group.windows(c, |window| {
             out.extend(window.iter().filter(|x| x.1 > c).map(|x| x.2));
         });
-        out.extend_from_slice(&group.open[..open]);
     }
 
     /// [`extend_group`](Self::extend_group), appending the second payloads
@@ -178,7 +187,10 @@ impl IntervalIndex {
         let Some(group) = self.groups.get(g) else {
             return;
         };
-        let open = group.query(c, |window| {
+        let open = group.open_at(c);
+        out.extend_from_slice(&group.open[..open]);
+        aux.extend_from_slice(&group.open_aux[..open]);
+        group.windows(c, |window| {
             for &(_, e, p, a) in window {
                 if e > c {
                     out.push(p);
@@ -186,8 +198,6 @@ impl IntervalIndex {
                 }
             }
         });
-        out.extend_from_slice(&group.open[..open]);
-        aux.extend_from_slice(&group.open_aux[..open]);
     }
 
     /// The ids of every interval containing `c`, ascending (after [`finish`](Self::finish)).

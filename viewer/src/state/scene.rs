@@ -82,7 +82,7 @@ impl Visible {
 /// position: a frame then reads three arrays for its points instead of the
 /// trace's tables (a cache miss or two per point, most of a 100 k-point
 /// frame's time otherwise).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct VisiblePoints {
     /// Whether these match the visible set (cleared when it changes).
     fresh: bool,
@@ -97,6 +97,22 @@ pub struct VisiblePoints {
     /// The other visible drawables (lines, triangles): event and
     /// [`Trace::drawables`] index.
     pub others: Vec<(u32, u32)>,
+    /// The event list gathered, and what each became: the next gather
+    /// keeps the columns of the prefix the lists share (a step keeps most
+    /// of the visible list).
+    list: Vec<u32>,
+    kind: Vec<Gathered>,
+}
+
+/// What a gathered event became.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gathered {
+    /// Not a drawable the trace holds.
+    Nothing,
+    /// A point, in the columns.
+    Point,
+    /// A line or triangle, in `others`.
+    Other,
 }
 
 impl VisiblePoints {
@@ -123,23 +139,45 @@ impl VisiblePoints {
         self.fresh = false;
     }
 
+    /// Forgets everything gathered (the trace was replaced: the same event
+    /// indices may hold other drawables).
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
     /// Gathers the drawables of `list` (event indices; `draws` their
-    /// drawable indices when known, else empty), reusing memory. Large
-    /// lists are gathered in parts on all cores: each point is a cache miss
-    /// or two in the trace's tables, which cores wait for side by side.
+    /// drawable indices when known, else empty), keeping what the last
+    /// gather of the same trace found for the prefix both lists share.
+    /// Large remainders are gathered in parts on all cores: each point is a
+    /// cache miss or two in the trace's tables, which cores wait for side
+    /// by side.
     pub fn gather(&mut self, trace: &Trace, list: &[u32], draws: &[u32]) {
         /// Drawables per part.
         const PART: usize = 16_384;
-        self.at.clear();
-        self.color.clear();
-        self.event.clear();
-        self.site.clear();
-        self.others.clear();
-        let draws = (draws.len() == list.len()).then_some(draws);
-        if list.len() <= PART {
-            self.gather_part(trace, list, draws);
+        let keep = self
+            .list
+            .iter()
+            .zip(list)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let (points, others) = self.kind[..keep].iter().fold((0, 0), |(p, o), k| match k {
+            Gathered::Point => (p + 1, o),
+            Gathered::Other => (p, o + 1),
+            Gathered::Nothing => (p, o),
+        });
+        self.at.truncate(points);
+        self.color.truncate(points);
+        self.event.truncate(points);
+        self.site.truncate(points);
+        self.others.truncate(others);
+        self.list.truncate(keep);
+        self.kind.truncate(keep);
+        let draws = (draws.len() == list.len()).then(|| &draws[keep..]);
+        let rest = &list[keep..];
+        if rest.len() <= PART {
+            self.gather_part(trace, rest, draws);
         } else {
-            let parts: Vec<Self> = list
+            let parts: Vec<Self> = rest
                 .par_chunks(PART)
                 .enumerate()
                 .map(|(i, part)| {
@@ -155,6 +193,8 @@ impl VisiblePoints {
                 self.event.extend(p.event);
                 self.site.extend(p.site);
                 self.others.extend(p.others);
+                self.list.extend(p.list);
+                self.kind.extend(p.kind);
             }
         }
         self.fresh = true;
@@ -168,16 +208,24 @@ impl VisiblePoints {
             } else if let Some(&Entry::Draw(k)) = trace.entries.get(e as usize) {
                 k
             } else {
+                self.list.push(e);
+                self.kind.push(Gathered::Nothing);
                 continue;
             };
-            if let Some((at, color, site)) = trace.drawables.point(k as usize) {
+            let kind = if let Some((at, color, site)) = trace.drawables.point(k as usize) {
                 self.at.push(at);
                 self.color.push(color);
                 self.event.push(e);
                 self.site.push(site);
+                Gathered::Point
             } else if (k as usize) < trace.drawables.len() {
                 self.others.push((e, k));
-            }
+                Gathered::Other
+            } else {
+                Gathered::Nothing
+            };
+            self.list.push(e);
+            self.kind.push(kind);
         }
     }
 }
@@ -479,6 +527,25 @@ mod tests {
             assert_eq!(t.site(g.site[1]).label, "even");
             assert_eq!(g.event[0], v.object[1]);
             assert_eq!(g.others[1].0, v.object[1000]);
+            // Gathered again for a list sharing a prefix: what a fresh gather finds.
+            let mut other: Vec<u32> = v.object[..30_500].to_vec();
+            other.extend(v.object[..700].iter().rev());
+            let other_draws: Vec<u32> = if draws.is_empty() {
+                Vec::new()
+            } else {
+                let mut d = v.object_draws[..30_500].to_vec();
+                d.extend(v.object_draws[..700].iter().rev());
+                d
+            };
+            g.gather(&t, &other, &other_draws);
+            let mut fresh = VisiblePoints::default();
+            fresh.gather(&t, &other, &other_draws);
+            assert_eq!(g, fresh);
+            // And back to the whole list.
+            g.gather(&t, &v.object, draws);
+            fresh.gather(&t, &v.object, draws);
+            assert_eq!(g, fresh);
+            assert_eq!(g.at.len(), n as usize - 40);
         }
     }
 

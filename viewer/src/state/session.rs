@@ -85,6 +85,9 @@ impl Session {
         self.timeline.reloaded(&self.trace, &trace);
         self.trace = trace;
         self.meshes.clear();
+        for p in &mut self.points {
+            p.clear();
+        }
         self.selection = Selection::default();
         self.visible = Visible::default();
         self.log.invalidate();
