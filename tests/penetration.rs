@@ -367,3 +367,219 @@ fn box_hulls_known_axis_normal_exact() {
         }
     }
 }
+
+/// How far `p` lies outside `s` seen along `dirs` (0 inside): the largest
+/// `p · u − h(u)` over the directions, `h` the placed shape's support height.
+fn outside(s: &Placed<'_, f64>, p: DVec3, dirs: &[DVec3]) -> f64 {
+    dirs.iter()
+        .map(|&u| p.dot(u) - s.support(u).dot(u))
+        .fold(0.0, f64::max)
+}
+
+/// A placed shape: the shape, its position and rotation.
+type Body = (Shape<f64>, DVec3, DQuat);
+
+/// Pairs the fuzzer found with a contact point off its shape (0.07 to 0.92
+/// of the size): a cone's base over a small cylinder (the support point of
+/// the base is any rim point), boxes with nearly parallel faces (EPA's best
+/// face below the support plane; the separating-axis fallback; MPR's
+/// support corners).
+#[allow(clippy::too_many_lines, reason = "four cases' inputs, written out")]
+fn fuzzed_contacts() -> Vec<(&'static str, Body, Body)> {
+    let q = |x: f64, y: f64, z: f64, w: f64| DQuat::from_xyzw(x, y, z, w).normalize();
+    vec![
+        (
+            "cone base over a small cylinder",
+            (
+                Shape::cone(0.312_303_114_098_408_55, 0.393_734_265_814_347_84),
+                DVec3::new(
+                    0.487_209_776_697_163_5,
+                    -0.520_136_757_696_759_6,
+                    -0.803_182_301_819_255_4,
+                ),
+                q(
+                    -0.424_772_360_501_003_3,
+                    -0.438_297_921_927_845_34,
+                    -0.791_849_971_621_267_7,
+                    -0.020_904_445_257_784_794,
+                ),
+            ),
+            (
+                Shape::cylinder(0.000_684_432_182_517_618_5, 0.000_529_133_801_795_644_4),
+                DVec3::new(
+                    0.528_910_117_118_196_1,
+                    -0.314_438_925_848_173_96,
+                    -0.834_195_763_127_632_9,
+                ),
+                q(
+                    0.332_635_279_260_176_6,
+                    -0.235_620_039_455_942_9,
+                    -0.526_415_580_906_755_2,
+                    0.746_139_131_916_352_3,
+                ),
+            ),
+        ),
+        (
+            "boxes, nearly parallel faces (EPA)",
+            (
+                Shape::cuboid(DVec3::new(
+                    1.731_972_853_447_162_1,
+                    1.652_169_442_585_875_7,
+                    0.385_253_119_905_355_5,
+                )),
+                DVec3::new(
+                    -0.488_440_727_677_802_9,
+                    -0.936_725_787_391_400_3,
+                    0.923_973_504_840_918_6,
+                ),
+                q(
+                    -0.882_681_538_163_450_3,
+                    0.199_824_709_070_951_73,
+                    -0.413_271_723_846_196_8,
+                    -0.100_746_563_709_675_72,
+                ),
+            ),
+            (
+                Shape::cuboid(DVec3::new(
+                    1.699_253_556_080_253_7,
+                    0.670_577_271_474_477_5,
+                    0.053_718_715_016_393_89,
+                )),
+                DVec3::new(
+                    -0.385_026_533_170_984_6,
+                    -1.253_512_046_620_050_4,
+                    1.466_116_729_021_929_2,
+                ),
+                q(
+                    -0.882_681_491_726_156_2,
+                    0.199_824_714_112_493_45,
+                    -0.413_271_692_856_870_76,
+                    -0.100_747_087_685_769_79,
+                ),
+            ),
+        ),
+        (
+            "boxes, nearly parallel faces (separating axes after a degenerate EPA)",
+            (
+                Shape::cuboid(DVec3::new(
+                    1.474_744_793_634_126_2,
+                    1.293_439_183_042_921,
+                    0.455_450_485_441_391_8,
+                )),
+                DVec3::new(
+                    0.035_943_013_107_498_256,
+                    0.210_421_354_071_025_14,
+                    0.608_718_129_074_712_1,
+                ),
+                q(
+                    -0.653_007_063_830_558_5,
+                    -0.632_370_161_574_376_3,
+                    0.252_682_848_933_740_8,
+                    -0.331_422_888_757_729_3,
+                ),
+            ),
+            (
+                Shape::cuboid(DVec3::new(
+                    1.045_207_100_895_128_7,
+                    1.501_651_324_203_712_8,
+                    0.491_894_911_065_601_6,
+                )),
+                DVec3::new(
+                    0.965_788_066_347_899_4,
+                    -0.216_537_124_018_135_35,
+                    0.622_802_473_170_367,
+                ),
+                q(
+                    -0.653_007_051_462_400_3,
+                    -0.632_370_163_537_975_6,
+                    0.252_682_855_219_332_15,
+                    -0.331_422_904_587_993_1,
+                ),
+            ),
+        ),
+        (
+            "boxes, nearly parallel faces (MPR's support corners)",
+            (
+                Shape::cuboid(DVec3::new(
+                    0.958_295_066_256_347_4,
+                    1.115_108_487_243_527_5,
+                    0.349_817_337_741_095_4,
+                )),
+                DVec3::new(
+                    -0.479_958_533_268_973_75,
+                    -0.092_571_477_953_596_44,
+                    0.108_395_585_340_514_74,
+                ),
+                q(
+                    0.440_249_468_106_291,
+                    0.196_861_455_653_249_94,
+                    0.297_677_435_058_399_9,
+                    0.823_901_764_634_148_3,
+                ),
+            ),
+            (
+                Shape::cuboid(DVec3::new(
+                    0.992_252_239_164_195_8,
+                    1.708_959_737_608_099,
+                    0.464_917_157_199_001_2,
+                )),
+                DVec3::new(
+                    -0.171_875_911_222_357_37,
+                    -0.075_498_899_247_190_72,
+                    1.000_641_715_078_715_7,
+                ),
+                q(
+                    0.440_249_374_943_993_6,
+                    0.196_861_437_190_231_5,
+                    0.297_677_347_241_874_9,
+                    0.823_901_850_554_943,
+                ),
+            ),
+        ),
+    ]
+}
+
+/// Each contact point of those pairs lies on its shape, to the depth's
+/// tolerance, seen along the normal, the axes and 200 directions, and on
+/// its supporting plane.
+#[test]
+fn contact_points_lie_on_their_shapes_on_faces_and_rims() {
+    let mut rng = Rng::new(7);
+    let mut dirs: Vec<DVec3> = (0..200).map(|_| rng.unit()).collect();
+    dirs.extend([
+        DVec3::X,
+        DVec3::NEG_X,
+        DVec3::Y,
+        DVec3::NEG_Y,
+        DVec3::Z,
+        DVec3::NEG_Z,
+    ]);
+    for (name, (sa, pa, ra), (sb, pb, rb)) in &fuzzed_contacts() {
+        let (a, b) = (placed(sa, *pa, *ra), placed(sb, *pb, *rb));
+        let size = sa.scale() + sb.scale();
+        for (method, p) in [
+            ("epa", epa::penetration(&a, &b)),
+            ("mpr", mpr::penetration(&a, &b)),
+        ] {
+            let what = format!("{method}, {name}");
+            contract(&p, &what);
+            let n = p.normal;
+            let mut seen = dirs.clone();
+            seen.push(n);
+            seen.push(-n);
+            let (oa, ob) = (outside(&a, p.point_a, &seen), outside(&b, p.point_b, &seen));
+            let tol = rel::<f64>() * size * 4.0;
+            assert!(
+                oa <= tol && ob <= tol,
+                "{what}: outside by {oa:e} (A), {ob:e} (B): {p:?}"
+            );
+            // On the supporting planes: the deepest points along the normal.
+            let ha = a.support(n).dot(n) - p.point_a.dot(n);
+            let hb = b.support(-n).dot(-n) + p.point_b.dot(n);
+            assert!(
+                ha.abs() <= tol && hb.abs() <= tol,
+                "{what}: off the planes by {ha:e}, {hb:e}"
+            );
+        }
+    }
+}

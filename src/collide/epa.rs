@@ -31,6 +31,7 @@
 //! [`Status::Degenerate`] and a depth that is a valid upper bound.
 
 use super::Status;
+use super::contact;
 use super::cso::Cso;
 use super::gjk;
 use super::polish::{polish, slack};
@@ -121,7 +122,7 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
             return settle(p);
         }
         let p = gjk_epa(&cso);
-        settle(boxes_if_degenerate(b, &cso, p))
+        settle(boxes_if_degenerate(&cso, p))
     })();
     answer::penetration(&query, &out);
     out
@@ -152,11 +153,7 @@ pub(crate) fn settle<T: Real>(p: Penetration<T>) -> Penetration<T> {
 /// Two boxes whose EPA polytope degenerated (nearly parallel faces break it
 /// with the bounds far apart): the least overlap over the separating axes, a
 /// tighter upper bound, when it is below EPA's.
-fn boxes_if_degenerate<T: Real>(
-    b: &Placed<'_, T>,
-    cso: &Cso<'_, T>,
-    p: Penetration<T>,
-) -> Penetration<T> {
+fn boxes_if_degenerate<T: Real>(cso: &Cso<'_, T>, p: Penetration<T>) -> Penetration<T> {
     if p.status != Status::Degenerate || !p.intersecting {
         return p;
     }
@@ -171,13 +168,15 @@ fn boxes_if_degenerate<T: Real>(
         return p;
     }
     rec::text!("epa degenerate on two boxes: separating axes give depth {depth:?}");
-    let normal = cso.world_vector(n);
-    let point_b = b.support(-normal);
+    // The cores' pair on their support features, then the margins.
+    let s = cso.support(n);
+    let tol = rel_tol::<T>() * cso.scale;
+    let (a, b) = contact::pair(&|d| cso.support(d), (n, overlap), (s.a, s.b), &[], tol);
     Penetration {
         depth,
-        normal,
-        point_a: point_b + normal * depth,
-        point_b,
+        normal: cso.world_vector(n),
+        point_a: cso.world_point(a + n * cso.radius_a),
+        point_b: cso.world_point(b - n * cso.radius_b),
         lower_bound: p.lower_bound.min(depth),
         upper_bound: depth,
         ..p
@@ -373,6 +372,16 @@ fn expand<T: Real>(
             (point_a, point_b) = (a, b);
         }
     }
+    // On a face the witnesses may be support points a face's width apart
+    // sideways: take the pair on the support features instead.
+    let seeds: Vec<CsoPoint<T>> = poly.faces[face].v.iter().map(|&i| poly.verts[i]).collect();
+    (point_a, point_b) = contact::pair(
+        &|d| cso.support(d),
+        (normal, depth),
+        (point_a, point_b),
+        &seeds,
+        tol,
+    );
     poly.recycle();
     if status != Status::Converged && depth - lower <= tol {
         // The bounds meet the tolerance: after a polish and its ring, or

@@ -7,6 +7,7 @@
 
 mod answer;
 mod centers;
+mod contact;
 mod cso;
 pub mod epa;
 mod feature;

@@ -23,6 +23,7 @@
 //! polytope proved.
 
 use super::Status;
+use super::contact;
 use super::epa::{self, Penetration};
 use super::mpr::{self, Mode, Origin};
 use super::polish::{self, angle_tol, polish};
@@ -343,11 +344,20 @@ pub(crate) fn search<T: Real>(
         walk.evaluations
     );
     rec::line!(cso "depth", V3::<T>::ZERO, best.n * best.h, rec::Rgba::GREEN);
+    // The support point is any point of the support feature: take the pair
+    // on the features nearest `depth · normal` instead (see `contact`).
+    let (point_a, point_b) = contact::pair(
+        sup,
+        (best.n, best.h),
+        (best.p.a, best.p.b),
+        &best.portal,
+        tol,
+    );
     epa::settle(Penetration {
         depth: best.h.max(T::ZERO),
         normal: best.n,
-        point_a: best.p.a + origin,
-        point_b: best.p.b + origin,
+        point_a: point_a + origin,
+        point_b: point_b + origin,
         lower_bound: lower.max(T::ZERO),
         upper_bound: best.h.max(T::ZERO),
         intersecting: true,

@@ -5,7 +5,7 @@ use super::{Judge, f32_vs_f64, nums, run, touching, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::Status;
-use cspace::model::{Algorithm, Precision, Query, QueryKind};
+use cspace::model::{Algorithm, Answer, Precision, Query, QueryKind};
 
 /// Judges an intersect case (GJK and MPR).
 pub(super) fn intersect(j: &mut Judge<'_>, rng: &mut Rng) {
@@ -103,6 +103,39 @@ fn box_axes(q: &Query) -> Vec<[f64; 3]> {
     out
 }
 
+/// The check that a penetration answer's contact points lie on their
+/// shapes (to the depth's tolerance: each is the other moved by `depth ·
+/// normal`).
+fn on_shape(j: &mut Judge<'_>, (ans, alg): (&Answer, Algorithm)) {
+    let a = nums(ans);
+    if !a.intersecting {
+        return;
+    }
+    let q = j.q;
+    let outside = j.pair.outside(a.point_a, a.point_b, a.normal);
+    let name = if alg == Algorithm::Epa {
+        "epa-on-shape"
+    } else {
+        "mpr-on-shape"
+    };
+    j.check(
+        name,
+        outside,
+        j.depth_tol(a.value),
+        with(q, alg),
+        None,
+        None,
+        || {
+            format!(
+                "{alg:?} depth {:e}: a contact point lies {outside:e} outside its shape",
+                a.value
+            )
+        },
+        ans.status == Status::MaxIterations
+            || (ans.status != Status::Converged && q.precision == Precision::F32),
+    );
+}
+
 /// Judges a penetration case (EPA and MPR).
 pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
     let q = j.q;
@@ -148,6 +181,8 @@ pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
             limit,
         );
     }
+    on_shape(j, (&e, Algorithm::Epa));
+    on_shape(j, (&m, Algorithm::Mpr));
     if en.intersecting != mn.intersecting && !touching(j, q) {
         j.check(
             "mpr-vs-epa",
