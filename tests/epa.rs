@@ -532,10 +532,11 @@ fn penetration_agrees_with_distance() {
         assert_eq!(d.intersecting, p.intersecting, "{d:?} {p:?}");
         if !d.intersecting {
             assert_eq!(p.depth, 0.0);
-            // The distance's normal is polished; EPA's for apart shapes is
-            // GJK's own, good to about the square root of its tolerance on
-            // curved shapes.
-            assert!((p.normal - d.normal).length() < 1e-3, "{d:?} {p:?}");
+            // Apart, EPA answers with the distance query's polished normal
+            // and closest points.
+            assert!((p.normal - d.normal).length() < 1e-9, "{d:?} {p:?}");
+            assert!((p.point_a - d.point_a).length() < 1e-9, "{d:?} {p:?}");
+            assert!((p.point_b - d.point_b).length() < 1e-9, "{d:?} {p:?}");
         }
     }
 }

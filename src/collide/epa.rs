@@ -234,10 +234,13 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
     let (ca, cb) = simplex.closest_points();
     let dc = core.v.length();
     if !core.overlap() && dc > T::ZERO {
-        let n = gjk::face_normal(&simplex, core.v).unwrap_or(-core.v / dc);
+        // The cores' separation, its normal polished as the distance
+        // query's is (GJK's alone is ~√tolerance off on curved cores).
+        let sep = gjk::separation(cso, &simplex, &core);
+        let n = sep.normal;
         let apart = dc - r > tol;
         // What moving B along n needs: the radii minus the cores' separation
-        // along n (GJK's lower bound for this very normal).
+        // along n (the certified lower bound for this very normal).
         let depth = if apart {
             T::ZERO
         } else {
@@ -246,16 +249,16 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
         rec::text!("cores apart by {dc:?}: depth {depth:?} from the radii");
         // The closest points are points of the cores: their distance bounds
         // the cores' separation from above, so the depth from below.
-        let lower = (r - (ca - cb).length()).max(T::ZERO).min(depth);
+        let lower = (r - (sep.a - sep.b).length()).max(T::ZERO).min(depth);
         return Penetration {
             depth,
             normal: cso.world_vector(n),
-            point_a: cso.world_point(ca + n * cso.radius_a),
-            point_b: cso.world_point(cb - n * cso.radius_b),
+            point_a: cso.world_point(sep.a + n * cso.radius_a),
+            point_b: cso.world_point(sep.b - n * cso.radius_b),
             lower_bound: lower,
             upper_bound: depth,
             intersecting: !apart,
-            iterations: core.iterations,
+            iterations: core.iterations + sep.evaluations + 1,
             status: core.status,
         };
     }

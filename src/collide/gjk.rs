@@ -490,6 +490,56 @@ pub(crate) fn distance_warm_in<T: Real>(
     finish_distance(cso, &simplex, &core, rel_tol::<T>())
 }
 
+/// The cores' closest points and normal when apart, polished: GJK's, or
+/// the polish's (`witness::polish`) where they are certified points of the
+/// shapes and settled, or at least no farther apart.
+pub(crate) struct Separation<T: Real> {
+    /// The closest point of A's core, in A's frame.
+    pub a: V3<T>,
+    /// The closest point of B's core, in A's frame.
+    pub b: V3<T>,
+    /// Unit normal from A to B, in A's frame.
+    pub normal: V3<T>,
+    /// The best certified lower bound of the cores' distance.
+    pub lower: T,
+    /// How far the points can be trusted.
+    pub witness: Witness,
+    /// Support evaluations the polish made.
+    pub evaluations: u32,
+}
+
+/// [`Separation`] of apart cores from GJK's final `simplex` and `core`.
+pub(crate) fn separation<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &CoreResult<T>,
+) -> Separation<T> {
+    let (ca, cb) = simplex.closest_points();
+    let dc = core.v.length();
+    let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
+    let p = witness::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+    let polished = p.certified
+        && cso.curved()
+        && p.witness != Witness::NotUnique
+        && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
+    let (a, b) = if polished { (p.a, p.b) } else { (ca, cb) };
+    // GJK's points keep GJK's normal unless the polish's is certified at
+    // least as well (radii are offset along it).
+    let normal = if polished || p.lower >= core.lower {
+        p.normal
+    } else {
+        n
+    };
+    Separation {
+        a,
+        b,
+        normal,
+        lower: core.lower.max(p.lower),
+        witness: p.witness,
+        evaluations: 2 * p.steps,
+    }
+}
+
 /// The full-shape distance from GJK's final `simplex` and `core` result,
 /// touching within `rel`. Apart shapes get their witnesses and normal
 /// polished (`witness::polish`); the bounds keep the better of GJK's and the polish's.
@@ -514,35 +564,18 @@ fn finish_distance<T: Real>(
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
         if dc - r > tol {
-            let p = witness::polish(cso, n, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
-            iterations += 2 * p.steps;
-            lower_core = lower_core.max(p.lower);
-            // The polished points replace GJK's where they are certified
-            // points of the shapes and settled, or at least no farther apart.
-            let polished = p.certified
-                && cso.curved()
-                && p.witness != Witness::NotUnique
-                && (p.witness == Witness::Unique || (p.b - p.a).length() <= upper_core);
-            let (ca, cb) = if polished {
-                upper_core = upper_core.min((p.b - p.a).length());
-                (p.a, p.b)
-            } else {
-                (ca, cb)
-            };
-            // GJK's points keep GJK's normal unless the polish's is
-            // certified at least as well (radii are offset along it).
-            let n = if polished || p.lower >= core.lower {
-                p.normal
-            } else {
-                n
-            };
+            let sep = separation(cso, simplex, core);
+            iterations += sep.evaluations;
+            lower_core = lower_core.max(sep.lower);
+            upper_core = upper_core.min((sep.b - sep.a).length());
+            let n = sep.normal;
             (
                 dc - r,
-                ca + n * cso.radius_a,
-                cb - n * cso.radius_b,
+                sep.a + n * cso.radius_a,
+                sep.b - n * cso.radius_b,
                 n,
                 false,
-                p.witness,
+                sep.witness,
             )
         } else {
             // The cores are within the radii: a common point on the core axis.
