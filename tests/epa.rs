@@ -786,3 +786,58 @@ fn nearly_parallel_box_hulls_get_the_least_depth() {
         check(&pa, &pb, &p);
     }
 }
+
+/// A sphere against a box, capsule, cylinder and cone (and the other way
+/// round) is answered in closed form: its depth is the least overlap
+/// (MPR's certified search agrees, and no direction overlaps less), the
+/// distance query's answer when apart is the gap along its normal, and the
+/// contact points lie on the support planes.
+#[test]
+fn sphere_against_box_capsule_cylinder_cone_in_closed_form() {
+    let others = [
+        S::cuboid(DVec3::new(0.8, 0.4, 0.6)),
+        S::capsule(0.7, 0.3),
+        S::cylinder(0.6, 0.5),
+        S::cone(0.7, 0.6),
+        S::cylinder(0.6, 0.5).with_margin(0.1),
+    ];
+    let sphere = S::sphere(0.35);
+    let mut rng = Rng::new(91);
+    for other in &others {
+        for _ in 0..300 {
+            let (po, ps) = (rng.pose(1.2), rng.pose(1.2));
+            for swap in [false, true] {
+                let (a, b) = if swap {
+                    (pl(&sphere, ps.position), Placed::new(other, po))
+                } else {
+                    (Placed::new(other, po), pl(&sphere, ps.position))
+                };
+                let scale = 2.0;
+                let p = epa::penetration(&a, &b);
+                let d = gjk::distance(&a, &b);
+                assert_eq!(p.iterations, 1, "closed form: {p:?}");
+                assert_eq!(p.intersecting, d.intersecting, "{p:?} {d:?}");
+                check(&a, &b, &p);
+                if p.intersecting {
+                    // No direction overlaps less; MPR finds the same depth.
+                    for _ in 0..64 {
+                        let u = rng.unit();
+                        assert!(needed(&a, &b, u) >= p.depth - 1e-12 * scale, "{u} {p:?}");
+                    }
+                    let m = mpr::penetration(&a, &b);
+                    assert!((m.depth - p.depth).abs() <= 1e-8 * scale, "{m:?} {p:?}");
+                    // On the support planes along the normal.
+                    let n = p.normal;
+                    assert!((h(&a, n) - p.point_a.dot(n)).abs() < 1e-12, "{p:?}");
+                    assert!((h(&b, -n) + p.point_b.dot(n)).abs() < 1e-12, "{p:?}");
+                } else {
+                    // The distance is the gap along its normal: certified.
+                    let gap = -needed(&a, &b, d.normal);
+                    assert!((gap - d.distance).abs() < 1e-12 * scale, "{gap} {d:?}");
+                    assert_eq!(d.lower_bound, d.upper_bound);
+                    assert!((d.point_b - d.point_a - d.normal * d.distance).length() < 1e-12);
+                }
+            }
+        }
+    }
+}

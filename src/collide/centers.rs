@@ -1,24 +1,32 @@
-//! Two shapes whose cores are single points (spheres, points, with
-//! margins): distance and overlap in closed form, before any GJK.
+//! A point core (a sphere or a point, with margins) against a point, a
+//! segment (capsule), a box, a cylinder or a cone: distance, overlap and
+//! penetration in closed form (`project`), before any GJK. Parry answers
+//! these pairs in closed form too; GJK and EPA took 6–20 times longer.
 
 use super::Status;
 use super::gjk::{Distance, rel_tol};
+use super::project::project;
 use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
 use cspace_recorder as rec;
 
-/// Two shapes whose cores are single points (spheres, points, with
-/// margins): every query is closed-form, in world space.
+/// A point core against a core with a closed-form projection: every query
+/// is closed-form, in world space.
 pub(crate) struct Centers<T: Real> {
-    /// A's center.
+    /// The nearest point of A's core to B's (A's center for a point core).
     pub a: V3<T>,
-    /// B's center.
+    /// The nearest point of B's core to A's (B's center for a point core).
     pub b: V3<T>,
-    /// Distance between the centers.
+    /// The cores' signed distance: between the two points when apart,
+    /// minus the point core's depth inside the other core.
     pub dc: T,
-    /// Unit vector from A's center to B's (+Y when they coincide).
+    /// Unit normal from A to B: the direction moving B along which
+    /// separates fastest (+Y for coincident point cores).
     pub n: V3<T>,
+    /// The point core's center: a point of both shapes when the cores
+    /// overlap.
+    pub inside: V3<T>,
     /// A's radius.
     pub ra: T,
     /// B's radius.
@@ -28,25 +36,44 @@ pub(crate) struct Centers<T: Real> {
 }
 
 impl<T: Real> Centers<T> {
-    /// `Some` when both cores are points.
+    /// `Some` when one core is a point and the other a point, segment, box,
+    /// cylinder or cone.
     #[inline]
     pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
         use crate::shape::Geom;
         let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
-        if !(point(a.shape) && point(b.shape)) {
-            return None;
-        }
-        let d = b.pose.position - a.pose.position;
-        let dc = d.length();
-        let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
+        let tol = rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+        let (ra, rb) = (a.shape.radius(), b.shape.radius());
+        let (pa, pb) = (a.pose.position, b.pose.position);
+        let (ca, cb, dc, n, inside) = match (point(a.shape), point(b.shape)) {
+            (true, true) => {
+                let d = pb - pa;
+                let dc = d.length();
+                let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
+                (pa, pb, dc, n, pa)
+            }
+            (false, true) => {
+                // B's center projected onto A's core, in A's frame.
+                let p = project(&a.shape.geom, a.pose.inverse_transform_vector(pb - pa))?;
+                let q = a.pose.transform_point(p.point);
+                (q, pb, p.signed, a.pose.transform_vector(p.normal), pb)
+            }
+            (true, false) => {
+                let p = project(&b.shape.geom, b.pose.inverse_transform_vector(pa - pb))?;
+                let q = b.pose.transform_point(p.point);
+                (pa, q, p.signed, -b.pose.transform_vector(p.normal), pa)
+            }
+            (false, false) => return None,
+        };
         Some(Self {
-            a: a.pose.position,
-            b: b.pose.position,
+            a: ca,
+            b: cb,
             dc,
             n: if n.is_finite() { n } else { V3::<T>::Y },
-            ra: a.shape.radius(),
-            rb: b.shape.radius(),
-            tol: rel_tol::<T>() * a.shape.scale().max(b.shape.scale()),
+            inside,
+            ra,
+            rb,
+            tol,
         })
     }
 
@@ -64,14 +91,17 @@ impl<T: Real> Centers<T> {
                 self.a + self.n * self.ra,
                 self.b - self.n * self.rb,
             )
-        } else {
+        } else if self.dc > T::ZERO {
+            // Overlapping only by the radii: a common point on the axis.
             let t = ((self.ra + self.dc - self.rb) * T::HALF)
                 .max(T::ZERO)
                 .min(self.dc);
             let p = self.a + self.n * t;
             (T::ZERO, p, p)
+        } else {
+            (T::ZERO, self.inside, self.inside)
         };
-        rec::text!("point cores: distance {distance:?} in closed form");
+        rec::text!("a point core: distance {distance:?} in closed form");
         let exact = (self.dc - self.ra - self.rb).max(T::ZERO);
         let unique = self.apart() && self.dc > T::ZERO;
         Distance {

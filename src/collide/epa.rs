@@ -103,7 +103,7 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
         rec::shapes!(a, b);
         if let Some(c) = gjk::Centers::of(a, b) {
             let r = c.ra + c.rb;
-            rec::text!("point cores: depth in closed form");
+            rec::text!("a point core: depth in closed form");
             let depth = (r - c.dc).max(T::ZERO);
             return settle(Penetration {
                 depth,

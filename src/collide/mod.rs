@@ -3,7 +3,7 @@
 //! configuration-space object they share; penetration normals polished on
 //! the supports (`polish`) and MPR's penetration search (`recast`);
 //! distance witnesses and normals polished on the support features
-//! (`witness`, over `feature`); closed forms for point cores (`centers`).
+//! (`witness`, over `feature`); closed forms for a point core against a point, segment, box, cylinder or cone (`centers`, `project`).
 
 mod answer;
 mod centers;
@@ -15,6 +15,7 @@ pub mod gjk;
 pub mod mpr;
 mod polish;
 mod polytope;
+mod project;
 mod recast;
 mod sat;
 pub mod signed;

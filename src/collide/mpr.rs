@@ -338,6 +338,14 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
+        if let Some(c) = gjk::Centers::of(a, b) {
+            rec::text!("a point core: decided in closed form");
+            return Overlap {
+                intersecting: !c.apart(),
+                iterations: 1,
+                status: Status::Converged,
+            };
+        }
         if let Some(intersecting) = gjk::box_box(a, b) {
             rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
             return Overlap {

@@ -1,0 +1,274 @@
+//! The nearest boundary point of a core to a point, in closed form: what a
+//! sphere (a point core with a radius) against a box, capsule, cylinder or
+//! cone needs for every query, without GJK or EPA.
+//!
+//! A box is clamped per axis (inside: its nearest face). A capsule's core is
+//! a segment. A cylinder and a cone are solids of revolution: in the
+//! half-plane through the axis and the point (radial distance `ρ`, height
+//! `y`) the cylinder is a rectangle and the cone a right triangle, whose
+//! angles at the slant edge's ends are acute, so inside the triangle the
+//! nearest point of either boundary edge is the foot of the perpendicular.
+
+use crate::real::{Real, V3, Vector};
+use crate::shape::Geom;
+
+/// A point's projection onto a core's boundary (the core's local frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Projection<T: Real> {
+    /// The nearest point of the core's boundary.
+    pub point: V3<T>,
+    /// The outward unit normal there (towards the point when outside).
+    pub normal: V3<T>,
+    /// The point's signed distance from the core: positive outside,
+    /// negative inside (minus the distance to the boundary).
+    pub signed: T,
+}
+
+/// The projection of `p` onto the core of `geom` (box, capsule, cylinder or
+/// cone); `None` for other cores and for a cone of no size.
+pub(crate) fn project<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<Projection<T>> {
+    match geom {
+        Geom::Box { half_extents } => Some(cuboid(*half_extents, p)),
+        Geom::Capsule { half_height, .. } => Some(segment(*half_height, p)),
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => Some(revolve(p, |q| rectangle(*half_height, *radius, q))),
+        Geom::Cone {
+            half_height,
+            radius,
+        } => {
+            let (h, r) = (*half_height, *radius);
+            (h > T::ZERO || r > T::ZERO).then(|| revolve(p, |q| triangle(h, r, q)))
+        }
+        Geom::Point | Geom::Sphere { .. } | Geom::Hull(_) => None,
+    }
+}
+
+/// `v`'s sign as ±1 (+1 for zero).
+fn sign<T: Real>(v: T) -> T {
+    if v < T::ZERO { -T::ONE } else { T::ONE }
+}
+
+/// A box of half extents `h`.
+fn cuboid<T: Real>(h: V3<T>, p: V3<T>) -> Projection<T> {
+    let v3 = |c: [T; 3]| V3::<T>::new(c[0], c[1], c[2]);
+    let (pa, ha): ([T; 3], [T; 3]) = (
+        std::array::from_fn(|k| p.get(k)),
+        std::array::from_fn(|k| h.get(k)),
+    );
+    let gap: [T; 3] = std::array::from_fn(|k| pa[k].abs() - ha[k]);
+    if gap.iter().any(|&g| g > T::ZERO) {
+        return outside(p, v3(std::array::from_fn(|k| pa[k].max(-ha[k]).min(ha[k]))));
+    }
+    // Inside: the nearest face (the least negative gap; ties to the lower axis).
+    let k = (0..3).fold(0, |best, k| if gap[k] > gap[best] { k } else { best });
+    let mut q = pa;
+    q[k] = sign(pa[k]) * ha[k];
+    let mut normal = [T::ZERO; 3];
+    normal[k] = sign(pa[k]);
+    Projection {
+        point: v3(q),
+        normal: v3(normal),
+        signed: gap[k],
+    }
+}
+
+/// A capsule's core: the segment from −`h` to `h` on Y.
+fn segment<T: Real>(h: T, p: V3<T>) -> Projection<T> {
+    let q = V3::<T>::new(T::ZERO, p.y().max(-h).min(h), T::ZERO);
+    outside(p, q)
+}
+
+/// The projection of `p` outside the core onto `q`; a point on the boundary
+/// gets +X as its normal when nothing else defines one.
+fn outside<T: Real>(p: V3<T>, q: V3<T>) -> Projection<T> {
+    let v = p - q;
+    let d = v.length();
+    Projection {
+        point: q,
+        normal: if d > T::ZERO { v / d } else { V3::<T>::X },
+        signed: d,
+    }
+}
+
+/// A solid of revolution about Y, given its projection in the half-plane
+/// (`(ρ, y)` to boundary point, outward normal and signed distance there).
+fn revolve<T: Real>(p: V3<T>, plane: impl Fn([T; 2]) -> ([T; 2], [T; 2], T)) -> Projection<T> {
+    let rho = (p.x() * p.x() + p.z() * p.z()).sqrt();
+    // The radial direction (+X on the axis, where every one is as near).
+    let e = if rho > T::ZERO {
+        V3::<T>::new(p.x() / rho, T::ZERO, p.z() / rho)
+    } else {
+        V3::<T>::X
+    };
+    let (q, n, signed) = plane([rho, p.y()]);
+    let lift = |v: [T; 2]| e * v[0] + V3::<T>::Y * v[1];
+    Projection {
+        point: lift(q),
+        normal: lift(n),
+        signed,
+    }
+}
+
+/// 2-D projection onto `q` from outside.
+fn outside_2d<T: Real>(p: [T; 2], q: [T; 2]) -> ([T; 2], [T; 2], T) {
+    let v = [p[0] - q[0], p[1] - q[1]];
+    let d = (v[0] * v[0] + v[1] * v[1]).sqrt();
+    let n = if d > T::ZERO {
+        [v[0] / d, v[1] / d]
+    } else {
+        [T::ONE, T::ZERO]
+    };
+    (q, n, d)
+}
+
+/// A cylinder's half-plane section: `[0, r] × [−h, h]`.
+fn rectangle<T: Real>(h: T, r: T, [rho, y]: [T; 2]) -> ([T; 2], [T; 2], T) {
+    if rho > r || y.abs() > h {
+        return outside_2d([rho, y], [rho.min(r), y.max(-h).min(h)]);
+    }
+    let (side, cap) = (r - rho, h - y.abs());
+    if side <= cap {
+        ([r, y], [T::ONE, T::ZERO], -side)
+    } else {
+        ([rho, sign(y) * h], [T::ZERO, sign(y)], -cap)
+    }
+}
+
+/// A cone's half-plane section: apex `(0, h)`, rim `(r, −h)`, base centre
+/// `(0, −h)`.
+fn triangle<T: Real>(h: T, r: T, p: [T; 2]) -> ([T; 2], [T; 2], T) {
+    let [rho, y] = p;
+    // The slant edge's outward unit normal and the point's signed distance
+    // from its line; the base's (y = −h, normal −Y).
+    let len = (T::from_f64(4.0) * h * h + r * r).sqrt();
+    let ns = [T::TWO * h / len, r / len];
+    let slant = (T::TWO * h * rho + r * y - h * r) / len;
+    let base = -h - y;
+    if slant <= T::ZERO && base <= T::ZERO {
+        // Inside: the nearer edge, at the foot of the perpendicular.
+        return if -slant <= -base {
+            ([rho - slant * ns[0], y - slant * ns[1]], ns, slant)
+        } else {
+            ([rho, -h], [T::ZERO, -T::ONE], base)
+        };
+    }
+    // Outside: the nearer of the two edges' nearest points.
+    let on_slant = {
+        let (a, d) = ([T::ZERO, h], [r, -T::TWO * h]);
+        let dd = d[0] * d[0] + d[1] * d[1];
+        let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / dd;
+        let t = t.max(T::ZERO).min(T::ONE);
+        [a[0] + d[0] * t, a[1] + d[1] * t]
+    };
+    let on_base = [rho.min(r), -h];
+    let dist = |q: [T; 2]| (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
+    let q = if dist(on_slant) <= dist(on_base) {
+        on_slant
+    } else {
+        on_base
+    };
+    outside_2d(p, q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    /// The brute-force signed distance of `p` from a core: the largest
+    /// `p·u − h(u)` over many directions (exact at the nearest boundary's
+    /// normal for a point inside; a lower bound of the distance outside).
+    fn support_gap(geom: &Geom<f64>, p: DVec3, u: DVec3) -> f64 {
+        let s = crate::shape::Shape::new(geom.clone());
+        p.dot(u) - s.core_support(u).dot(u)
+    }
+
+    fn shapes() -> Vec<Geom<f64>> {
+        vec![
+            Geom::Box {
+                half_extents: DVec3::new(0.5, 1.0, 0.25),
+            },
+            Geom::Capsule {
+                half_height: 0.7,
+                radius: 0.3,
+            },
+            Geom::Cylinder {
+                half_height: 0.6,
+                radius: 0.4,
+            },
+            Geom::Cone {
+                half_height: 0.5,
+                radius: 0.8,
+            },
+            Geom::Cone {
+                half_height: 1.5,
+                radius: 0.2,
+            },
+        ]
+    }
+
+    #[test]
+    fn projections_are_on_the_boundary_nearest_and_signed() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0
+        };
+        for geom in shapes() {
+            for _ in 0..2000 {
+                let p = DVec3::new(next(), next(), next());
+                let pr = project(&geom, p).expect("a closed form");
+                // The normal is a unit vector and the point `|signed|` from p
+                // along it (outside: p = q + n·s; inside: p = q + n·s too).
+                assert!((pr.normal.length() - 1.0).abs() < 1e-12);
+                assert!(
+                    (pr.point + pr.normal * pr.signed - p).length() < 1e-12,
+                    "{geom:?} {p} {pr:?}"
+                );
+                // The boundary point is a point of the core whose support
+                // plane along the normal it lies on.
+                assert!(
+                    support_gap(&geom, pr.point, pr.normal).abs() < 1e-12,
+                    "{geom:?} {p} {pr:?}"
+                );
+                // No direction separates p from the core by more than the
+                // signed distance (it is the largest such gap).
+                for k in 0..64 {
+                    let t = f64::from(k) * 0.7;
+                    let u = DVec3::new(
+                        t.cos() * (t * 0.37).sin(),
+                        (t * 0.37).cos(),
+                        t.sin() * (t * 0.37).sin(),
+                    );
+                    assert!(
+                        support_gap(&geom, p, u) <= pr.signed + 1e-12,
+                        "{geom:?} {p} {pr:?} along {u}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn inside_a_box_the_nearest_face_and_outside_a_cone_its_apex() {
+        let b = Geom::Box {
+            half_extents: DVec3::new(1.0, 2.0, 3.0),
+        };
+        let pr = project(&b, DVec3::new(0.9, 0.0, 0.0)).unwrap();
+        assert_eq!(pr.point, DVec3::new(1.0, 0.0, 0.0));
+        assert_eq!(pr.normal, DVec3::X);
+        let signed: f64 = pr.signed;
+        assert!((signed + 0.1).abs() < 1e-15);
+        let c = Geom::Cone {
+            half_height: 1.0,
+            radius: 1.0,
+        };
+        let pr = project(&c, DVec3::new(0.0, 3.0, 0.0)).unwrap();
+        assert_eq!(pr.point, DVec3::new(0.0, 1.0, 0.0));
+        assert_eq!(pr.signed, 2.0);
+    }
+}
