@@ -127,3 +127,28 @@ fn not_recording_records_nothing_and_a_panic_does_not_leave_a_query_open() {
     let (_, r) = rec::record(|| gjk::distance(&a, &b));
     assert_eq!(answers(&r.bytes).len(), 1);
 }
+
+/// A sphere against a box answers in closed form: the recording still
+/// declares the shapes (the viewer draws them) and holds one answer.
+#[test]
+fn closed_form_queries_declare_their_shapes_and_answer_once() {
+    let (bx, ball) = (Shape::cuboid(DVec3::new(1.0, 0.5, 0.5)), Shape::sphere(0.4));
+    let shapes = |bytes: &[u8]| {
+        rec::stream::decode(bytes)
+            .events
+            .iter()
+            .filter(|e| matches!(e.event, Event::Shapes { .. }))
+            .count()
+    };
+    for x in [0.8, 3.0] {
+        let (a, b) = (Placed::new(&bx, at(0.0)), Placed::new(&ball, at(x)));
+        let (_, r1) = rec::record(|| signed::signed_distance(&a, &b));
+        let (_, r2) = rec::record(|| gjk::distance(&a, &b));
+        let (_, r3) = rec::record(|| epa::penetration(&a, &b));
+        let (_, r4) = rec::record(|| mpr::intersect(&a, &b));
+        for r in [r1, r2, r3, r4] {
+            assert!(shapes(&r.bytes) >= 1, "x = {x}: the shapes are declared");
+            assert_eq!(answers(&r.bytes).len(), 1, "x = {x}: one answer");
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! these pairs in closed form too; GJK and EPA took 6–20 times longer.
 
 use super::Status;
+use super::epa::{Penetration, settle};
 use super::gjk::{Distance, rel_tol};
 use super::project::project;
 use super::witness::Witness;
@@ -120,5 +121,23 @@ impl<T: Real> Centers<T> {
                 Witness::NotUnique
             },
         }
+    }
+
+    /// The penetration query (the contact points on the contract of
+    /// [`Penetration`]).
+    pub fn penetration(&self) -> Penetration<T> {
+        rec::text!("a point core: depth in closed form");
+        let depth = (self.ra + self.rb - self.dc).max(T::ZERO);
+        settle(Penetration {
+            depth,
+            normal: self.n,
+            point_a: self.a + self.n * self.ra,
+            point_b: self.b - self.n * self.rb,
+            lower_bound: depth,
+            upper_bound: depth,
+            intersecting: !self.apart(),
+            iterations: 1,
+            status: Status::Converged,
+        })
     }
 }

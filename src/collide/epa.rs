@@ -102,20 +102,7 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
     let out = (|| {
         rec::shapes!(a, b);
         if let Some(c) = gjk::Centers::of(a, b) {
-            let r = c.ra + c.rb;
-            rec::text!("a point core: depth in closed form");
-            let depth = (r - c.dc).max(T::ZERO);
-            return settle(Penetration {
-                depth,
-                normal: c.n,
-                point_a: c.a + c.n * c.ra,
-                point_b: c.b - c.n * c.rb,
-                lower_bound: depth,
-                upper_bound: depth,
-                intersecting: !c.apart(),
-                iterations: 1,
-                status: Status::Converged,
-            });
+            return c.penetration();
         }
         let cso = Cso::new(a, b);
         if let Some(p) = box_box(&cso) {

@@ -75,7 +75,15 @@ pub fn signed_distance_with<T: Real>(
 ) -> SignedDistance<T> {
     let query = rec::enter_query();
     let out = (|| {
-        let d = gjk::distance(a, b);
+        // A point core against a closed-form core: one projection for both.
+        let centers = gjk::Centers::of(a, b).filter(|_| depth == Depth::Epa);
+        let d = match &centers {
+            Some(c) => {
+                rec::shapes!(a, b);
+                c.distance()
+            }
+            None => gjk::distance(a, b),
+        };
         if !d.intersecting {
             let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
             return SignedDistance {
@@ -92,9 +100,10 @@ pub fn signed_distance_with<T: Real>(
             };
         }
         rec::text!("signed distance: overlapping or touching, the penetration answers");
-        let p: Penetration<T> = match depth {
-            Depth::Epa => epa::penetration(a, b),
-            Depth::Mpr => mpr::penetration(a, b),
+        let p: Penetration<T> = match (depth, &centers) {
+            (_, Some(c)) => c.penetration(),
+            (Depth::Epa, None) => epa::penetration(a, b),
+            (Depth::Mpr, None) => mpr::penetration(a, b),
         };
         SignedDistance {
             distance: -p.depth,
