@@ -66,6 +66,9 @@ impl<T: Real> Centers<T> {
             }
             (false, false) => return None,
         };
+        if !(dc.is_finite() && ca.is_finite() && cb.is_finite()) {
+            return None; // non-finite input: GJK's path says what is wrong
+        }
         Some(Self {
             a: ca,
             b: cb,
@@ -111,7 +114,8 @@ impl<T: Real> Centers<T> {
             point_b,
             normal: self.n,
             intersecting: !self.apart(),
-            lower_bound: exact,
+            // Touching within the tolerance reports 0: inside its bounds.
+            lower_bound: if self.apart() { exact } else { T::ZERO },
             upper_bound: exact,
             iterations: 1,
             status: Status::Converged,

@@ -25,8 +25,8 @@ use crate::real::{Real, V3, Vector};
 const MAX_SUPPORTS: u32 = 32;
 
 /// The contact pair for `normal` and `depth` (A's and B's points, in the
-/// frame of `sup`): `candidate` when its difference is already `depth ·
-/// normal` within `tol`, otherwise the convex combination of support points
+/// frame of `sup`) and the support evaluations it made: `candidate` when
+/// its difference is already `depth · normal` within `tol`, otherwise the convex combination of support points
 /// nearest `depth · normal`, starting from the nearest of `candidate` and
 /// `seeds` (points of `A − B` near it).
 pub(crate) fn pair<T: Real, S: Fn(V3<T>) -> CsoPoint<T>>(
@@ -35,14 +35,14 @@ pub(crate) fn pair<T: Real, S: Fn(V3<T>) -> CsoPoint<T>>(
     candidate: (V3<T>, V3<T>),
     seeds: &[CsoPoint<T>],
     tol: T,
-) -> (V3<T>, V3<T>) {
+) -> ((V3<T>, V3<T>), u32) {
     let target = normal * depth;
     // How far a pair is from `a − b = depth · normal`: sideways (a face's
     // support points) or along the normal (a face of EPA's below the
     // support plane).
     let off = |(a, b): (V3<T>, V3<T>)| (a - b - target).length();
     if off(candidate) <= tol {
-        return candidate;
+        return (candidate, 0);
     }
     // Shifted so the target is the origin: GJK finds the nearest point.
     let shift = |p: CsoPoint<T>| CsoPoint {
@@ -57,17 +57,19 @@ pub(crate) fn pair<T: Real, S: Fn(V3<T>) -> CsoPoint<T>>(
             dx.partial_cmp(&dy).unwrap_or(std::cmp::Ordering::Equal)
         });
     let Some(first) = first else {
-        return candidate;
+        return (candidate, 0);
     };
     let mut s = Simplex::new();
     s.push(first);
     let eps = tol * tol;
+    let mut used = 0;
     for _ in 0..MAX_SUPPORTS {
         let v = s.closest_to_origin();
         if s.len() == 4 || v.length() <= tol {
             break; // the simplex holds the target, or nearly
         }
         let p = shift(sup(-v));
+        used += 1;
         if v.dot(v) - v.dot(p.w) <= eps || s.contains_w(p.w) {
             break;
         }
@@ -75,11 +77,12 @@ pub(crate) fn pair<T: Real, S: Fn(V3<T>) -> CsoPoint<T>>(
     }
     let found = s.closest_points();
     // Keep the candidate unless the combination is nearer the target.
-    if off(found) < off(candidate) {
+    let pair = if off(found) < off(candidate) {
         found
     } else {
         candidate
-    }
+    };
+    (pair, used)
 }
 
 #[cfg(test)]
@@ -107,7 +110,7 @@ mod tests {
         let n = DVec3::Z;
         // The support pair: a corner of the square and B.
         let corner = sup(n);
-        let (a, b) = pair(&sup, (n, 0.1), (corner.a, corner.b), &[], 1e-9);
+        let ((a, b), _) = pair(&sup, (n, 0.1), (corner.a, corner.b), &[], 1e-9);
         assert!((b - DVec3::new(0.3, -0.2, -0.1)).length() < 1e-12, "{b}");
         assert!((a - DVec3::new(0.3, -0.2, 0.0)).length() < 1e-12, "{a}");
     }
@@ -117,7 +120,7 @@ mod tests {
         let sup = square_vs_point(0.3, -0.2, 0.1);
         let a = DVec3::new(0.3, -0.2, 0.0);
         let b = DVec3::new(0.3, -0.2, -0.1);
-        assert_eq!(pair(&sup, (DVec3::Z, 0.1), (a, b), &[], 1e-9), (a, b));
+        assert_eq!(pair(&sup, (DVec3::Z, 0.1), (a, b), &[], 1e-9), ((a, b), 0));
     }
 
     #[test]
@@ -125,7 +128,7 @@ mod tests {
         // B's point projects outside the square: the nearest edge point.
         let sup = square_vs_point(1.5, 0.0, 0.1);
         let corner = sup(DVec3::Z);
-        let (a, b) = pair(&sup, (DVec3::Z, 0.1), (corner.a, corner.b), &[], 1e-9);
+        let ((a, b), _) = pair(&sup, (DVec3::Z, 0.1), (corner.a, corner.b), &[], 1e-9);
         assert!((a - DVec3::new(1.0, 0.0, 0.0)).length() < 1e-12, "{a}");
         assert!((b - DVec3::new(1.5, 0.0, -0.1)).length() < 1e-12, "{b}");
     }

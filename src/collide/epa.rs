@@ -4,7 +4,8 @@
 //! A shape is a core plus a radius, and the configuration-space object of the
 //! full shapes is the cores' one grown by the sum of the radii. So:
 //! - cores apart but within the radii: depth = radii − core separation along
-//!   the GJK normal, exact for polytope and point cores;
+//!   the separation's normal (GJK's, polished on curved cores as the
+//!   distance query's is), exact for polytope and point cores;
 //! - cores overlapping: depth = the cores' EPA depth + radii, same normal.
 //!
 //! EPA starts from whatever GJK ended with (1 to 4 points) and blows it up to
@@ -158,7 +159,7 @@ fn boxes_if_degenerate<T: Real>(cso: &Cso<'_, T>, p: Penetration<T>) -> Penetrat
     // The cores' pair on their support features, then the margins.
     let s = cso.support(n);
     let tol = rel_tol::<T>() * cso.scale;
-    let (a, b) = contact::pair(&|d| cso.support(d), (n, overlap), (s.a, s.b), &[], tol);
+    let ((a, b), used) = contact::pair(&|d| cso.support(d), (n, overlap), (s.a, s.b), &[], tol);
     Penetration {
         depth,
         normal: cso.world_vector(n),
@@ -166,6 +167,7 @@ fn boxes_if_degenerate<T: Real>(cso: &Cso<'_, T>, p: Penetration<T>) -> Penetrat
         point_b: cso.world_point(b - n * cso.radius_b),
         lower_bound: p.lower_bound.min(depth),
         upper_bound: depth,
+        iterations: p.iterations + 1 + used,
         ..p
     }
 }
@@ -362,16 +364,8 @@ fn expand<T: Real>(
             (point_a, point_b) = (a, b);
         }
     }
-    // On a face the witnesses may be support points a face's width apart
-    // sideways: take the pair on the support features instead.
-    let seeds: Vec<CsoPoint<T>> = poly.faces[face].v.iter().map(|&i| poly.verts[i]).collect();
-    (point_a, point_b) = contact::pair(
-        &|d| cso.support(d),
-        (normal, depth),
-        (point_a, point_b),
-        &seeds,
-        tol,
-    );
+    let on = (&*poly, face, normal, depth, tol);
+    iterations += on_features(cso, on, (&mut point_a, &mut point_b));
     poly.recycle();
     if status != Status::Converged && depth - lower <= tol {
         // The bounds meet the tolerance: after a polish and its ring, or
@@ -390,6 +384,21 @@ fn expand<T: Real>(
         iterations,
         status,
     }
+}
+
+/// Moves the witnesses onto the support features (`contact::pair`, seeded
+/// with face `face`'s points): on a face they may be support points a
+/// face's width apart sideways. Returns the support evaluations made.
+fn on_features<T: Real>(
+    cso: &Cso<'_, T>,
+    (poly, face, normal, depth, tol): (&Polytope<T>, usize, V3<T>, T, T),
+    (a, b): (&mut V3<T>, &mut V3<T>),
+) -> u32 {
+    let seeds = poly.faces[face].v.map(|i| poly.verts[i]);
+    let ((pa, pb), used) =
+        contact::pair(&|d| cso.support(d), (normal, depth), (*a, *b), &seeds, tol);
+    (*a, *b) = (pa, pb);
+    used
 }
 
 /// EPA's answer after polishing its normal: depth, normal, lower bound,

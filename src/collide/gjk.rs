@@ -440,10 +440,12 @@ pub fn distance_with_tolerance<T: Real>(
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
-        if let Some(c) = Centers::of(a, b) {
+        let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
+        if let Some(mut c) = Centers::of(a, b) {
+            // Touching is decided at `rel` here too.
+            c.tol = c.tol / rel_tol::<T>() * rel;
             return c.distance();
         }
-        let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
         let cso = Cso::new(a, b);
         let mut simplex = Simplex::new();
         let core = run_with(&cso, &mut simplex, None, rel);

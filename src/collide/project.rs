@@ -25,7 +25,8 @@ pub(crate) struct Projection<T: Real> {
 }
 
 /// The projection of `p` onto the core of `geom` (box, capsule, cylinder or
-/// cone); `None` for other cores and for a cone of no size.
+/// cone, flat or needle-like ones included); `None` for other cores and for
+/// a cone of no size at all.
 pub(crate) fn project<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<Projection<T>> {
     match geom {
         Geom::Box { half_extents } => Some(cuboid(*half_extents, p)),
@@ -146,7 +147,9 @@ fn triangle<T: Real>(h: T, r: T, p: [T; 2]) -> ([T; 2], [T; 2], T) {
     let ns = [T::TWO * h / len, r / len];
     let slant = (T::TWO * h * rho + r * y - h * r) / len;
     let base = -h - y;
-    if slant <= T::ZERO && base <= T::ZERO {
+    // Inside (the last two tests matter only for a flat or needle cone,
+    // whose triangle has no area).
+    if slant <= T::ZERO && base <= T::ZERO && rho <= r && y <= h {
         // Inside: the nearer edge, at the foot of the perpendicular.
         return if -slant <= -base {
             ([rho - slant * ns[0], y - slant * ns[1]], ns, slant)
@@ -206,6 +209,22 @@ mod tests {
                 half_height: 1.5,
                 radius: 0.2,
             },
+            // A needle and a disc: triangles of no area.
+            Geom::Cone {
+                half_height: 1.0,
+                radius: 0.0,
+            },
+            Geom::Cone {
+                half_height: 0.0,
+                radius: 1.0,
+            },
+            Geom::Cylinder {
+                half_height: 0.0,
+                radius: 0.7,
+            },
+            Geom::Box {
+                half_extents: DVec3::new(0.5, 0.0, 0.25),
+            },
         ]
     }
 
@@ -251,6 +270,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_needle_and_a_flat_cone_are_not_touched_from_afar() {
+        let needle = Geom::Cone {
+            half_height: 1.0,
+            radius: 0.0,
+        };
+        let pr = project(&needle, DVec3::new(0.0, 3.0, 0.0)).unwrap();
+        assert_eq!((pr.point, pr.signed), (DVec3::new(0.0, 1.0, 0.0), 2.0));
+        let disc = Geom::Cone {
+            half_height: 0.0,
+            radius: 1.0,
+        };
+        let pr = project(&disc, DVec3::new(5.0, 0.0, 0.0)).unwrap();
+        assert_eq!((pr.point, pr.signed), (DVec3::new(1.0, 0.0, 0.0), 4.0));
     }
 
     #[test]

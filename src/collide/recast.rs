@@ -346,13 +346,14 @@ pub(crate) fn search<T: Real>(
     rec::line!(cso "depth", V3::<T>::ZERO, best.n * best.h, rec::Rgba::GREEN);
     // The support point is any point of the support feature: take the pair
     // on the features nearest `depth · normal` instead (see `contact`).
-    let (point_a, point_b) = contact::pair(
+    let ((point_a, point_b), used) = contact::pair(
         sup,
         (best.n, best.h),
         (best.p.a, best.p.b),
         &best.portal,
         tol,
     );
+    walk.evaluations += used;
     epa::settle(Penetration {
         depth: best.h.max(T::ZERO),
         normal: best.n,

@@ -68,8 +68,9 @@ pub struct Frame {
     pub picks: Vec<(Pick, Pos2)>,
     /// Text labels, painted on top by priority.
     pub labels: Vec<Label>,
-    /// The points drawn (round points, including the bulk of a large
-    /// recording): pickable or not, what a label should not cover.
+    /// The points drawn, pickable or not, that a label should not cover:
+    /// round points, and the recorded ones unless more than
+    /// `MAX_AVOIDED_DOTS` (4096) are visible.
     pub dots: Vec<Pos2>,
 }
 

@@ -47,6 +47,9 @@ pub struct Pixels {
     pub size: [u32; 2],
     /// Pixels per point.
     pub per_point: f32,
+    /// Pixels per point of positions, per axis: `size` (rounded) over the
+    /// view's size in points, which is how the GPU maps a vertex.
+    pub scale: [f32; 2],
 }
 
 impl Pixels {
@@ -59,9 +62,18 @@ impl Pixels {
             reason = "a view's size in pixels, at least 1"
         )]
         let px = size.map(|s| (s * per_point).round().max(1.0) as u32);
+        #[expect(clippy::cast_precision_loss, reason = "a view's size in pixels")]
+        let scale = [0, 1].map(|k| {
+            if size[k] > 0.0 {
+                px[k] as f32 / size[k]
+            } else {
+                per_point
+            }
+        });
         Self {
             size: px,
             per_point,
+            scale,
         }
     }
 }
@@ -326,6 +338,7 @@ impl Builder {
             radius: BULK_RADIUS,
             pixels: self.pixels.size,
             per_point: self.pixels.per_point,
+            scale: self.pixels.scale,
         };
         let splat = splat(&self.bulk, dots, &|k| depth(k, SOLID_BIAS));
         Geometry {
@@ -388,6 +401,7 @@ mod tests {
     const PIXELS: Pixels = Pixels {
         size: [100, 100],
         per_point: 1.0,
+        scale: [1.0, 1.0],
     };
 
     fn depth(v: &Vertex) -> f32 {

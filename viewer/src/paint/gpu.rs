@@ -1,5 +1,6 @@
 //! Draws a view's [`Geometry`] with wgpu: a depth buffer, 4× multisampling
-//! (where the adapter has it) and the three layers in order, into the view's
+//! (where the adapter has it; not for stamped points on a software
+//! rasteriser, see [`Resources::samples`]) and the three layers in order, into the view's
 //! own offscreen target, which an `egui_wgpu` paint callback then copies
 //! into egui's pass under the labels. The bulk of points, stamped on the CPU
 //! ([`Splat`]), is uploaded as two textures (colour, depth) and composited
@@ -41,7 +42,9 @@ pub struct Resources {
     blit_layout: wgpu::BindGroupLayout,
     splat_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
-    targets: HashMap<u64, Target>,
+    /// Each view's target, per sample count (a view switching between
+    /// them keeps both instead of remaking one each time).
+    targets: HashMap<(u64, u32), Target>,
 }
 
 /// The pipelines of one sample count.
@@ -58,7 +61,6 @@ struct Pipelines {
 /// One view's offscreen target and buffers.
 struct Target {
     size: [u32; 2],
-    samples: u32,
     /// Multisampled colour (none at one sample: draw into `resolved`).
     msaa: Option<wgpu::TextureView>,
     resolved: wgpu::TextureView,
@@ -395,11 +397,11 @@ impl Resources {
     fn ensure_target(&mut self, device: &wgpu::Device, key: u64, size: [u32; 2], samples: u32) {
         if self
             .targets
-            .get(&key)
-            .is_none_or(|t| t.size != size || t.samples != samples)
+            .get(&(key, samples))
+            .is_none_or(|t| t.size != size)
         {
             let target = Target::new(self, device, size, samples);
-            self.targets.insert(key, target);
+            self.targets.insert((key, samples), target);
         }
     }
 }
@@ -488,7 +490,6 @@ impl Target {
         });
         Self {
             size,
-            samples,
             msaa,
             resolved,
             depth,
@@ -539,7 +540,9 @@ pub fn render(
     else {
         return;
     };
-    let target = targets.get_mut(&key).expect("made just above when missing");
+    let target = targets
+        .get_mut(&(key, samples))
+        .expect("made just above when missing");
     let words: Vec<u32> = [size_points[0], size_points[1], 0.0, 0.0]
         .iter()
         .map(|v| v.to_bits())
@@ -723,7 +726,7 @@ impl CallbackTrait for ViewPaint {
         let Some(r) = resources.get::<Resources>() else {
             return;
         };
-        let Some(target) = r.targets.get(&self.key) else {
+        let Some(target) = r.targets.get(&(self.key, r.samples(&self.geometry))) else {
             return;
         };
         pass.set_pipeline(&r.blit);

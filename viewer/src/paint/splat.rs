@@ -8,8 +8,9 @@
 //! costs a table lookup and a blend per pixel of its disc: the discs'
 //! coverage is tabulated once per frame for centres on a 1/8-pixel grid,
 //! the points are sorted into 64-pixel tiles (in their order, so each
-//! tile's pixels stay in cache while its points are stamped) and the tiles
-//! are split across cores. The buffers are kept from frame to frame.
+//! tile's pixels stay in cache while its points are stamped) and the rows
+//! of tiles are split across cores. The working buffers are kept from frame
+//! to frame (the image itself goes to the GPU with the frame).
 //!
 //! The rule per pixel: coverage `clamp(r + ½ − d, 0, 1)` with `d` in
 //! points from the (grid-rounded) centre; where the point's depth is at
@@ -65,16 +66,19 @@ const GRID: usize = 8;
 /// Full coverage in the table's fixed point.
 const FULL: u16 = 256;
 
-/// The disc of a point: its radius in points, the view's size in pixels and
-/// pixels per point.
+/// The disc of a point: its radius in points, the view's size in pixels,
+/// pixels per point, and how positions map to pixels.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Dots {
     /// Radius of every point, in points.
     pub radius: f32,
     /// The view's size in pixels.
     pub pixels: [u32; 2],
-    /// Pixels per point.
+    /// Pixels per point (of the discs' size).
     pub per_point: f32,
+    /// Pixels per point of positions, per axis: the target's rounded size
+    /// over the view's size in points, as the GPU maps its vertices.
+    pub scale: [f32; 2],
 }
 
 /// Buffers one frame leaves for the next: the bulk is about the same size
@@ -97,7 +101,12 @@ thread_local! {
 /// none lands in the view.
 #[must_use]
 pub fn splat(points: &[Stamp], dots: Dots, depth: &dyn Fn(f64) -> f32) -> Option<Splat> {
-    SCRATCH.with(|scratch| splat_with(points, dots, depth, &mut scratch.borrow_mut()))
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut kept) => splat_with(points, dots, depth, &mut kept),
+        // Called again while stamping on this thread (a rayon worker
+        // stealing another view's work): fresh buffers.
+        Err(_) => splat_with(points, dots, depth, &mut Scratch::default()),
+    })
 }
 
 fn splat_with(
@@ -111,8 +120,8 @@ fn splat_with(
     let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
     for p in points {
         for k in 0..2 {
-            lo[k] = lo[k].min(p.at[k] * dots.per_point);
-            hi[k] = hi[k].max(p.at[k] * dots.per_point);
+            lo[k] = lo[k].min(p.at[k] * dots.scale[k]);
+            hi[k] = hi[k].max(p.at[k] * dots.scale[k]);
         }
     }
     let reach = discs.reach as f32;
@@ -136,7 +145,7 @@ fn splat_with(
     scratch.placed.extend(
         points
             .iter()
-            .map(|p| discs.place(p, depth_of(p.key), &area)),
+            .map(|p| discs.place(p, dots.scale, depth_of(p.key), &area)),
     );
     let tiles = bin(&discs, &area, scratch);
     let width = area.size[0];
@@ -176,7 +185,6 @@ struct Area {
 /// tables of `side × side` weights (0 to [`FULL`]), the pixel at (u, v)
 /// being `u − reach`, `v − reach` from the pixel holding the centre.
 struct Discs {
-    per_point: f32,
     /// Pixels the soft edge reaches beyond the centre's pixel.
     reach: usize,
     side: usize,
@@ -214,7 +222,6 @@ impl Discs {
             }
         }
         Self {
-            per_point,
             reach,
             side,
             weights,
@@ -222,11 +229,12 @@ impl Discs {
         }
     }
 
-    /// Where `p`'s disc lands in `area`: its table and top-left pixel.
-    fn place(&self, p: &Stamp, depth: f32, area: &Area) -> Placed {
+    /// Where `p`'s disc lands in `area` (positions scaled by `scale` to
+    /// pixels): its table and top-left pixel.
+    fn place(&self, p: &Stamp, scale: [f32; 2], depth: f32, area: &Area) -> Placed {
         // In the view's pixels, so the sub-pixel position does not depend
         // on the area.
-        let c = p.at.map(|a| a * self.per_point);
+        let c = [p.at[0] * scale[0], p.at[1] * scale[1]];
         let cell = c.map(floor);
         #[expect(
             clippy::cast_possible_truncation,
@@ -242,11 +250,14 @@ impl Discs {
         let corner = [0, 1].map(|k| cell[k] as i32 - area.origin[k] as i32 - self.reach as i32);
         #[expect(clippy::cast_possible_truncation, reason = "GRID² tables")]
         let table = (sub[1] * GRID + sub[0]) as u16;
+        // A premultiplied channel above its alpha would carry into the next
+        // channel in the fixed-point blends: clamp it.
+        let [r, g, b, a] = p.color.to_array();
         Placed {
             corner,
             table,
             depth,
-            color: u32::from_le_bytes(p.color.to_array()),
+            color: u32::from_le_bytes([r.min(a), g.min(a), b.min(a), a]),
         }
     }
 }
@@ -470,6 +481,7 @@ mod tests {
             radius: 2.0,
             pixels,
             per_point,
+            scale: [per_point; 2],
         }
     }
 
@@ -604,7 +616,7 @@ mod tests {
         };
         let side = discs.side as i32;
         for p in points {
-            let placed = discs.place(p, same(p.key), &whole);
+            let placed = discs.place(p, dots.scale, same(p.key), &whole);
             let sub = usize::from(placed.table);
             for y in 0..h {
                 for x in 0..w {
