@@ -452,18 +452,25 @@ fn snapshots_of_the_hard_cases() {
     snapshots.extend(h.take_snapshot_results());
 }
 
+/// Records a unit box A at the origin and a small ball B above it (the
+/// depth tests look at A's face z = 1 from +z).
+fn unit_box_and_ball() {
+    use cspace_recorder as rec;
+    let a = rec::ShapeDecl::new(rec::ShapeGeom::Box {
+        half_extents: [1.0; 3],
+    })
+    .at([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+    let b = rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 0.2 })
+        .at([0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
+    rec::shapes!(a, b);
+}
+
 #[test]
 fn the_views_draw_with_depth_a_point_behind_a_surface_is_dimmed_one_in_front_is_not() {
     use cspace_recorder as rec;
     let magenta = rec::Rgba([255, 0, 255, 255]);
     let app = app_of("depth", || {
-        let a = rec::ShapeDecl::new(rec::ShapeGeom::Box {
-            half_extents: [1.0; 3],
-        })
-        .at([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
-        let b = rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 0.2 })
-            .at([0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
-        rec::shapes!(a, b);
+        unit_box_and_ball();
         // Seen from +z: one point in front of A's face z = 1, one behind A
         // (no labels: their text would be drawn in the same colour).
         rec::point!("", [0.4f64, 0.0, 3.0], magenta);
@@ -501,13 +508,7 @@ fn a_bulk_of_points_is_stamped_in_depth_those_behind_a_surface_show_through_it()
     // Not the viewer's named colours, so they come out as recorded.
     let (front, back) = (rec::Rgba([255, 0, 255, 255]), rec::Rgba([0, 250, 0, 255]));
     let app = app_of("bulk", || {
-        let a = rec::ShapeDecl::new(rec::ShapeGeom::Box {
-            half_extents: [1.0; 3],
-        })
-        .at([0.0; 3], [0.0, 0.0, 0.0, 1.0]);
-        let b = rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 0.2 })
-            .at([0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 1.0]);
-        rec::shapes!(a, b);
+        unit_box_and_ball();
         // 2 × 1250 points (a bulk: stamped on the CPU), seen from +z: a
         // grid in front of A's face z = 1 on the right, one behind A on the left.
         for i in 0..50 {

@@ -110,12 +110,22 @@ pub fn install(render_state: &egui_wgpu::RenderState) {
     renderer.callback_resources.insert(resources);
 }
 
+/// What a pipeline draws.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Triangles (`vs`, `fs`).
+    Triangles,
+    /// Round points, one instance each (`dot_vs`, `fs`).
+    Dots,
+    /// The stamped points' image (`blit_vs`, `splat_fs`).
+    Splat,
+}
+
 /// What differs between the views' pipelines.
 #[derive(Clone)]
 struct Layer {
     label: &'static str,
-    /// Round points (instances of `dot_vs`) rather than triangles.
-    dots: bool,
+    kind: Kind,
     depth_write: bool,
     compare: wgpu::CompareFunction,
 }
@@ -212,19 +222,37 @@ impl Resources {
                 0 => Float32x2, 1 => Float32, 2 => Unorm8x4, 3 => Float32x2
             ],
         };
+        let splat_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("cspace view splat"),
+                bind_group_layouts: &[Some(&splat_layout)],
+                immediate_size: 0,
+            });
         let layer = |l: Layer, samples: u32| {
+            let (vs, fs, buffers, layout) = match l.kind {
+                Kind::Triangles => (
+                    "vs",
+                    "fs",
+                    vec![Some(triangle.clone())],
+                    &view_pipeline_layout,
+                ),
+                Kind::Dots => (
+                    "dot_vs",
+                    "fs",
+                    vec![Some(dot.clone())],
+                    &view_pipeline_layout,
+                ),
+                // One triangle over the view, cut to the stamped rectangle.
+                Kind::Splat => ("blit_vs", "splat_fs", vec![], &splat_pipeline_layout),
+            };
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(l.label),
-                layout: Some(&view_pipeline_layout),
+                layout: Some(layout),
                 vertex: wgpu::VertexState {
                     module: &module,
-                    entry_point: Some(if l.dots { "dot_vs" } else { "vs" }),
+                    entry_point: Some(vs),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[Some(if l.dots {
-                        dot.clone()
-                    } else {
-                        triangle.clone()
-                    })],
+                    buffers: &buffers,
                 },
                 primitive: wgpu::PrimitiveState::default(),
                 depth_stencil: Some(wgpu::DepthStencilState {
@@ -241,7 +269,7 @@ impl Resources {
                 },
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
-                    entry_point: Some("fs"),
+                    entry_point: Some(fs),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                     targets: &[Some(wgpu::ColorTargetState {
                         format: COLOR_FORMAT,
@@ -253,21 +281,21 @@ impl Resources {
                 cache: None,
             })
         };
-        let solid = |label, dots| Layer {
+        let solid = |label, kind| Layer {
             label,
-            dots,
+            kind,
             depth_write: true,
             compare: wgpu::CompareFunction::GreaterEqual,
         };
-        let overlay = |label, dots| Layer {
+        let overlay = |label, kind| Layer {
             label,
-            dots,
+            kind,
             depth_write: false,
             compare: wgpu::CompareFunction::Always,
         };
         let fills = Layer {
             label: "cspace fills",
-            dots: false,
+            kind: Kind::Triangles,
             depth_write: false,
             compare: wgpu::CompareFunction::GreaterEqual,
         };
@@ -305,51 +333,6 @@ impl Resources {
             multiview_mask: None,
             cache: None,
         });
-        let splat_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("cspace view splat"),
-                bind_group_layouts: &[Some(&splat_layout)],
-                immediate_size: 0,
-            });
-        // The stamped points: colour and depth per pixel, depth-tested and
-        // written as the solid layer is.
-        let splat = |samples: u32| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("cspace view splat"),
-                layout: Some(&splat_pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some("blit_vs"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[],
-                },
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
-                    stencil: wgpu::StencilState::default(),
-                    bias: wgpu::DepthBiasState::default(),
-                }),
-                multisample: wgpu::MultisampleState {
-                    count: samples,
-                    mask: !0,
-                    alpha_to_coverage_enabled: false,
-                },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some("splat_fs"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: COLOR_FORMAT,
-                        blend: Some(premultiplied),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("cspace view blit"),
             // The target is the view's size in pixels: texel for pixel.
@@ -361,12 +344,14 @@ impl Resources {
             .iter()
             .map(|&samples| Pipelines {
                 samples,
-                solid: layer(solid("cspace solid", false), samples),
-                solid_dots: layer(solid("cspace solid points", true), samples),
+                solid: layer(solid("cspace solid", Kind::Triangles), samples),
+                solid_dots: layer(solid("cspace solid points", Kind::Dots), samples),
+                // The stamped points: colour and depth per pixel, depth-tested
+                // and written as the solid layer is.
+                splat: layer(solid("cspace view splat", Kind::Splat), samples),
                 fills: layer(fills.clone(), samples),
-                overlay: layer(overlay("cspace overlay", false), samples),
-                overlay_dots: layer(overlay("cspace overlay points", true), samples),
-                splat: splat(samples),
+                overlay: layer(overlay("cspace overlay", Kind::Triangles), samples),
+                overlay_dots: layer(overlay("cspace overlay points", Kind::Dots), samples),
             })
             .collect();
         Self {
