@@ -712,10 +712,9 @@ fn exact_contact_grid() {
 /// (shrunk): two boxes whose faces are 1e-7 rad from parallel broke EPA's
 /// polytope, which ended `Degenerate` with a depth 13 % too deep. The least
 /// overlap over the separating axes is the depth.
-#[test]
-fn nearly_parallel_boxes_get_the_separating_axis_depth() {
-    let a = Shape::cuboid(DVec3::new(2.0, 1.0, 0.8));
-    let b = Shape::cuboid(DVec3::new(1.4, 0.57, 0.055));
+/// Two poses turned alike to within ~1e-7 rad (a regression from the
+/// FCL/Drake class of nearly coplanar faces).
+fn nearly_parallel_poses() -> (Pose<f64>, Pose<f64>) {
     let qa = DQuat::from_xyzw(
         0.557_901_532_890_798_1,
         -0.040_884_324_880_501_505,
@@ -728,12 +727,23 @@ fn nearly_parallel_boxes_get_the_separating_axis_depth() {
         0.667_482_365_310_303_8,
         0.491_468_909_325_466_9,
     );
-    let pa = Placed::new(&a, Pose::new(DVec3::new(-0.6, 0.5, -0.6), qa.normalize()));
-    let pb = Placed::new(&b, Pose::new(DVec3::new(-0.4, 0.26, -1.5), qb.normalize()));
+    (
+        Pose::new(DVec3::new(-0.6, 0.5, -0.6), qa.normalize()),
+        Pose::new(DVec3::new(-0.4, 0.26, -1.5), qb.normalize()),
+    )
+}
+
+#[test]
+fn nearly_parallel_boxes_get_the_separating_axis_depth() {
+    let a = Shape::cuboid(DVec3::new(2.0, 1.0, 0.8));
+    let b = Shape::cuboid(DVec3::new(1.4, 0.57, 0.055));
+    let (pose_a, pose_b) = nearly_parallel_poses();
+    let (pa, pb) = (Placed::new(&a, pose_a), Placed::new(&b, pose_b));
+    let qb = pose_b.rotation;
     let p = epa::penetration(&pa, &pb);
     assert!(p.intersecting);
     // B's thin axis (its third face normal) is the axis of least overlap.
-    let n = qb.normalize() * DVec3::Z;
+    let n = qb * DVec3::Z;
     let least = needed(&pa, &pb, n).min(needed(&pa, &pb, -n));
     assert!(
         (p.depth - least).abs() < 1e-6,
@@ -759,21 +769,10 @@ fn nearly_parallel_box_hulls_get_the_least_depth() {
     };
     let a = hull(DVec3::new(2.0, 1.0, 0.8));
     let b = hull(DVec3::new(1.4, 0.57, 0.055));
-    let qa = DQuat::from_xyzw(
-        0.557_901_532_890_798_1,
-        -0.040_884_324_880_501_505,
-        0.667_482_336_106_062_1,
-        0.491_468_902_946_623,
-    );
-    let qb = DQuat::from_xyzw(
-        0.557_901_493_046_445_1,
-        -0.040_884_315_118_945_115,
-        0.667_482_365_310_303_8,
-        0.491_468_909_325_466_9,
-    );
-    let pa = Placed::new(&a, Pose::new(DVec3::new(-0.6, 0.5, -0.6), qa.normalize()));
-    let pb = Placed::new(&b, Pose::new(DVec3::new(-0.4, 0.26, -1.5), qb.normalize()));
-    let n = qb.normalize() * DVec3::Z;
+    let (pose_a, pose_b) = nearly_parallel_poses();
+    let (pa, pb) = (Placed::new(&a, pose_a), Placed::new(&b, pose_b));
+    let qb = pose_b.rotation;
+    let n = qb * DVec3::Z;
     let least = needed(&pa, &pb, n).min(needed(&pa, &pb, -n));
     for p in [epa::penetration(&pa, &pb), mpr::penetration(&pa, &pb)] {
         assert!(p.intersecting);

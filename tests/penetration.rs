@@ -129,16 +129,8 @@ fn box_hull_pairs<T: Real>(seed: u64) {
     let mut rng = Rng::new(seed);
     let mut converged = 0;
     for i in 0..150 {
-        let ha = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
-        let hb = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
+        let ha = rng.vec_in(0.3, 2.0);
+        let hb = rng.vec_in(0.3, 2.0);
         let rot = rng.rotation();
         let base = DVec3::new(
             rng.range(-5.0, 5.0),
@@ -306,16 +298,8 @@ fn point_core_deep_inside_box_cylinder_cone_exact() {
 fn box_hulls_known_axis_normal_exact() {
     let mut rng = Rng::new(0xa815);
     for i in 0..200_usize {
-        let ha = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
-        let hb = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
+        let ha = rng.vec_in(0.3, 2.0);
+        let hb = rng.vec_in(0.3, 2.0);
         let sum = ha + hb;
         let axis = i % 3;
         let sign = if i % 2 == 0 { 1.0 } else { -1.0 };

@@ -81,16 +81,8 @@ fn box_hull(h: DVec3) -> Shape<f64> {
 fn overlapping_constructed_cases_are_minus_the_depth() {
     let mut rng = Rng::new(0x0ee9);
     for i in 0..200 {
-        let ha = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
-        let hb = DVec3::new(
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-            rng.range(0.3, 2.0),
-        );
+        let ha = rng.vec_in(0.3, 2.0);
+        let hb = rng.vec_in(0.3, 2.0);
         let rot = rng.rotation();
         let base = DVec3::new(
             rng.range(-5.0, 5.0),

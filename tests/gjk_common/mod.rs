@@ -33,6 +33,10 @@ impl Rng {
     pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.f()
     }
+    /// A vector with each coordinate uniform in [lo, hi) (drawn x, y, z).
+    pub fn vec_in(&mut self, lo: f64, hi: f64) -> DVec3 {
+        DVec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+    }
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }
