@@ -5,7 +5,7 @@
 
 use super::Status;
 use super::epa::{Penetration, settle};
-use super::gjk::{Distance, rel_tol};
+use super::gjk::{Distance, touch_tol};
 use super::project::project;
 use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
@@ -43,7 +43,7 @@ impl<T: Real> Centers<T> {
     pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
         use crate::shape::Geom;
         let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
-        let tol = rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+        let tol = touch_tol::<T>() * a.shape.scale().max(b.shape.scale());
         let (ra, rb) = (a.shape.radius(), b.shape.radius());
         let (pa, pb) = (a.pose.position, b.pose.position);
         let (ca, cb, dc, n, inside) = match (point(a.shape), point(b.shape)) {

@@ -217,17 +217,17 @@ pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -
 /// GJK on the cores, then EPA when they overlap.
 fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
     let mut simplex = Simplex::new();
-    let core = gjk::run(cso, &mut simplex, None);
+    let mut core = gjk::run(cso, &mut simplex, None);
+    let touching = gjk::touches(cso, &mut simplex, &mut core, None);
     let r = cso.radius();
-    let tol = gjk::rel_tol::<T>() * cso.scale;
     let (ca, cb) = simplex.closest_points();
     let dc = core.v.length();
-    if !core.overlap() && dc > T::ZERO {
+    if dc > T::ZERO && (!touching || !core.overlap()) {
         // The cores' separation, its normal polished as the distance
         // query's is (GJK's alone is ~√tolerance off on curved cores).
         let sep = gjk::separation(cso, &simplex, &core);
         let n = sep.normal;
-        let apart = dc - r > tol;
+        let apart = !touching;
         // What moving B along n needs: the radii minus the cores' separation
         // along n (the certified lower bound for this very normal).
         let depth = if apart {

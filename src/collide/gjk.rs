@@ -55,6 +55,19 @@ pub(crate) fn rel_tol<T: Real>() -> T {
     }
 }
 
+/// The relative distance at or below which two shapes count as touching:
+/// 1e-12 of the shapes' size in f64 (GJK's gap tolerance, 3.7e-11, is
+/// tightened to it where the answer lands between the two: exact on
+/// polytopes, a few more iterations on curved cores), 2.4e-5 in f32 (the gap
+/// tolerance itself).
+#[inline]
+pub(crate) fn touch_tol<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => rel_tol::<T>(),
+        rec::Precision::F64 => T::from_f64(1e-12),
+    }
+}
+
 /// The distance between two shapes and their closest points.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Distance<T: Real> {
@@ -69,9 +82,14 @@ pub struct Distance<T: Real> {
     /// When intersecting: the direction between the cores if they are apart,
     /// otherwise an arbitrary unit vector.
     pub normal: V3<T>,
-    /// Whether the shapes overlap or touch. Touching means a distance below
-    /// the GJK tolerance (`rel_tol × scale`: about 4e-11 of the shapes' size in
-    /// f64, 2.4e-5 in f32); the distance is then reported as exactly 0.
+    /// Whether the shapes overlap or touch. Touching means a distance of at
+    /// most 1e-12 of the shapes' size in f64 (decided exactly above it:
+    /// GJK goes on past its gap tolerance when its bounds straddle that), or
+    /// the GJK tolerance, 2.4e-5 of the size, in f32. Curved cores (cylinders,
+    /// cones) are decided exactly where the polished witnesses prove the
+    /// gap (92 % of constructed gaps of 1.5–30e-12 × size, `tests/touching.rs`),
+    /// touching otherwise. The distance is then reported as 0, or as the
+    /// certified lower bound when that is above 0 (at most the tolerance).
     pub intersecting: bool,
     /// The certificate: the true distance lies in `[lower_bound,
     /// upper_bound]` (to rounding). The lower bound is the separation along
@@ -95,7 +113,8 @@ pub struct Distance<T: Real> {
 /// Whether two shapes overlap (boolean GJK).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overlap {
-    /// Whether the shapes overlap or touch (within the GJK tolerance).
+    /// Whether the shapes overlap or touch (within the touching tolerance
+    /// of [`Distance::intersecting`], with which it agrees).
     pub intersecting: bool,
     /// Support evaluations made.
     pub iterations: u32,
@@ -158,8 +177,8 @@ pub(crate) struct CoreResult<T: Real> {
     pub v: V3<T>,
     /// Why it ended.
     pub end: End,
-    /// A lower bound on the core distance: `v·w / |v|` of the last support
-    /// point `w` evaluated (0 when none certifies separation).
+    /// A lower bound on the core distance: the best `v·w / |v|` over the
+    /// support points `w` evaluated (0 when none certifies separation).
     pub lower: T,
     /// Support evaluations.
     pub iterations: u32,
@@ -234,9 +253,9 @@ fn run_with<T: Real>(
     // grouped under it, so a build with the macros compiled in costs next to
     // nothing when not recording.
     let recording = rec::ENABLED && rec::is_on();
-    // The last support's bound `v·w / |v|` as (v·w, |v|²): the square root
+    // The best support's bound `v·w / |v|` as (v·w, |v|²): the square root
     // is taken once, after the loop.
-    let mut last_bound = (T::ZERO, T::ONE);
+    let mut best_bound = (T::ZERO, T::ONE);
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -248,7 +267,10 @@ fn run_with<T: Real>(
         let p = cso.support(-v);
         iterations += 1;
         let vw = v.dot(p.w);
-        last_bound = (vw, vv);
+        // Keep the best certificate: `vw / |v|` compared without roots.
+        if vw > T::ZERO && vw * vw * best_bound.1 > best_bound.0 * best_bound.0 * vv {
+            best_bound = (vw, vv);
+        }
         let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
             record_support(cso, &p, (vv, vw), rel);
@@ -312,10 +334,12 @@ fn run_with<T: Real>(
     };
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
     let status = status_of(cso, end, v, rel);
-    let lower = if end == End::Overlap || last_bound.0 <= T::ZERO {
+    // A support plane's bound holds however the loop ended, unless the
+    // simplex encloses the origin (then any positive bound is rounding).
+    let lower = if simplex.len() == 4 || best_bound.0 <= T::ZERO {
         T::ZERO
     } else {
-        last_bound.0 / last_bound.1.sqrt()
+        best_bound.0 / best_bound.1.sqrt()
     };
     CoreResult {
         v,
@@ -405,6 +429,82 @@ fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
     }
 }
 
+/// Whether the full shapes touch or overlap, from GJK's final `simplex`
+/// and `core` (run with `radius` as in [`run`]), decided at the touching
+/// tolerance ([`touch_tol`]) wherever GJK's bounds straddle it:
+/// - polytope cores: GJK goes on from `simplex` at a quarter of that
+///   tolerance (exact in a few steps), updating `core`;
+/// - curved cores: the witness polish (`separation`) bounds the distance
+///   from both sides at its converged normal (GJK's own lower bound is
+///   ill-conditioned there: its direction is off by the rounding over
+///   `|v|`); where the polish does not decide either (its normal not
+///   settled to the rounding that flat features next to the contact need),
+///   the shapes touch: they are not proven apart by more than the
+///   tolerance (the distance then reports 0, within its own stated
+///   accuracy, 3.7e-11 of the size, of the true one).
+///
+/// In f32 the touching tolerance is GJK's gap tolerance: touching when the
+/// upper bound is within it.
+pub(crate) fn touches<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &mut Simplex<T>,
+    core: &mut CoreResult<T>,
+    radius: Option<T>,
+) -> bool {
+    match core.end {
+        End::WithinRadii => return true,
+        End::Separated => return false,
+        _ if simplex.len() == 4 => return true,
+        _ => {}
+    }
+    let r = cso.radius();
+    let upper = core.v.length() - r;
+    let touch = touch_tol::<T>() * cso.scale;
+    if upper <= touch {
+        return true;
+    }
+    if core.lower - r > touch {
+        return false;
+    }
+    if T::PRECISION == rec::Precision::F32 {
+        return upper <= rel_tol::<T>() * cso.scale;
+    }
+    let _scope = rec::scope!("gjk near touching");
+    rec::text!("bounds straddle the touching tolerance {touch:?}");
+    if cso.curved() {
+        let sep = separation(cso, simplex, core);
+        core.iterations += sep.evaluations;
+        core.lower = core.lower.max(sep.lower);
+        let decided = if core.lower - r > touch {
+            Some(false)
+        } else if (sep.b - sep.a).length() - r <= touch {
+            Some(true)
+        } else {
+            None
+        };
+        rec::text!("polished bounds decide: {decided:?}");
+        // Not proven apart by more than the tolerance: touching.
+        return decided.unwrap_or(true);
+    }
+    let more = run_with(cso, simplex, radius, touch_tol::<T>() * T::from_f64(0.25));
+    *core = CoreResult {
+        lower: core.lower.max(more.lower),
+        iterations: core.iterations + more.iterations,
+        // The answer's certificate is judged at the query's own tolerance.
+        status: if more.status == Status::MaxIterations {
+            Status::MaxIterations
+        } else {
+            status_of(cso, more.end, more.v, rel_tol::<T>())
+        },
+        ..more
+    };
+    match core.end {
+        End::WithinRadii => true,
+        End::Separated => false,
+        _ => simplex.len() == 4 || core.v.length() - r <= touch,
+    }
+}
+
 /// The distance between `a` and `b` (full shapes), their closest points and the normal.
 pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
     let query = rec::enter_query();
@@ -415,8 +515,9 @@ pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
         }
         let cso = Cso::new(a, b);
         let mut simplex = Simplex::new();
-        let core = run(&cso, &mut simplex, None);
-        finish_distance(&cso, &simplex, &core, rel_tol::<T>())
+        let mut core = run(&cso, &mut simplex, None);
+        let touching = touches(&cso, &mut simplex, &mut core, None);
+        finish_distance(&cso, &simplex, &core, rel_tol::<T>(), touching)
     })();
     answer::distance(&query, &out);
     out
@@ -443,13 +544,14 @@ pub fn distance_with_tolerance<T: Real>(
         let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
         if let Some(mut c) = Centers::of(a, b) {
             // Touching is decided at `rel` here too.
-            c.tol = c.tol / rel_tol::<T>() * rel;
+            c.tol = c.tol / touch_tol::<T>() * rel;
             return c.distance();
         }
         let cso = Cso::new(a, b);
         let mut simplex = Simplex::new();
         let core = run_with(&cso, &mut simplex, None, rel);
-        finish_distance(&cso, &simplex, &core, rel)
+        let touching = core.overlap() || core.v.length() - cso.radius() <= rel * cso.scale;
+        finish_distance(&cso, &simplex, &core, rel, touching)
     })();
     answer::distance(&query, &out);
     out
@@ -483,13 +585,14 @@ pub(crate) fn distance_warm_in<T: Real>(
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
     }
     rec::simplex!("warm start", cso.world_simplex(&simplex));
-    let core = run(cso, &mut simplex, None);
+    let mut core = run(cso, &mut simplex, None);
+    let touching = touches(cso, &mut simplex, &mut core, None);
     cache.len = simplex.len();
     for (i, p) in simplex.points().iter().enumerate() {
         cache.local_a[i] = p.local_a;
         cache.local_b[i] = p.local_b;
     }
-    finish_distance(cso, &simplex, &core, rel_tol::<T>())
+    finish_distance(cso, &simplex, &core, rel_tol::<T>(), touching)
 }
 
 /// The cores' closest points and normal when apart, polished: GJK's, or
@@ -542,19 +645,20 @@ pub(crate) fn separation<T: Real>(
     }
 }
 
-/// The full-shape distance from GJK's final `simplex` and `core` result,
-/// touching within `rel`. Apart shapes get their witnesses and normal
+/// The full-shape distance from GJK's final `simplex` and `core` result
+/// (stopped at relative tolerance `rel`), `touching` as decided by
+/// [`touches`]. Apart shapes get their witnesses and normal
 /// polished (`witness::polish`); the bounds keep the better of GJK's and the polish's.
 fn finish_distance<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
     core: &CoreResult<T>,
     rel: T,
+    touching: bool,
 ) -> Distance<T> {
     let (ca, cb) = simplex.closest_points();
     let r = cso.radius();
     let dc = core.v.length();
-    let tol = rel * cso.scale;
     // The certificate: the upper bound is the distance between the closest
     // points, which are convex combinations of support points (so points of
     // the shapes, to rounding), not `|v|`: a sliver's projected `v` may
@@ -562,41 +666,43 @@ fn finish_distance<T: Real>(
     let mut upper_core = (ca - cb).length();
     let mut lower_core = core.lower;
     let mut iterations = core.iterations;
-    let (distance, la, lb, n, intersecting, witness) = if !core.overlap() && dc > T::ZERO {
-        // Unit normal from A to B in A's frame: the core distance vector is a − b.
-        let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
-        if dc - r > tol {
-            let sep = separation(cso, simplex, core);
-            iterations += sep.evaluations;
-            lower_core = lower_core.max(sep.lower);
-            upper_core = upper_core.min((sep.b - sep.a).length());
-            let n = sep.normal;
-            (
-                dc - r,
-                sep.a + n * cso.radius_a,
-                sep.b - n * cso.radius_b,
-                n,
-                false,
-                sep.witness,
-            )
+    let (distance, la, lb, n, intersecting, witness) =
+        if dc > T::ZERO && (!touching || !core.overlap()) {
+            // Unit normal from A to B in A's frame: the core distance vector is a − b.
+            let n = face_normal(simplex, core.v).unwrap_or(-core.v / dc);
+            if touching {
+                // Touching, or the cores within the radii: a common point on
+                // the core axis.
+                let t = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
+                    .max(T::ZERO)
+                    .min(dc);
+                let p = ca + n * t;
+                (T::ZERO, p, p, n, true, Witness::NotUnique)
+            } else {
+                let sep = separation(cso, simplex, core);
+                iterations += sep.evaluations;
+                lower_core = lower_core.max(sep.lower);
+                upper_core = upper_core.min((sep.b - sep.a).length());
+                let n = sep.normal;
+                (
+                    dc - r,
+                    sep.a + n * cso.radius_a,
+                    sep.b - n * cso.radius_b,
+                    n,
+                    false,
+                    sep.witness,
+                )
+            }
         } else {
-            // The cores are within the radii: a common point on the core axis.
-            let t = ((cso.radius_a + dc - cso.radius_b) * T::HALF)
-                .max(T::ZERO)
-                .min(dc);
-            let p = ca + n * t;
-            (T::ZERO, p, p, n, true, Witness::NotUnique)
-        }
-    } else {
-        (
-            T::ZERO,
-            ca,
-            cb,
-            fallback_direction(cso),
-            true,
-            Witness::NotUnique,
-        )
-    };
+            (
+                T::ZERO,
+                ca,
+                cb,
+                fallback_direction(cso),
+                true,
+                Witness::NotUnique,
+            )
+        };
     let upper_bound = (upper_core - r).max(T::ZERO);
     let lower_bound = (lower_core - r).max(T::ZERO).min(upper_bound);
     let distance = distance.max(lower_bound).min(upper_bound);
@@ -686,16 +792,10 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
         let cso = Cso::new(a, b);
         let r = cso.radius();
         // Touching within the tolerance counts as intersecting, as in `distance`.
-        let core = run(
-            &cso,
-            &mut Simplex::new(),
-            Some(r + rel_tol::<T>() * cso.scale),
-        );
-        let intersecting = match core.end {
-            End::Overlap | End::WithinRadii => true,
-            End::Separated => false,
-            _ => core.v.length() - r <= rel_tol::<T>() * cso.scale,
-        };
+        let radius = Some(r + touch_tol::<T>() * cso.scale);
+        let mut simplex = Simplex::new();
+        let mut core = run(&cso, &mut simplex, radius);
+        let intersecting = touches(&cso, &mut simplex, &mut core, radius);
         rec::text!("intersecting: {intersecting}");
         Overlap {
             intersecting,

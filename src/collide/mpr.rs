@@ -447,7 +447,16 @@ fn searched<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, search: Search) -> Pe
     let sup = |d| support.at(d);
     let v0 = interior(a, b);
     let r = portal(&sup, v0, tol, Mode::Surface);
+    // Apart for certain: by more than GJK's gap tolerance plus rounding.
+    let apart = gjk::rel_tol::<T>() * a.shape.scale().max(b.shape.scale())
+        + T::EPSILON * T::from_f64(64.0) * tol.1;
     match r.origin {
+        Origin::Separated { separation, .. } if separation <= apart => {
+            rec::text!("separated near touching: GJK and EPA decide");
+            let mut e = epa::penetration(a, b);
+            e.iterations += r.iterations;
+            e
+        }
         Origin::Separated { axis, .. } => Penetration {
             depth: T::ZERO,
             normal: axis,
