@@ -875,7 +875,7 @@ fn distance_with_tolerance_bounds_the_error() {
         );
         let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
         let exact = gjk::distance(&pa, &pb);
-        for rel in [1e-9, 1e-7, 1e-4] {
+        for rel in [1e-9, 1e-7, 1e-4, 5e-3] {
             let loose = gjk::distance_with_tolerance(&pa, &pb, rel);
             let bound = std::f64::consts::SQRT_2 * rel * (exact.distance + 1.0) + 1e-12;
             assert!(
@@ -889,14 +889,16 @@ fn distance_with_tolerance_bounds_the_error() {
                 loose.iterations <= exact.iterations + 4,
                 "{loose:?} {exact:?}"
             );
-            if rel == 1e-7 {
+            if rel == 5e-3 {
                 loose_iters += loose.iterations;
             }
         }
         default_iters += exact.iterations;
         assert_eq!(gjk::distance_with_tolerance(&pa, &pb, 0.0), exact);
     }
-    eprintln!("iterations: default {default_iters}, rel 1e-7 {loose_iters}");
+    // Below 1e-3 the polish certifies the asked accuracy from a rough GJK
+    // (no saving); above it GJK alone stops earlier.
+    eprintln!("iterations: default {default_iters}, rel 5e-3 {loose_iters}");
     assert!(
         loose_iters * 4 < default_iters * 3,
         "{loose_iters} vs {default_iters}"

@@ -1,5 +1,5 @@
 //! Compiles Jolt Physics 5.0.0 (all of `Jolt/**/*.cpp`) and `shim.cpp` into
-//! one static library with the flags of Jolt's own CMake build for x86-64
+//! one static library with the flags of Jolt's own `CMake` build for x86-64
 //! (`Build/CMakeLists.txt`, `Jolt/Jolt.cmake`, configuration `Distribution`:
 //! `-O3`, AVX2 / FMA / F16C / LZCNT / BMI, no profiler, no debug renderer).
 //!

@@ -158,6 +158,13 @@ impl<'a, T: Real> Cso<'a, T> {
         curved(self.a) || curved(self.b)
     }
 
+    /// Whether either core is a convex hull.
+    #[inline]
+    pub fn hull(&self) -> bool {
+        use crate::shape::Geom;
+        matches!(self.a.geom, Geom::Hull(_)) || matches!(self.b.geom, Geom::Hull(_))
+    }
+
     /// When both cores are boxes: their half extents and B's axes in A's
     /// frame, for the separating axis tests of the `sat` module.
     pub fn boxes(&self) -> Option<BoxCores<T>> {

@@ -414,6 +414,30 @@ fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<
     (best, witness)
 }
 
+/// Whether GJK's closest points of polytope cores (exact there) at unit
+/// normal `n` (A's frame) are unique: no direction shared by both support
+/// sets within the height tolerance `eta` (parallel faces or edges).
+pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
+    let floor = T::from_f64(16.0) * T::EPSILON * (cso.scale + cso.offset().length());
+    let (eta_a, eta_b) = own_eta(cso, eta.max(floor), floor);
+    let (fa, ka) = flats(cso.shape_a(), n, eta_a);
+    let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n), eta_b);
+    let witness = if ka + kb < 2 {
+        // At most one flat direction: nothing to share.
+        Witness::Unique
+    } else {
+        let fb = fb.map(|v| cso.b_vector(v));
+        let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
+        if shared {
+            Witness::NotUnique
+        } else {
+            Witness::Unique
+        }
+    };
+    rec::text!("polish: polytope cores, {witness:?}");
+    witness
+}
+
 /// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of
 /// `cso`; `eta0` is the first height tolerance for support sets. Runs
 /// Newton steps only when a core is curved (elsewhere GJK's points are
@@ -427,18 +451,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     };
     let eta0 = eta0.max(tol.floor);
     if !cso.curved() {
-        // GJK's points are exact on polytopes: only say whether they are unique.
-        let (eta_a, eta_b) = own_eta(cso, eta0, tol.floor);
-        let (fa, ka) = flats(cso.shape_a(), n0, eta_a);
-        let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n0), eta_b);
-        let fb = fb.map(|v| cso.b_vector(v));
-        let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
-        let witness = if shared {
-            Witness::NotUnique
-        } else {
-            Witness::Unique
-        };
-        rec::text!("polish: polytope cores, {witness:?}");
+        let witness = classify(cso, n0, eta0);
         return Polished {
             normal: n0,
             a: V3::<T>::ZERO,

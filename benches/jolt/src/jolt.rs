@@ -6,7 +6,7 @@ use glam::{DQuat, DVec3};
 use std::ffi::c_void;
 use std::time::Instant;
 
-/// How `build.rs` compiles Jolt (its CMake defaults for x86-64, Distribution).
+/// How `build.rs` compiles Jolt (its `CMake` defaults for x86-64, Distribution).
 pub const BUILD_FLAGS: &str = "g++ -std=c++17 -O3 -mavx2 -mbmi -mpopcnt -mlzcnt -mf16c -mfma -mfpmath=sse -ffp-contract=off, NDEBUG, JPH_USE_{AVX2,AVX,SSE4_1,SSE4_2,LZCNT,TZCNT,F16C,FMADD}, no profiler, no debug renderer, no LTO";
 
 /// Jolt's `cDefaultConvexRadius`.
@@ -102,7 +102,12 @@ impl JoltShape {
                 Spec::Hull(ps) => {
                     let xyz: Vec<f32> = ps.iter().flat_map(|p| p.map(f)).collect();
                     points = Some((ps.len(), 0));
-                    ffi::jolt_hull(xyz.as_ptr(), ps.len() as i32, radius, tolerance)
+                    ffi::jolt_hull(
+                        xyz.as_ptr(),
+                        i32::try_from(ps.len()).expect("few points"),
+                        radius,
+                        tolerance,
+                    )
                 }
                 Spec::Cone(..) => return None,
             }
@@ -113,7 +118,7 @@ impl JoltShape {
         // SAFETY: `ptr` is a live shape; the outputs are 3 and 1 floats.
         let kept = unsafe { ffi::jolt_shape_info(ptr, com.as_mut_ptr(), &raw mut convex_radius) };
         if let Some(p) = &mut points {
-            p.1 = kept as usize;
+            p.1 = usize::try_from(kept).expect("a count");
         }
         Some(Self { ptr, com, points })
     }

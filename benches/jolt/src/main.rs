@@ -27,7 +27,7 @@ use scenes::{Scene, Spec, cspace_pose, cspace_shape, scenes, scenes_of};
 
 mod jolt;
 
-/// The query kinds compared, with versus_parry's index of each (its seeds).
+/// The query kinds compared, with `versus_parry`'s index of each (its seeds).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Query {
     Distance,
@@ -46,7 +46,7 @@ impl Query {
         }
     }
 
-    /// The index of the query in versus_parry's `QUERIES` (seeds depend on it).
+    /// The index of the query in `versus_parry`'s `QUERIES` (seeds depend on it).
     fn index(self) -> u64 {
         match self {
             Self::Distance => 0,
@@ -55,7 +55,7 @@ impl Query {
         }
     }
 
-    /// versus_parry's `gap_of`: centre distance as factors of the summed
+    /// `versus_parry`'s `gap_of`: centre distance as factors of the summed
     /// bounding radii.
     fn gap(self) -> (f64, f64) {
         match self {
@@ -110,7 +110,7 @@ impl Options {
     }
 }
 
-/// The shape families of versus_parry's family rows, with their indices there.
+/// The shape families of `versus_parry`'s family rows, with their indices there.
 const FAMILIES: [&str; 6] = [
     "boxes",
     "hull16",
@@ -120,7 +120,7 @@ const FAMILIES: [&str; 6] = [
     "mixed",
 ];
 
-/// The shape kinds of versus_parry's per-pair rows, in its order (seeds).
+/// The shape kinds of `versus_parry`'s per-pair rows, in its order (seeds).
 const PAIR_KINDS: [&str; 6] = [
     "boxes",
     "hull16",
@@ -130,7 +130,7 @@ const PAIR_KINDS: [&str; 6] = [
     "spheres",
 ];
 
-/// Scenes per shape pair, as in versus_parry.
+/// Scenes per shape pair, as in `versus_parry`.
 const PAIR_SCENES: usize = 200;
 
 /// A pair row's name for a family.
@@ -182,11 +182,11 @@ fn each<'x, T: Real, R>(
     })
 }
 
+/// A named cspace method under test: a timed pass over a scene set.
+type Method<'x> = (&'static str, Box<dyn FnMut() + 'x>);
+
 /// cspace's methods for `query`, the default first (`Algorithm::default_for`).
-fn methods<T: Real>(
-    query: Query,
-    cs: &[Prepared<T>],
-) -> Vec<(&'static str, Box<dyn FnMut() + '_>)> {
+fn methods<T: Real>(query: Query, cs: &[Prepared<T>]) -> Vec<Method<'_>> {
     match query {
         Query::Distance => vec![("gjk", each(cs, |a, b| gjk::distance(a, b)))],
         Query::Intersect => vec![
@@ -216,7 +216,7 @@ fn is_cone(s: &Spec) -> bool {
 }
 
 /// The scenes of `query`: penetration keeps the pairs that overlap (checked
-/// with cspace's f64 GJK), as versus_parry does.
+/// with cspace's f64 GJK), as `versus_parry` does.
 fn for_query(query: Query, mut sc: Vec<Scene>) -> Vec<Scene> {
     if query == Query::Penetration {
         sc.retain(|s| {
@@ -293,220 +293,339 @@ fn max(xs: impl IntoIterator<Item = f64>) -> f64 {
     xs.into_iter().filter(|x| !x.is_nan()).fold(0.0, f64::max)
 }
 
-/// How far the engines' answers agree on `sc`, as a note line.
-fn agreement(query: Query, set: &str, sc: &[Scene], js: &jolt::Scenes) -> String {
-    let n = sc.len();
-    let (c32, c64) = (prepared::<f32>(sc), prepared::<f64>(sc));
-    let sizes: Vec<f64> = sc.iter().map(|s| s.a.size() + s.b.size()).collect();
-    let (mut j0, mut j1) = (vec![0.0_f32; n], vec![0.0_f32; n]);
-    let mut normals = vec![0.0_f32; 3 * n];
-    js.run(query.jolt(), 0, &mut j0, Some(&mut normals));
-    js.run(query.jolt(), 1, &mut j1, None);
-    let head = format!("{:<12} {:<16}", query.name(), set);
-    match query {
-        Query::Distance => {
-            let r64: Vec<gjk::Distance<f64>> = c64
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    gjk::distance(&a, &b)
-                })
-                .collect();
-            let d64: Vec<f64> = r64.iter().map(|r| r.distance).collect();
-            let d32: Vec<f64> = c32
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    f64::from(gjk::distance(&a, &b).distance)
-                })
-                .collect();
-            // Worst error against cspace f64, of the sizes and of the distance.
-            let err = |d: &dyn Fn(usize) -> f64| {
-                let size = max((0..n).map(|i| (d(i) - d64[i]).abs() / sizes[i]));
-                let rel = max((0..n).map(|i| (d(i) - d64[i]).abs() / d64[i]));
-                let failed = (0..n).filter(|&i| d(i).is_nan()).count();
-                (size, rel, failed)
-            };
-            let (js0, jr0, jf0) = err(&|i| f64::from(j0[i]));
-            let (js1, jr1, jf1) = err(&|i| f64::from(j1[i]));
-            let (cs, cr, _) = err(&|i| d32[i]);
-            let failed = if jf0 + jf1 > 0 {
-                format!(" ({jf0} / {jf1} scenes without a distance)")
-            } else {
-                String::new()
-            };
-            // cspace's certificate brackets the true distance: below its
-            // lower bound (beyond float rounding, 1e-5 of the sizes) is wrong.
-            let below = |d: &[f32]| {
-                (0..n)
-                    .filter(|&i| f64::from(d[i]) < r64[i].lower_bound - 1e-5 * sizes[i])
-                    .count()
-            };
-            format!(
-                "{head} |error| vs cspace f64, max of size / of distance: jolt {js0:.1e} / {jr0:.1e}, jolt-alt {js1:.1e} / {jr1:.1e}, cspace f32 {cs:.1e} / {cr:.1e}; below cspace's certified lower bound: jolt {}, jolt-alt {}{failed}",
-                below(&j0),
-                below(&j1)
-            )
-        }
-        Query::Intersect => {
-            let r64: Vec<bool> = c64
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    mpr::intersect(&a, &b).intersecting
-                })
-                .collect();
-            let r32: Vec<bool> = c32
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    mpr::intersect(&a, &b).intersecting
-                })
-                .collect();
-            let g64: Vec<bool> = c64
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    gjk::intersect(&a, &b).intersecting
-                })
-                .collect();
-            // The disagreeing scenes' distance (apart) or depth (overlapping)
-            // by cspace f64, of the sizes: how near touching they are.
-            let margin = |i: usize| {
-                let (a, b) = placed(&c64[i]);
-                let d = gjk::distance(&a, &b);
-                let m = if d.intersecting {
-                    epa::penetration(&a, &b).depth
-                } else {
-                    d.distance
-                };
-                m / sizes[i]
-            };
-            let overlapping = r64.iter().filter(|&&x| x).count();
-            let mut parts = vec![format!("{overlapping} of {n} overlap (cspace f64 mpr)")];
-            let others: [(&str, Vec<bool>); 4] = [
-                ("jolt", j0.iter().map(|&x| x != 0.0).collect()),
-                ("jolt-alt", j1.iter().map(|&x| x != 0.0).collect()),
-                ("cspace f32 mpr", r32),
-                ("cspace f64 gjk", g64),
-            ];
-            for (name, r) in &others {
-                let off: Vec<usize> = (0..n).filter(|&i| r[i] != r64[i]).collect();
-                if off.is_empty() {
-                    parts.push(format!("{name} agrees"));
-                } else {
-                    let said: usize = off.iter().filter(|&&i| r[i]).count();
-                    parts.push(format!(
-                        "{name} differs on {} ({said} it calls overlapping; within {:.1e} of the sizes of touching)",
-                        off.len(),
-                        max(off.iter().map(|&i| margin(i)))
-                    ));
-                }
-            }
-            format!("{head} {}", parts.join("; "))
-        }
-        Query::Penetration => {
-            let p64: Vec<epa::Penetration<f64>> = c64
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    epa::penetration(&a, &b)
-                })
-                .collect();
-            let p32: Vec<f64> = c32
-                .iter()
-                .map(|c| {
-                    let (a, b) = placed(c);
-                    f64::from(epa::penetration(&a, &b).depth)
-                })
-                .collect();
-            let depth = |i: usize| p64[i].depth;
-            let err = |d: &dyn Fn(usize) -> f64| {
-                let size = max((0..n).map(|i| (d(i) - depth(i)).abs() / sizes[i]));
-                // Of the depth, where it is not tiny (1e-3 of the sizes).
-                let rel = max((0..n)
-                    .filter(|&i| depth(i) > 1e-3 * sizes[i])
-                    .map(|i| (d(i) - depth(i)).abs() / depth(i)));
-                let none = (0..n).filter(|&i| d(i).is_nan()).count();
-                (size, rel, none)
-            };
-            let (js0, jr0, jn0) = err(&|i| f64::from(j0[i]));
-            let (js1, jr1, jn1) = err(&|i| f64::from(j1[i]));
-            let (cs, cr, _) = err(&|i| p32[i]);
-            // Jolt's normal against cspace's, where the depths agree to 1 %
-            // (elsewhere the two found different directions of escape).
-            let angle = max((0..n)
-                .filter(|&i| {
-                    !j0[i].is_nan() && (f64::from(j0[i]) - depth(i)).abs() <= 0.01 * depth(i)
-                })
-                .map(|i| {
-                    let n64 = p64[i].normal;
-                    let nj = glam::DVec3::new(
-                        f64::from(normals[3 * i]),
-                        f64::from(normals[3 * i + 1]),
-                        f64::from(normals[3 * i + 2]),
-                    );
-                    nj.dot(n64).clamp(-1.0, 1.0).acos()
-                }));
-            // cspace's certificate brackets the true depth: Jolt's answer
-            // outside [lower, upper] (by more than 0.1 % and 1e-5 of the
-            // sizes, float rounding) is wrong, not merely less accurate.
-            let slack = |i: usize| 1e-3 * depth(i) + 1e-5 * sizes[i];
-            let outside = |d: &[f32]| {
-                let below = (0..n)
-                    .filter(|&i| f64::from(d[i]) < p64[i].lower_bound - slack(i))
-                    .collect::<Vec<_>>();
-                let above = (0..n)
-                    .filter(|&i| f64::from(d[i]) > p64[i].upper_bound + slack(i))
-                    .count();
-                (below, above)
-            };
-            let (below0, above0) = outside(&j0);
-            let (below1, above1) = outside(&j1);
-            if std::env::var_os("JOLT_DEBUG").is_some() {
-                for &i in &below0 {
-                    let s = &sc[i];
-                    eprintln!(
-                        "{set} scene {i}: A {:?} at {:?}, B {:?} at {:?}: cspace f64 depth {} in [{}, {}], normal {:?}; Jolt {} normal {:?}",
-                        s.a,
-                        s.pa,
-                        s.b,
-                        s.pb,
-                        depth(i),
-                        p64[i].lower_bound,
-                        p64[i].upper_bound,
-                        p64[i].normal,
-                        j0[i],
-                        &normals[3 * i..3 * i + 3]
-                    );
-                }
-            }
-            format!(
-                "{head} {n} overlapping scenes; |depth error| vs cspace f64 epa, max of size / of depth: jolt {js0:.1e} / {jr0:.1e} ({jn0} none found, {} below / {above0} above cspace's certified bounds), jolt-alt {js1:.1e} / {jr1:.1e} ({jn1} none, {} below / {above1} above), cspace f32 {cs:.1e} / {cr:.1e}; normal angle (depths within 1 %) up to {angle:.1e} rad",
-                below0.len(),
-                below1.len()
-            )
+/// One scene set, as both engines see it, with Jolt's answers (one run of
+/// each variant, outside the timing) for the agreement notes.
+struct Checked<'x> {
+    query: Query,
+    set: &'x str,
+    sc: &'x [Scene],
+    c32: Vec<Prepared<f32>>,
+    c64: Vec<Prepared<f64>>,
+    /// The sum of the two shapes' bounding radii, per scene.
+    sizes: Vec<f64>,
+    /// Jolt's answers, variants 0 and 1.
+    j0: Vec<f32>,
+    j1: Vec<f32>,
+    /// Jolt's world normals (variant 0, penetration).
+    normals: Vec<f32>,
+}
+
+impl<'x> Checked<'x> {
+    fn new(query: Query, set: &'x str, sc: &'x [Scene], js: &jolt::Scenes) -> Self {
+        let n = sc.len();
+        let (mut j0, mut j1) = (vec![0.0_f32; n], vec![0.0_f32; n]);
+        let mut normals = vec![0.0_f32; 3 * n];
+        js.run(query.jolt(), 0, &mut j0, Some(&mut normals));
+        js.run(query.jolt(), 1, &mut j1, None);
+        Self {
+            query,
+            set,
+            sc,
+            c32: prepared(sc),
+            c64: prepared(sc),
+            sizes: sc.iter().map(|s| s.a.size() + s.b.size()).collect(),
+            j0,
+            j1,
+            normals,
         }
     }
+
+    fn n(&self) -> usize {
+        self.sc.len()
+    }
+
+    /// The note's start: query and set.
+    fn head(&self) -> String {
+        format!("{:<12} {:<16}", self.query.name(), self.set)
+    }
+
+    /// How far the engines' answers agree, as a note line.
+    fn note(&self) -> String {
+        match self.query {
+            Query::Distance => self.distance(),
+            Query::Intersect => self.intersect(),
+            Query::Penetration => self.penetration(),
+        }
+    }
+
+    /// Distance: each answer's worst error against cspace f64, of the sizes
+    /// and of the distance; Jolt's answers below cspace's certified lower
+    /// bound (beyond float rounding, 1e-5 of the sizes) are wrong.
+    fn distance(&self) -> String {
+        let n = self.n();
+        let r64: Vec<gjk::Distance<f64>> = self
+            .c64
+            .iter()
+            .map(|c| {
+                let (a, b) = placed(c);
+                gjk::distance(&a, &b)
+            })
+            .collect();
+        let d32: Vec<f64> = self
+            .c32
+            .iter()
+            .map(|c| {
+                let (a, b) = placed(c);
+                f64::from(gjk::distance(&a, &b).distance)
+            })
+            .collect();
+        let d64 = |i: usize| r64[i].distance;
+        let err = |d: &dyn Fn(usize) -> f64| {
+            let size = max((0..n).map(|i| (d(i) - d64(i)).abs() / self.sizes[i]));
+            let rel = max((0..n).map(|i| (d(i) - d64(i)).abs() / d64(i)));
+            let failed = (0..n).filter(|&i| d(i).is_nan()).count();
+            (size, rel, failed)
+        };
+        let (js0, jr0, jf0) = err(&|i| f64::from(self.j0[i]));
+        let (js1, jr1, jf1) = err(&|i| f64::from(self.j1[i]));
+        let (cs, cr, _) = err(&|i| d32[i]);
+        let below = |d: &[f32]| {
+            (0..n)
+                .filter(|&i| f64::from(d[i]) < r64[i].lower_bound - 1e-5 * self.sizes[i])
+                .count()
+        };
+        let failed = if jf0 + jf1 > 0 {
+            format!(" ({jf0} / {jf1} scenes without a distance)")
+        } else {
+            String::new()
+        };
+        format!(
+            "{} |error| vs cspace f64, max of size / of distance: jolt {js0:.1e} / {jr0:.1e}, jolt-alt {js1:.1e} / {jr1:.1e}, cspace f32 {cs:.1e} / {cr:.1e}; below cspace's certified lower bound: jolt {}, jolt-alt {}{failed}",
+            self.head(),
+            below(&self.j0),
+            below(&self.j1)
+        )
+    }
+
+    /// Intersect: disagreements with cspace f64's default (MPR), and how near
+    /// touching the disagreeing scenes are (cspace f64's distance apart or
+    /// depth overlapping, of the sizes).
+    fn intersect(&self) -> String {
+        let n = self.n();
+        let with = |f: &dyn Fn(&cspace::Placed<'_, f64>, &cspace::Placed<'_, f64>) -> bool| {
+            self.c64
+                .iter()
+                .map(|c| {
+                    let (a, b) = placed(c);
+                    f(&a, &b)
+                })
+                .collect::<Vec<bool>>()
+        };
+        let r64 = with(&|a, b| mpr::intersect(a, b).intersecting);
+        let g64 = with(&|a, b| gjk::intersect(a, b).intersecting);
+        let r32: Vec<bool> = self
+            .c32
+            .iter()
+            .map(|c| {
+                let (a, b) = placed(c);
+                mpr::intersect(&a, &b).intersecting
+            })
+            .collect();
+        let margin = |i: usize| {
+            let (a, b) = placed(&self.c64[i]);
+            let d = gjk::distance(&a, &b);
+            let m = if d.intersecting {
+                epa::penetration(&a, &b).depth
+            } else {
+                d.distance
+            };
+            m / self.sizes[i]
+        };
+        let overlapping = r64.iter().filter(|&&x| x).count();
+        let mut parts = vec![format!("{overlapping} of {n} overlap (cspace f64 mpr)")];
+        let others: [(&str, Vec<bool>); 4] = [
+            ("jolt", self.j0.iter().map(|&x| x != 0.0).collect()),
+            ("jolt-alt", self.j1.iter().map(|&x| x != 0.0).collect()),
+            ("cspace f32 mpr", r32),
+            ("cspace f64 gjk", g64),
+        ];
+        for (name, r) in &others {
+            let off: Vec<usize> = (0..n).filter(|&i| r[i] != r64[i]).collect();
+            if off.is_empty() {
+                parts.push(format!("{name} agrees"));
+            } else {
+                let said = off.iter().filter(|&&i| r[i]).count();
+                parts.push(format!(
+                    "{name} differs on {} ({said} it calls overlapping; within {:.1e} of the sizes of touching)",
+                    off.len(),
+                    max(off.iter().map(|&i| margin(i)))
+                ));
+            }
+        }
+        format!("{} {}", self.head(), parts.join("; "))
+    }
+
+    /// Penetration: each depth's worst error against cspace f64's EPA, of the
+    /// sizes and of the depth; Jolt's answers outside cspace's certified
+    /// bounds (by more than 0.1 % and 1e-5 of the sizes: float rounding) are
+    /// wrong, not merely less accurate. `JOLT_DEBUG=1` prints those below.
+    fn penetration(&self) -> String {
+        let n = self.n();
+        let p64: Vec<epa::Penetration<f64>> = self
+            .c64
+            .iter()
+            .map(|c| {
+                let (a, b) = placed(c);
+                epa::penetration(&a, &b)
+            })
+            .collect();
+        let p32: Vec<f64> = self
+            .c32
+            .iter()
+            .map(|c| {
+                let (a, b) = placed(c);
+                f64::from(epa::penetration(&a, &b).depth)
+            })
+            .collect();
+        let depth = |i: usize| p64[i].depth;
+        let err = |d: &dyn Fn(usize) -> f64| {
+            let size = max((0..n).map(|i| (d(i) - depth(i)).abs() / self.sizes[i]));
+            // Of the depth, where it is not tiny (1e-3 of the sizes).
+            let rel = max((0..n)
+                .filter(|&i| depth(i) > 1e-3 * self.sizes[i])
+                .map(|i| (d(i) - depth(i)).abs() / depth(i)));
+            let none = (0..n).filter(|&i| d(i).is_nan()).count();
+            (size, rel, none)
+        };
+        let (js0, jr0, jn0) = err(&|i| f64::from(self.j0[i]));
+        let (js1, jr1, jn1) = err(&|i| f64::from(self.j1[i]));
+        let (cs, cr, _) = err(&|i| p32[i]);
+        // Jolt's normal against cspace's, where the depths agree to 1 %
+        // (elsewhere the two found different directions of escape).
+        let angle = max((0..n)
+            .filter(|&i| (f64::from(self.j0[i]) - depth(i)).abs() <= 0.01 * depth(i))
+            .map(|i| {
+                let nj =
+                    glam::DVec3::from_array([0, 1, 2].map(|k| f64::from(self.normals[3 * i + k])));
+                nj.dot(p64[i].normal).clamp(-1.0, 1.0).acos()
+            }));
+        let slack = |i: usize| 1e-3 * depth(i) + 1e-5 * self.sizes[i];
+        let outside = |d: &[f32]| {
+            let below: Vec<usize> = (0..n)
+                .filter(|&i| f64::from(d[i]) < p64[i].lower_bound - slack(i))
+                .collect();
+            let above = (0..n)
+                .filter(|&i| f64::from(d[i]) > p64[i].upper_bound + slack(i))
+                .count();
+            (below, above)
+        };
+        let (below0, above0) = outside(&self.j0);
+        let (below1, above1) = outside(&self.j1);
+        if std::env::var_os("JOLT_DEBUG").is_some() {
+            for &i in &below0 {
+                let s = &self.sc[i];
+                eprintln!(
+                    "{} scene {i}: A {:?} at {:?}, B {:?} at {:?}: cspace f64 depth {} in [{}, {}], normal {:?}; Jolt {} normal {:?}",
+                    self.set,
+                    s.a,
+                    s.pa,
+                    s.b,
+                    s.pb,
+                    depth(i),
+                    p64[i].lower_bound,
+                    p64[i].upper_bound,
+                    p64[i].normal,
+                    self.j0[i],
+                    &self.normals[3 * i..3 * i + 3]
+                );
+            }
+        }
+        format!(
+            "{} {n} overlapping scenes; |depth error| vs cspace f64 epa, max of size / of depth: jolt {js0:.1e} / {jr0:.1e} ({jn0} none found, {} below / {above0} above cspace's certified bounds), jolt-alt {js1:.1e} / {jr1:.1e} ({jn1} none, {} below / {above1} above), cspace f32 {cs:.1e} / {cr:.1e}; normal angle (depths within 1 %) up to {angle:.1e} rad",
+            self.head(),
+            below0.len(),
+            below1.len()
+        )
+    }
+}
+
+/// Times and checks one scene set, adding its rows and notes.
+fn measure(
+    query: Query,
+    set: &str,
+    sc: &[Scene],
+    opts: &Options,
+    all: bool,
+    table: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> jolt::Scenes {
+    let js = jolt::Scenes::new(sc, opts.default_radius);
+    if let Some(lost) = js.hull_points_lost() {
+        notes.push(format!(
+            "{:<12} {set:<16} Jolt's hulls dropped {lost} of the input points",
+            query.name()
+        ));
+    }
+    let t = timed(query, sc, &js, opts.passes, all);
+    rows(query, set, &t, table);
+    notes.push(Checked::new(query, set, sc, &js).note());
+    js
+}
+
+/// All sets of one query kind: the families, then the pairs. Returns the
+/// Jolt set-up time on the mixed family's distance scenes, if measured.
+fn run_query(query: Query, opts: &Options, notes: &mut Vec<String>) -> Option<f64> {
+    let qi = query.index();
+    let mut table = Vec::new();
+    let mut setup_ns = None;
+    for (fi, family) in FAMILIES.iter().enumerate() {
+        if !opts.selected(query, family) {
+            continue;
+        }
+        let mut sc = scenes(family, query.gap(), 7 + 100 * qi + fi as u64);
+        let total = sc.len();
+        sc.retain(|s| !is_cone(&s.a) && !is_cone(&s.b));
+        let set = if sc.len() < total {
+            let set = format!("{family}*");
+            notes.push(format!(
+                "{:<12} {set:<16} {} of {total} scenes kept: those with a cone are left out",
+                query.name(),
+                sc.len()
+            ));
+            set
+        } else {
+            (*family).to_string()
+        };
+        let sc = for_query(query, sc);
+        let js = measure(query, &set, &sc, opts, true, &mut table, notes);
+        if query == Query::Distance && *family == "mixed" {
+            setup_ns = Some(js.setup_ns(opts.passes));
+        }
+    }
+    for (i, ka) in PAIR_KINDS.iter().enumerate() {
+        for (j, kb) in PAIR_KINDS.iter().enumerate().skip(i) {
+            let pair = format!("{}-{}", short(ka), short(kb));
+            if !opts.selected(query, &pair) || *ka == "cones" || *kb == "cones" {
+                continue;
+            }
+            let seed = 5000 + 100 * qi + 10 * i as u64 + j as u64;
+            let sc = for_query(query, scenes_of(ka, kb, query.gap(), seed, PAIR_SCENES));
+            if sc.is_empty() {
+                table.push(format!("{:<12} {pair:<16} no scene overlaps", query.name()));
+                continue;
+            }
+            measure(query, &pair, &sc, opts, opts.all, &mut table, notes);
+        }
+    }
+    for r in table {
+        println!("{r}");
+    }
+    setup_ns
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let only = args.iter().position(|a| a == "--only").map(|i| {
-        (
-            args.get(i + 1).cloned().unwrap_or_default(),
-            args.get(i + 2).filter(|f| !f.starts_with("--")).cloned(),
-        )
-    });
+    let flag = |f: &str| args.iter().any(|a| a == f);
     let opts = Options {
-        passes: if args.iter().any(|a| a == "--quick") {
-            3
-        } else {
-            15
-        },
-        only,
-        all: args.iter().any(|a| a == "--all"),
-        default_radius: args.iter().any(|a| a == "--default-radius"),
+        passes: if flag("--quick") { 3 } else { 15 },
+        only: args.iter().position(|a| a == "--only").map(|i| {
+            (
+                args.get(i + 1).cloned().unwrap_or_default(),
+                args.get(i + 2).filter(|f| !f.starts_with("--")).cloned(),
+            )
+        }),
+        all: flag("--all"),
+        default_radius: flag("--default-radius"),
     };
     jolt::init();
     println!(
@@ -528,74 +647,14 @@ fn main() {
         let (v0, v1) = q.jolt_variants();
         println!("  {:<11} jolt: {v0}\n  {:<11} jolt-alt: {v1}", q.name(), "");
     }
-    println!();
     println!(
-        "{:<12} {:<16} {:<4} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "\n{:<12} {:<16} {:<4} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
         "query", "set", "cs", "f32 ns", "f64 ns", "jolt ns", "j-alt ns", "f32/jolt", "f64/jolt"
     );
     let mut notes = Vec::new();
     let mut setup_ns = None;
     for query in Query::ALL {
-        let qi = query.index();
-        let mut table = Vec::new();
-        for (fi, family) in FAMILIES.iter().enumerate() {
-            if !opts.selected(query, family) {
-                continue;
-            }
-            let mut sc = scenes(family, query.gap(), 7 + 100 * qi + fi as u64);
-            let total = sc.len();
-            sc.retain(|s| !is_cone(&s.a) && !is_cone(&s.b));
-            let set = if sc.len() < total {
-                notes.push(format!(
-                    "{:<12} {:<16} {} of {total} scenes kept: those with a cone are left out",
-                    query.name(),
-                    format!("{family}*"),
-                    sc.len()
-                ));
-                format!("{family}*")
-            } else {
-                (*family).to_string()
-            };
-            let sc = for_query(query, sc);
-            let js = jolt::Scenes::new(&sc, opts.default_radius);
-            if let Some(kept) = js.hull_points_lost() {
-                notes.push(format!(
-                    "{:<12} {:<16} Jolt's hulls dropped {kept} of the input points",
-                    query.name(),
-                    set
-                ));
-            }
-            let t = timed(query, &sc, &js, opts.passes, true);
-            rows(query, &set, &t, &mut table);
-            notes.push(agreement(query, &set, &sc, &js));
-            if query == Query::Distance && *family == "mixed" {
-                setup_ns = Some(js.setup_ns(opts.passes));
-            }
-        }
-        for (i, ka) in PAIR_KINDS.iter().enumerate() {
-            for (j, kb) in PAIR_KINDS.iter().enumerate().skip(i) {
-                let pair = format!("{}-{}", short(ka), short(kb));
-                if !opts.selected(query, &pair) {
-                    continue;
-                }
-                if *ka == "cones" || *kb == "cones" {
-                    continue;
-                }
-                let seed = 5000 + 100 * qi + 10 * i as u64 + j as u64;
-                let sc = for_query(query, scenes_of(ka, kb, query.gap(), seed, PAIR_SCENES));
-                if sc.is_empty() {
-                    table.push(format!("{:<12} {pair:<16} no scene overlaps", query.name()));
-                    continue;
-                }
-                let js = jolt::Scenes::new(&sc, opts.default_radius);
-                let t = timed(query, &sc, &js, opts.passes, opts.all);
-                rows(query, &pair, &t, &mut table);
-                notes.push(agreement(query, &pair, &sc, &js));
-            }
-        }
-        for r in table {
-            println!("{r}");
-        }
+        setup_ns = run_query(query, &opts, &mut notes).or(setup_ns);
     }
     println!(
         "\nskipped: the cone pairs (box-cone, hull16-cone, cyl-cone, capsule-cone, cone-cone, cone-sphere): Jolt 5.0 has no cone shape (TaperedCylinderShape came in 5.1)"
