@@ -534,10 +534,10 @@ pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
 }
 
 /// The relative gap at which GJK on curved cores (f64) hands over to the
-/// polish: its normal is then within a few hundredths of a radian (1e-4,
-/// 1e-5 and 1e-6 measured slower on cylinders: GJK's linear convergence
-/// costs more than the polish's extra step).
-const ROUGH_REL: f64 = 1e-3;
+/// polish: its normal is then within a few hundredths of a radian (1e-3,
+/// 1e-4 and 1e-6 measured slower on cylinders: GJK's linear convergence
+/// costs more than the polish's extra step; 1e-2 no faster).
+const ROUGH_REL: f64 = 3e-3;
 
 /// Curved cores in f64 without a hull: GJK to [`ROUGH_REL`], then the polish from its
 /// normal ([`from_normal`]), which converges quadratically where GJK
@@ -699,9 +699,9 @@ fn from_normal<T: Real>(cso: &Cso<'_, T>, n: V3<T>, rel: T) -> Option<Distance<T
     // from the last normal is flat; then again from where that settles,
     // with the default tolerance: only those witnesses are certified as
     // points of the shapes (a wide tolerance places them up to it off).
-    let rough = witness::polish(cso, n, T::from_f64(0.06) * cso.scale);
-    let mut p = witness::polish(cso, rough.normal, T::from_f64(30.0) * rel * cso.scale);
-    p.steps += rough.steps + 1;
+    let (rough, steps) = witness::settle_normal(cso, n, T::from_f64(0.06) * cso.scale);
+    let mut p = witness::polish(cso, rough, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+    p.steps += steps + 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);
     let gap = upper - lower;

@@ -333,6 +333,39 @@ struct Tol<T: Real> {
     slack: T,
 }
 
+impl<T: Real> Tol<T> {
+    /// The tolerances for the shapes of `cso`.
+    fn of(cso: &Cso<'_, T>) -> Self {
+        let reach = cso.scale + cso.offset().length();
+        Self {
+            scale: cso.scale,
+            floor: T::from_f64(16.0) * T::EPSILON * reach,
+            slack: T::from_f64(64.0) * T::EPSILON * reach,
+        }
+    }
+}
+
+/// Newton steps on curved cores from unit normal `n0` (A's frame) with
+/// support sets taken within `eta0` (narrowed as the steps settle), without
+/// judging the witnesses: the normal they settle on and the steps taken.
+/// A rough first stage for [`polish`] from a normal far from the answer's.
+pub(crate) fn settle_normal<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> (V3<T>, u32) {
+    let tol = Tol::of(cso);
+    let eta0 = eta0.max(tol.floor);
+    let recording = rec::ENABLED && rec::is_on();
+    let _settle = rec::scope!("settle the normal", recording);
+    let mut steps = 0;
+    let cur = descend(
+        cso,
+        eval(cso, n0, eta0, tol.floor),
+        eta0,
+        tol,
+        &mut steps,
+        recording,
+    );
+    (cur.n, steps)
+}
+
 /// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
 /// `steps`), support sets taken within `eta0` at first and within twice
 /// the last step's turn after it; returns the last accepted evaluation.
@@ -443,12 +476,7 @@ pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
 /// Newton steps only when a core is curved (elsewhere GJK's points are
 /// exact and only the features are classified).
 pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
-    let reach = cso.scale + cso.offset().length();
-    let tol = Tol {
-        scale: cso.scale,
-        floor: T::from_f64(16.0) * T::EPSILON * reach,
-        slack: T::from_f64(64.0) * T::EPSILON * reach,
-    };
+    let tol = Tol::of(cso);
     let eta0 = eta0.max(tol.floor);
     if !cso.curved() {
         let witness = classify(cso, n0, eta0);
