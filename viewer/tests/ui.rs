@@ -1143,7 +1143,7 @@ fn a_four_megabyte_text_is_clipped_in_the_log_and_shown_whole_by_pages() {
 /// counts, also a key held down and repeated by the system).
 #[test]
 fn eight_queued_key_presses_step_eight_times() {
-    let mut h = opened_example("gjk-cylinder-cone");
+    let mut h = opened_example("sweep-ca");
     let start = step(&h);
     for _ in 0..8 {
         h.key_press(Key::ArrowRight);

@@ -432,7 +432,10 @@ impl<'x> Checked<'x> {
             m / self.sizes[i]
         };
         let overlapping = r64.iter().filter(|&&x| x).count();
-        let mut parts = vec![format!("{overlapping} of {n} overlap (cspace f64 mpr)")];
+        let nearest = (0..n).map(margin).fold(f64::INFINITY, f64::min);
+        let mut parts = vec![format!(
+            "{overlapping} of {n} overlap (cspace f64 mpr), the nearest to touching {nearest:.1e} of the sizes from it"
+        )];
         let others: [(&str, Vec<bool>); 4] = [
             ("jolt", self.j0.iter().map(|&x| x != 0.0).collect()),
             ("jolt-alt", self.j1.iter().map(|&x| x != 0.0).collect()),
