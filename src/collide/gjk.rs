@@ -720,7 +720,8 @@ fn from_normal<T: Real>(cso: &Cso<'_, T>, n: V3<T>, rel: T) -> Option<Distance<T
         point_b: cso.world_point(p.b - n * cso.radius_b),
         normal: cso.world_vector(n),
         intersecting: false,
-        lower_bound: lower - r,
+        // Both bounds hold to rounding: the lower never reported above.
+        lower_bound: (lower - r).min(upper - r),
         upper_bound: upper - r,
         iterations: 2 * (p.steps + 1),
         status: Status::Converged,
