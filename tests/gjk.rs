@@ -684,6 +684,62 @@ fn warm_start_coherent_frames() {
     assert!(one * 2 > frames);
 }
 
+/// Curved pairs moving coherently (f64): the warm start from the last normal
+/// (the witness polish instead of GJK's slow rim iterations) is taken, and
+/// every warm answer agrees with the cold one within the distance's stated
+/// accuracy, with the same unique closest points to 1e-8 of the size.
+#[test]
+fn warm_start_from_the_last_normal_on_curved_pairs() {
+    use cspace_recorder as rec;
+    let mut rng = Rng::new(1818);
+    let (mut from_normal, mut frames) = (0, 0);
+    for k in 0..40 {
+        let a = if k % 2 == 0 {
+            S::cylinder(rng.range(0.3, 1.5), rng.range(0.3, 1.5))
+        } else {
+            S::cone(rng.range(0.3, 1.5), rng.range(0.3, 1.5))
+        };
+        let b = S::cylinder(rng.range(0.3, 1.5), rng.range(0.3, 1.5));
+        let pa = Pose::new(DVec3::ZERO, DQuat::from_scaled_axis(rng.unit() * 3.0));
+        let start = rng.unit() * 4.0;
+        let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
+        let mut cache = SimplexCache::default();
+        for f in 0..30 {
+            let t = f64::from(f);
+            let pb = Pose::new(
+                start + DVec3::new(0.002, -0.001, 0.0015) * t,
+                DQuat::from_rotation_y(0.01 * t) * spin,
+            );
+            let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let cold = gjk::distance(&x, &y);
+            let (warm, recording) = rec::record(|| gjk::distance_warm(&x, &y, &mut cache));
+            frames += 1;
+            let text = recording.events().iter().any(|e| {
+                matches!(e, rec::Event::Text { text, .. } if text.contains("warm start from the last normal"))
+            });
+            from_normal += u32::from(text);
+            let scale = a.scale().max(b.scale());
+            let stated = 3.7e-11 * (2.0 * (cold.distance.powi(2) + scale * scale)).sqrt();
+            assert!(
+                (warm.distance - cold.distance).abs() <= stated
+                    && warm.lower_bound <= cold.upper_bound + 1e-15
+                    && cold.lower_bound <= warm.upper_bound + 1e-15,
+                "frame {f}: {warm:?} vs {cold:?}"
+            );
+            if warm.witness == cspace::Witness::Unique && cold.witness == cspace::Witness::Unique {
+                assert!(
+                    (warm.point_a - cold.point_a).length() <= 1e-8 * scale
+                        && (warm.point_b - cold.point_b).length() <= 1e-8 * scale
+                        && warm.normal.angle_between(cold.normal) <= 1e-7,
+                    "frame {f}: {warm:?} vs {cold:?}"
+                );
+            }
+        }
+    }
+    eprintln!("{from_normal} of {frames} warm frames started from the last normal");
+    assert!(from_normal * 4 > frames, "{from_normal} of {frames}");
+}
+
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
 #[test]
 fn warm_start_survives_jumps() {
