@@ -16,7 +16,10 @@ use std::time::Instant;
 
 #[path = "versus_parry/scenes.rs"]
 mod scenes;
-use scenes::{Rng, Scene, Spec, cspace_pose, cspace_shape, random_spec, scenes, scenes_of};
+use scenes::{
+    PAIR_KINDS, PAIR_SCENES, Rng, Scene, Spec, cspace_pose, cspace_shape, gap_of, overlapping,
+    race, random_spec, scenes, scenes_of, short,
+};
 
 /// `--only QUERY [SET]`: run just that query kind (`distance`, `intersect`,
 /// `penetration`, `signed`, `sweep`, `coherent`, `spread`, `recorder`),
@@ -66,46 +69,14 @@ fn each<'x, T: Real, R>(
     })
 }
 
-/// Best-of-`passes` nanoseconds per query for each of the closures, interleaved.
-fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut best = vec![f64::INFINITY; fs.len()];
-    for _ in 0..passes {
-        for (i, f) in fs.iter_mut().enumerate() {
-            let t = Instant::now();
-            f();
-            best[i] = best[i].min(t.elapsed().as_secs_f64() * 1e9 / n as f64);
-        }
-    }
-    best
-}
-
 /// The query kinds compared, in order.
 const QUERIES: [&str; 5] = ["distance", "intersect", "penetration", "signed", "sweep"];
-
-/// The centre distance of a query kind's scenes, as factors of the summed
-/// bounding radii: distance always apart, intersect and signed a mix,
-/// penetration mostly overlapping, sweeps start apart.
-fn gap_of(query: &str) -> (f64, f64) {
-    match query {
-        "distance" => (1.02, 1.6),
-        "intersect" | "signed" => (0.6, 1.4),
-        "penetration" => (0.3, 0.9),
-        _ => (1.2, 1.6),
-    }
-}
 
 /// Scenes of `query`: penetration keeps the pairs that overlap (checked in
 /// f64), as contact generation sees; sweeps start A on the far side.
 fn for_query(query: &str, mut sc: Vec<Scene>) -> Vec<Scene> {
     if query == "penetration" {
-        sc.retain(|s| {
-            let (a, b) = (cspace_shape::<f64>(&s.a), cspace_shape::<f64>(&s.b));
-            gjk::intersect(
-                &cspace::Placed::new(&a, cspace_pose(&s.pa)),
-                &cspace::Placed::new(&b, cspace_pose(&s.pb)),
-            )
-            .intersecting
-        });
+        sc = overlapping(sc);
     }
     if query == "sweep" {
         for s in &mut sc {
@@ -351,31 +322,6 @@ macro_rules! versus {
             }
         }
     }};
-}
-
-/// The shape families of the per-pair rows: the mixed family's shapes.
-const PAIR_KINDS: [&str; 6] = [
-    "boxes",
-    "hull16",
-    "cylinders",
-    "capsules",
-    "cones",
-    "spheres",
-];
-
-/// Scenes per shape pair.
-const PAIR_SCENES: usize = 200;
-
-/// A pair row's name for a family.
-fn short(family: &str) -> &'static str {
-    match family {
-        "boxes" => "box",
-        "hull16" => "hull16",
-        "cylinders" => "cyl",
-        "capsules" => "capsule",
-        "cones" => "cone",
-        _ => "sphere",
-    }
 }
 
 /// Coherent motion: B drifts a little each frame; cold GJK vs warm-started.

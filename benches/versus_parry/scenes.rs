@@ -1,6 +1,7 @@
-//! The scenes of `versus_parry`: shape descriptions both engines are built
-//! from, a deterministic generator, and scenes of two shapes placed at a
-//! chosen multiple of their bounding radii.
+//! The scenes of `versus_parry` (and of `benches/jolt`, which includes this
+//! file): shape descriptions every engine is built from, a deterministic
+//! generator, scenes of two shapes placed at a chosen multiple of their
+//! bounding radii, the per-pair sets, and the interleaved timing both use.
 
 use cspace::{Pose, Real, Rotation, Shape, V3, Vector};
 
@@ -181,4 +182,69 @@ pub fn cspace_pose<T: Real>(p: &([f64; 3], [f64; 4])) -> Pose<T> {
         V3::<T>::from_f64(p.0),
         <T::Q as Rotation<T>>::from_xyzw(p.1.map(T::from_f64)),
     )
+}
+
+/// The centre distance of a query kind's scenes, as factors of the summed
+/// bounding radii: distance always apart, intersect and signed a mix,
+/// penetration mostly overlapping, sweeps start apart.
+pub fn gap_of(query: &str) -> (f64, f64) {
+    match query {
+        "distance" => (1.02, 1.6),
+        "intersect" | "signed" => (0.6, 1.4),
+        "penetration" => (0.3, 0.9),
+        _ => (1.2, 1.6),
+    }
+}
+
+/// The shape families of the per-pair rows: the mixed family's shapes.
+pub const PAIR_KINDS: [&str; 6] = [
+    "boxes",
+    "hull16",
+    "cylinders",
+    "capsules",
+    "cones",
+    "spheres",
+];
+
+/// Scenes per shape pair.
+pub const PAIR_SCENES: usize = 200;
+
+/// A pair row's name for a family.
+pub fn short(family: &str) -> &'static str {
+    match family {
+        "boxes" => "box",
+        "hull16" => "hull16",
+        "cylinders" => "cyl",
+        "capsules" => "capsule",
+        "cones" => "cone",
+        _ => "sphere",
+    }
+}
+
+/// The scenes whose shapes overlap (cspace's f64 GJK), as contact
+/// generation sees them: the penetration sets.
+pub fn overlapping(mut sc: Vec<Scene>) -> Vec<Scene> {
+    sc.retain(|s| {
+        let (a, b) = (cspace_shape::<f64>(&s.a), cspace_shape::<f64>(&s.b));
+        cspace::gjk::intersect(
+            &cspace::Placed::new(&a, cspace_pose(&s.pa)),
+            &cspace::Placed::new(&b, cspace_pose(&s.pb)),
+        )
+        .intersecting
+    });
+    sc
+}
+
+/// Best-of-`passes` nanoseconds per query (`n` queries a call) for each of
+/// the closures, interleaved so that every engine sees the same load.
+pub fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; fs.len()];
+    for _ in 0..passes {
+        for (i, f) in fs.iter_mut().enumerate() {
+            let t = std::time::Instant::now();
+            f();
+            best[i] = best[i].min(t.elapsed().as_secs_f64() * 1e9 / n as f64);
+        }
+    }
+    best
 }

@@ -18,12 +18,14 @@
 
 use cspace::{Pose, Real, Shape, epa, gjk, mpr};
 use std::hint::black_box;
-use std::time::Instant;
 
 #[path = "../../versus_parry/scenes.rs"]
 #[allow(dead_code)] // shared with versus_parry, which uses all of it
 mod scenes;
-use scenes::{Scene, Spec, cspace_pose, cspace_shape, scenes, scenes_of};
+use scenes::{
+    PAIR_KINDS, PAIR_SCENES, Scene, Spec, cspace_pose, cspace_shape, gap_of, overlapping, race,
+    scenes, scenes_of, short,
+};
 
 mod jolt;
 
@@ -55,14 +57,9 @@ impl Query {
         }
     }
 
-    /// `versus_parry`'s `gap_of`: centre distance as factors of the summed
-    /// bounding radii.
+    /// The centre distance of the query's scenes (`versus_parry`'s).
     fn gap(self) -> (f64, f64) {
-        match self {
-            Self::Distance => (1.02, 1.6),
-            Self::Intersect => (0.6, 1.4),
-            Self::Penetration => (0.3, 0.9),
-        }
+        gap_of(self.name())
     }
 
     fn jolt(self) -> jolt::Kind {
@@ -120,31 +117,6 @@ const FAMILIES: [&str; 6] = [
     "mixed",
 ];
 
-/// The shape kinds of `versus_parry`'s per-pair rows, in its order (seeds).
-const PAIR_KINDS: [&str; 6] = [
-    "boxes",
-    "hull16",
-    "cylinders",
-    "capsules",
-    "cones",
-    "spheres",
-];
-
-/// Scenes per shape pair, as in `versus_parry`.
-const PAIR_SCENES: usize = 200;
-
-/// A pair row's name for a family.
-fn short(family: &str) -> &'static str {
-    match family {
-        "boxes" => "box",
-        "hull16" => "hull16",
-        "cylinders" => "cyl",
-        "capsules" => "capsule",
-        "cones" => "cone",
-        _ => "sphere",
-    }
-}
-
 /// Two shapes in their poses, in precision `T`.
 type Prepared<T> = (Shape<T>, Pose<T>, Shape<T>, Pose<T>);
 
@@ -197,19 +169,6 @@ fn methods<T: Real>(query: Query, cs: &[Prepared<T>]) -> Vec<Method<'_>> {
     }
 }
 
-/// Best-of-`passes` nanoseconds per query for each of the closures, interleaved.
-fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
-    let mut best = vec![f64::INFINITY; fs.len()];
-    for _ in 0..passes {
-        for (i, f) in fs.iter_mut().enumerate() {
-            let t = Instant::now();
-            f();
-            best[i] = best[i].min(t.elapsed().as_secs_f64() * 1e9 / n as f64);
-        }
-    }
-    best
-}
-
 /// Whether a spec is a cone (Jolt 5.0 has none).
 fn is_cone(s: &Spec) -> bool {
     matches!(s, Spec::Cone(..))
@@ -217,18 +176,12 @@ fn is_cone(s: &Spec) -> bool {
 
 /// The scenes of `query`: penetration keeps the pairs that overlap (checked
 /// with cspace's f64 GJK), as `versus_parry` does.
-fn for_query(query: Query, mut sc: Vec<Scene>) -> Vec<Scene> {
+fn for_query(query: Query, sc: Vec<Scene>) -> Vec<Scene> {
     if query == Query::Penetration {
-        sc.retain(|s| {
-            let (a, b) = (cspace_shape::<f64>(&s.a), cspace_shape::<f64>(&s.b));
-            gjk::intersect(
-                &cspace::Placed::new(&a, cspace_pose(&s.pa)),
-                &cspace::Placed::new(&b, cspace_pose(&s.pb)),
-            )
-            .intersecting
-        });
+        overlapping(sc)
+    } else {
+        sc
     }
-    sc
 }
 
 /// One timed set's figures.
