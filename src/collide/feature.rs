@@ -98,10 +98,19 @@ impl<T: Real> Feature<T> {
             Region::Disc(c, axis, r) => Region::Disc(point(c), vector(axis), r),
             Region::HullFace(d, eta) => Region::HullFace(d, eta),
         };
+        // Only what the feature has: unused flats and a zero rate stay zero.
+        let mut flats = self.flats;
+        for f in &mut flats[..self.count] {
+            *f = vector(*f);
+        }
         Self {
             point: point(self.point),
-            flats: self.flats.map(&vector),
-            tangent: vector(self.tangent),
+            flats,
+            tangent: if self.radius == T::ZERO {
+                self.tangent
+            } else {
+                vector(self.tangent)
+            },
             region,
             ..self
         }

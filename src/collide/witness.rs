@@ -99,16 +99,17 @@ struct Eval<T: Real> {
 
 /// The height tolerance `eta` (relative to the larger shape) for each
 /// shape, in proportion to its own size: an angle of the normal spreads a
-/// small shape's support set less. Never below the rounding `floor`.
-fn own_eta<T: Real>(cso: &Cso<'_, T>, eta: T, floor: T) -> (T, T) {
-    let k = eta / cso.scale.max(T::EPSILON);
-    let own = |s: &crate::shape::Shape<T>| (k * s.scale()).max(floor);
-    (own(cso.shape_a()), own(cso.shape_b()))
+/// small shape's support set less. Never below the rounding floor.
+fn own_eta<T: Real>(tol: &Tol<T>, eta: T) -> (T, T) {
+    (
+        (eta * tol.share.0).max(tol.floor),
+        (eta * tol.share.1).max(tol.floor),
+    )
 }
 
 /// Both support features at unit direction `n` (A's frame), within `eta`.
-fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, floor: T) -> Eval<T> {
-    let (eta_a, eta_b) = own_eta(cso, eta, floor);
+fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, tol: &Tol<T>) -> Eval<T> {
+    let (eta_a, eta_b) = own_eta(tol, eta);
     let fa = feature(cso.shape_a(), n, eta_a);
     let fb = feature(cso.shape_b(), cso.b_direction(-n), eta_b)
         .map(|p| cso.b_point(p), |v| cso.b_vector(v));
@@ -331,16 +332,21 @@ struct Tol<T: Real> {
     floor: T,
     /// How far a witness may be off its set, or `L` may fall in a step: 64 ε × reach.
     slack: T,
+    /// Each shape's scale over the larger one (the support-set tolerances
+    /// are in proportion to the shapes' sizes).
+    share: (T, T),
 }
 
 impl<T: Real> Tol<T> {
     /// The tolerances for the shapes of `cso`.
     fn of(cso: &Cso<'_, T>) -> Self {
         let reach = cso.scale + cso.offset().length();
+        let k = T::ONE / cso.scale.max(T::EPSILON);
         Self {
             scale: cso.scale,
             floor: T::from_f64(16.0) * T::EPSILON * reach,
             slack: T::from_f64(64.0) * T::EPSILON * reach,
+            share: (cso.shape_a().scale() * k, cso.shape_b().scale() * k),
         }
     }
 }
@@ -357,7 +363,7 @@ pub(crate) fn settle_normal<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> (V
     let mut steps = 0;
     let cur = descend(
         cso,
-        eval(cso, n0, eta0, tol.floor),
+        eval(cso, n0, eta0, &tol),
         eta0,
         tol,
         &mut steps,
@@ -393,7 +399,7 @@ fn descend<T: Real>(
         for _ in 0..4 {
             let angle = (next - cur.n).length();
             let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
-            let e = eval(cso, next, eta, tol.floor);
+            let e = eval(cso, next, eta, &tol);
             if e.l >= cur.l - tol.slack {
                 accepted = Some((e, angle));
                 break;
@@ -451,8 +457,8 @@ fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<
 /// normal `n` (A's frame) are unique: no direction shared by both support
 /// sets within the height tolerance `eta` (parallel faces or edges).
 pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
-    let floor = T::from_f64(16.0) * T::EPSILON * (cso.scale + cso.offset().length());
-    let (eta_a, eta_b) = own_eta(cso, eta.max(floor), floor);
+    let tol = Tol::of(cso);
+    let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
     let (fa, ka) = flats(cso.shape_a(), n, eta_a);
     let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n), eta_b);
     let witness = if ka + kb < 2 {
@@ -493,7 +499,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let recording = rec::ENABLED && rec::is_on();
     let _polish = rec::scope!("polish witnesses", recording);
     let mut steps = 0;
-    let mut cur = eval(cso, n0, eta0, tol.floor);
+    let mut cur = eval(cso, n0, eta0, &tol);
     cur = descend(cso, cur, eta0, tol, &mut steps, recording);
     let (mut best, mut witness) = judge(cso, &cur, tol);
     if witness == Witness::Approximate && eta0 > tol.floor {
@@ -503,7 +509,7 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
         rec::text!("polish: again with exact ties only");
         let again = descend(
             cso,
-            eval(cso, cur.n, tol.floor, tol.floor),
+            eval(cso, cur.n, tol.floor, &tol),
             tol.floor,
             tol,
             &mut steps,
