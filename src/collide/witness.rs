@@ -461,8 +461,8 @@ pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
     let (fa, ka) = flats(cso.shape_a(), n, eta_a);
     let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n), eta_b);
-    let witness = if ka + kb < 2 {
-        // At most one flat direction: nothing to share.
+    let witness = if ka == 0 || kb == 0 {
+        // One side a vertex: its partner's set alone, nothing shared.
         Witness::Unique
     } else {
         let fb = fb.map(|v| cso.b_vector(v));
