@@ -40,6 +40,7 @@ use super::polytope::{Polytope, Start, blow_up, ring};
 use super::sat;
 use super::simplex::CsoPoint;
 use super::simplex::Simplex;
+use super::witness;
 use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -421,9 +422,21 @@ fn polished<T: Real>(
     whole: bool,
     tol: T,
 ) -> Polished<T> {
-    let p = cso.support(normal);
-    let step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
-    let found = polish(&|d| cso.support(d), normal, p, step, cso.scale);
+    let mut step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
+    let mut start = normal;
+    let mut settled = 0;
+    if cso.curved() {
+        // Newton steps first (quadratic where the line searches are not);
+        // kept only where they lower the support-plane depth.
+        let (n, steps) = witness::settle_normal(cso, normal, T::TWO * step * cso.scale);
+        settled = 2 * (steps + 1);
+        if n.dot(cso.support(n).w) < depth {
+            (start, step) = (n, super::polish::angle_tol::<T>() * T::from_f64(4.0));
+        }
+    }
+    let p = cso.support(start);
+    let mut found = polish(&|d| cso.support(d), start, p, step, cso.scale);
+    found.evaluations += settled;
     let mut out = Polished {
         depth,
         normal,
