@@ -9,7 +9,7 @@
 mod exact_common;
 mod gjk_common;
 
-use cspace::{Placed, epa, gjk, mpr, signed};
+use cspace::{Placed, Pose, epa, gjk, mpr, signed};
 use exact_common::{Case, FAMILIES};
 use gjk_common::Rng;
 
@@ -160,4 +160,76 @@ fn gaps_at_or_below_a_fifth_of_the_touching_tolerance_touch_for_every_query() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Found in review: pairs where the verdict depended on the query's path
+/// (the rough GJK's simplex, a warm start) — every query and a warm start
+/// primed farther away agree on them.
+#[test]
+fn the_verdict_does_not_depend_on_the_path() {
+    let mut failures = Vec::new();
+    let mut cases: Vec<Case> = vec![
+        at(53261, "cylinder rim", 2.0 * TOUCH),
+        at(55005, "cone apex", 2.0 * TOUCH),
+    ];
+    for (f, family) in FAMILIES.iter().enumerate() {
+        for k in 0..40u64 {
+            for rel in [1.1 * TOUCH, 2.0 * TOUCH, 10.0 * TOUCH, 36.0 * TOUCH] {
+                cases.push(at(9000 + 1000 * f as u64 + k, family, rel));
+            }
+        }
+    }
+    for c in &cases {
+        let v = verdicts(c);
+        let (a, b) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
+        // A warm start primed at larger gaps along the normal, then here.
+        let mut cache = gjk::SimplexCache::default();
+        for k in [3e-2, 1e-2, 3e-3] {
+            let away = Pose::new(
+                c.pose_b.position + c.normal * (k * c.scale),
+                c.pose_b.rotation,
+            );
+            let _ = gjk::distance_warm(&a, &Placed::new(&c.b, away), &mut cache);
+        }
+        let warm = gjk::distance_warm(&a, &b, &mut cache).intersecting;
+        let loose = gjk::distance_with_tolerance(&a, &b, 0.0).intersecting;
+        if v.iter().any(|(_, i)| *i != v[0].1) || warm != v[0].1 || loose != v[0].1 {
+            failures.push(format!(
+                "{} (gap {:e}): {v:?}, warm {warm}, with_tolerance(0) {loose}",
+                c.name, c.distance
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {}:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// Found in review: far apart curved pairs (GJK's bounds overflow) are apart,
+/// not touching.
+#[test]
+fn far_apart_curved_pairs_are_apart() {
+    let a = cspace::Shape::<f64>::cylinder(0.5, 0.7);
+    let b = cspace::Shape::<f64>::cuboid(glam::DVec3::splat(0.5));
+    for x in [1e6, 1e12, 1e155, 1e200, 1e300] {
+        let c = Case {
+            name: format!("cylinder and box {x:e} apart"),
+            a: a.clone(),
+            b: b.clone(),
+            pose_a: Pose::IDENTITY,
+            pose_b: Pose::new(glam::DVec3::new(x, 0.0, 0.0), glam::DQuat::IDENTITY),
+            distance: x,
+            point_a: glam::DVec3::ZERO,
+            point_b: glam::DVec3::ZERO,
+            normal: glam::DVec3::X,
+            scale: 0.7,
+        };
+        for (query, intersecting) in verdicts(&c) {
+            assert!(!intersecting, "{}: {query} says touching", c.name);
+        }
+    }
 }

@@ -40,7 +40,10 @@ use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
 
-/// The most support evaluations one GJK query makes.
+/// The most support evaluations one run of GJK's loop makes. A query may
+/// add to it: the polish's evaluations, GJK going on near touching, and a
+/// second run on curved cores when the polish does not settle (all counted
+/// in the answer's `iterations`).
 pub const MAX_ITERS: u32 = 128;
 
 /// The relative tolerance on the distance: GJK stops when the gap between
@@ -442,9 +445,9 @@ fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
 ///   ill-conditioned there: its direction is off by the rounding over
 ///   `|v|`); where the polish does not decide either (its normal not
 ///   settled to the rounding that flat features next to the contact need),
-///   the shapes touch: they are not proven apart by more than the
-///   tolerance (the distance then reports 0, within its own stated
-///   accuracy, 3.7e-11 of the size, of the true one).
+///   the shapes touch when GJK's upper bound is within √(gap tolerance) of
+///   the size (not proven apart; the distance then reports 0, within its
+///   own stated accuracy of the true one when GJK converged), apart beyond.
 ///
 /// In f32 the touching tolerance is GJK's gap tolerance: touching when the
 /// upper bound is within it.
@@ -470,7 +473,8 @@ pub(crate) fn touches<T: Real>(
         return false;
     }
     if T::PRECISION == rec::Precision::F32 {
-        return upper <= rel_tol::<T>() * cso.scale;
+        // The touching tolerance is GJK's gap tolerance, already exceeded.
+        return false;
     }
     let _scope = rec::scope!("gjk near touching");
     rec::text!("bounds straddle the touching tolerance {touch:?}");
@@ -486,8 +490,11 @@ pub(crate) fn touches<T: Real>(
             None
         };
         rec::text!("polished bounds decide: {decided:?}");
-        // Not proven apart by more than the tolerance: touching.
-        return decided.unwrap_or(true);
+        // Not proven apart: touching while GJK's upper bound is within the
+        // square root of its gap tolerance (a stalled run at an exact
+        // curved contact ends there), apart beyond it (a finite or
+        // overflowing answer far from contact).
+        return decided.unwrap_or(upper <= near_touching(cso));
     }
     let more = run_with(cso, simplex, radius, touch_tol::<T>() * T::from_f64(0.25));
     *core = CoreResult {
@@ -511,26 +518,31 @@ pub(crate) fn touches<T: Real>(
 /// The distance between `a` and `b` (full shapes), their closest points and the normal.
 pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
     let query = rec::enter_query();
-    let out = (|| {
+    let out = {
         rec::shapes!(a, b);
-        if let Some(c) = Centers::of(a, b) {
-            return c.distance();
-        }
-        let cso = Cso::new(a, b);
-        let mut simplex = Simplex::new();
-        let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
-            match rough_then_polish(&cso, &mut simplex, rel_tol::<T>()) {
-                Ok(out) => return out,
-                Err(core) => core,
-            }
-        } else {
-            run(&cso, &mut simplex, None)
-        };
-        let touching = touches(&cso, &mut simplex, &mut core, None);
-        finish_distance(&cso, &simplex, &core, rel_tol::<T>(), touching)
-    })();
+        distance_in(a, b)
+    };
     answer::distance(&query, &out);
     out
+}
+
+/// [`distance`] without declaring the shapes or recording the answer.
+fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
+    if let Some(c) = Centers::of(a, b) {
+        return c.distance();
+    }
+    let cso = Cso::new(a, b);
+    let mut simplex = Simplex::new();
+    let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
+        match rough_then_polish(&cso, &mut simplex, rel_tol::<T>()) {
+            Ok(out) => return out,
+            Err(core) => core,
+        }
+    } else {
+        run(&cso, &mut simplex, None)
+    };
+    let touching = touches(&cso, &mut simplex, &mut core, None);
+    finish_distance(&cso, &simplex, &core, rel_tol::<T>(), touching)
 }
 
 /// The relative gap at which GJK on curved cores (f64) hands over to the
@@ -542,8 +554,9 @@ const ROUGH_REL: f64 = 3e-3;
 /// Curved cores in f64 without a hull: GJK to [`ROUGH_REL`], then the polish from its
 /// normal ([`from_normal`]), which converges quadratically where GJK
 /// converges linearly (the rim alternation). When the polish does not
-/// certify the answer, GJK goes on from its simplex to the default
-/// tolerance, and its result is returned for the usual finish. Not with a
+/// certify the answer, GJK runs again from scratch to the tolerance (as
+/// every other query does, so verdicts near touching agree), and its result
+/// is returned for the usual finish. Not with a
 /// hull: its faces near a rough normal make the polish's support sets
 /// costly and often unsettled (hull–cylinder pairs measured 20 % slower).
 fn rough_then_polish<T: Real>(
@@ -552,6 +565,9 @@ fn rough_then_polish<T: Real>(
     rel: T,
 ) -> Result<Distance<T>, CoreResult<T>> {
     let rough = run_with(cso, simplex, None, T::from_f64(ROUGH_REL));
+    if rough.end == End::MaxIterations {
+        return Err(rough);
+    }
     let r = cso.radius();
     let dc = rough.v.length();
     // Clearly apart (the touching band is GJK's to settle).
@@ -562,11 +578,16 @@ fn rough_then_polish<T: Real>(
             out.iterations += rough.iterations;
             return Ok(out);
         }
+        rec::text!("the polish did not settle: GJK again, to the tolerance");
+    } else {
+        rec::text!("not clearly apart: GJK again, to the tolerance");
     }
-    rec::text!("the polish did not settle: GJK goes on");
+    // From scratch, as every other query runs it: near touching the verdict
+    // then cannot depend on the path (the rough simplex would start the
+    // polish elsewhere).
+    simplex.clear();
     let more = run_with(cso, simplex, None, rel);
     Err(CoreResult {
-        lower: rough.lower.max(more.lower),
         iterations: rough.iterations + more.iterations,
         ..more
     })
@@ -581,7 +602,8 @@ fn rough_then_polish<T: Real>(
 /// (3.7e-11 in f64, 2.4e-5 in f32): on curved shapes, whose GJK converges
 /// linearly, each factor of ~4 in `rel` saves about two iterations. Polytope
 /// pairs converge exactly either way. `rel` is clamped to at least the
-/// default and at most 0.01; touching is decided at the same tolerance.
+/// default and at most 0.01; touching is decided at the same tolerance
+/// (at the default, exactly as [`distance`] decides it).
 pub fn distance_with_tolerance<T: Real>(
     a: &Placed<'_, T>,
     b: &Placed<'_, T>,
@@ -591,6 +613,10 @@ pub fn distance_with_tolerance<T: Real>(
     let out = (|| {
         rec::shapes!(a, b);
         let rel = rel.max(rel_tol::<T>()).min(T::from_f64(0.01));
+        if rel == rel_tol::<T>() {
+            // The default tolerance: the default query, touching included.
+            return distance_in(a, b);
+        }
         if let Some(mut c) = Centers::of(a, b) {
             // Touching is decided at `rel` here too.
             c.tol = c.tol / touch_tol::<T>() * rel;
@@ -652,7 +678,9 @@ pub(crate) fn distance_warm_in<T: Real>(
     rec::shapes!(a, b);
     if T::PRECISION == rec::Precision::F64 && cso.curved() && cache.normal != V3::<T>::ZERO {
         rec::text!("warm start from the last normal");
-        if let Some(out) = from_normal(cso, cache.normal, rel_tol::<T>()) {
+        if let Some(out) = from_normal(cso, cache.normal, rel_tol::<T>())
+            && out.lower_bound > near_touching(cso)
+        {
             cache.normal = cso.pose_a.inverse_transform_vector(out.normal);
             return out;
         }
@@ -664,6 +692,20 @@ pub(crate) fn distance_warm_in<T: Real>(
     }
     rec::simplex!("warm start", cso.world_simplex(&simplex));
     let mut core = run(cso, &mut simplex, None);
+    if T::PRECISION == rec::Precision::F64
+        && cso.curved()
+        && simplex.len() < 4
+        && core.lower - cso.radius() <= near_touching(cso)
+    {
+        // Near touching, curved: the verdict is the cold query's (the polish
+        // that decides it starts where GJK's simplex ends, which a warm
+        // start moves).
+        rec::text!("near touching: GJK again from scratch");
+        let warm = core.iterations;
+        simplex.clear();
+        core = run(cso, &mut simplex, None);
+        core.iterations += warm;
+    }
     let touching = touches(cso, &mut simplex, &mut core, None);
     cache.len = simplex.len();
     for (i, p) in simplex.points().iter().enumerate() {
@@ -680,6 +722,13 @@ pub(crate) fn distance_warm_in<T: Real>(
         cso.pose_a.inverse_transform_vector(out.normal)
     };
     out
+}
+
+/// How close to touching (of the size: √ of GJK's gap tolerance) a curved
+/// pair's verdict is left to the cold query's path, so that warm and cold
+/// answers agree there (see [`touches`]).
+fn near_touching<T: Real>(cso: &Cso<'_, T>) -> T {
+    rel_tol::<T>().sqrt() * cso.scale
 }
 
 /// GJK iterations after a warm start above which the next query of the
@@ -785,7 +834,6 @@ fn separation_at<T: Real>(
     }
     let p = witness::polish(cso, n, eta);
     let polished = p.certified
-        && cso.curved()
         && p.witness != Witness::NotUnique
         && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
     let (a, b) = if polished { (p.a, p.b) } else { (ca, cb) };

@@ -478,24 +478,12 @@ pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
 }
 
 /// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of
-/// `cso`; `eta0` is the first height tolerance for support sets. Runs
-/// Newton steps only when a core is curved (elsewhere GJK's points are
-/// exact and only the features are classified).
+/// `cso`, one of them curved (polytope pairs keep GJK's exact points and
+/// are only classified: [`classify`]); `eta0` is the first height
+/// tolerance for support sets.
 pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
     let tol = Tol::of(cso);
     let eta0 = eta0.max(tol.floor);
-    if !cso.curved() {
-        let witness = classify(cso, n0, eta0);
-        return Polished {
-            normal: n0,
-            a: V3::<T>::ZERO,
-            b: V3::<T>::ZERO,
-            lower: T::ZERO,
-            certified: false,
-            witness,
-            steps: 0,
-        };
-    }
     let recording = rec::ENABLED && rec::is_on();
     let _polish = rec::scope!("polish witnesses", recording);
     let mut steps = 0;
