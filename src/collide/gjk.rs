@@ -26,6 +26,10 @@
 //! stops earlier for callers who need less (each factor of ~4 saves about two
 //! iterations there; polytopes converge exactly either way).
 //!
+//! Where GJK's bounds straddle the touching tolerance (1e-12 of the size in
+//! f64) the `touch` module settles the verdict; on curved cores in f64 the
+//! `handover` module lets the witness polish finish what GJK started.
+//!
 //! Pairs whose cores are both points (spheres, points) are answered in
 //! closed form. Rotations are normalised before use: a quaternion that is
 //! unit only to f32 precision is read as the nearest true rotation.
@@ -33,7 +37,10 @@
 use super::Status;
 pub(crate) use super::centers::Centers;
 use super::cso::{Cso, relative};
+use super::handover::{ROUGH_REL, SLOW_WARM, from_normal, rough_then_polish};
 use super::simplex::{CsoPoint, Simplex};
+use super::touch::near_touching;
+pub(crate) use super::touch::{touch_tol, touches};
 use super::witness::{self, Witness};
 use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
@@ -55,19 +62,6 @@ pub(crate) fn rel_tol<T: Real>() -> T {
     match T::PRECISION {
         rec::Precision::F32 => T::from_f64(2.4e-5),
         rec::Precision::F64 => T::from_f64(3.7e-11),
-    }
-}
-
-/// The relative distance at or below which two shapes count as touching:
-/// 1e-12 of the shapes' size in f64 (GJK's gap tolerance, 3.7e-11, is
-/// tightened to it where the answer lands between the two: exact on
-/// polytopes, a few more iterations on curved cores), 2.4e-5 in f32 (the gap
-/// tolerance itself).
-#[inline]
-pub(crate) fn touch_tol<T: Real>() -> T {
-    match T::PRECISION {
-        rec::Precision::F32 => rel_tol::<T>(),
-        rec::Precision::F64 => T::from_f64(1e-12),
     }
 }
 
@@ -219,7 +213,7 @@ pub(crate) fn run<T: Real>(
 /// [`rel_tol`]) instead of the default tolerance.
 #[allow(clippy::inline_always, clippy::too_many_lines)]
 #[inline(always)]
-fn run_with<T: Real>(
+pub(super) fn run_with<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &mut Simplex<T>,
     radius: Option<T>,
@@ -417,7 +411,7 @@ fn record_reduced<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, weights: [T; 
 /// stops on. A stall at the rounding limit (a repeated support point, no
 /// decrease) converged only when that holds too; otherwise the answer is
 /// `Degenerate`: the best bound found, not certified to the tolerance.
-fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
+pub(super) fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
     match end {
         End::MaxIterations => Status::MaxIterations,
         End::NoProgress | End::Repeated => {
@@ -432,86 +426,6 @@ fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
             }
         }
         _ => Status::Converged,
-    }
-}
-
-/// Whether the full shapes touch or overlap, from GJK's final `simplex`
-/// and `core` (run with `radius` as in [`run`]), decided at the touching
-/// tolerance ([`touch_tol`]) wherever GJK's bounds straddle it:
-/// - polytope cores: GJK goes on from `simplex` at a quarter of that
-///   tolerance (exact in a few steps), updating `core`;
-/// - curved cores: the witness polish (`separation`) bounds the distance
-///   from both sides at its converged normal (GJK's own lower bound is
-///   ill-conditioned there: its direction is off by the rounding over
-///   `|v|`); where the polish does not decide either (its normal not
-///   settled to the rounding that flat features next to the contact need),
-///   the shapes touch when GJK's upper bound is within √(gap tolerance) of
-///   the size (not proven apart; the distance then reports 0, within its
-///   own stated accuracy of the true one when GJK converged), apart beyond.
-///
-/// In f32 the touching tolerance is GJK's gap tolerance: touching when the
-/// upper bound is within it.
-pub(crate) fn touches<T: Real>(
-    cso: &Cso<'_, T>,
-    simplex: &mut Simplex<T>,
-    core: &mut CoreResult<T>,
-    radius: Option<T>,
-) -> bool {
-    match core.end {
-        End::WithinRadii => return true,
-        End::Separated => return false,
-        _ if simplex.len() == 4 => return true,
-        _ => {}
-    }
-    let r = cso.radius();
-    let upper = core.v.length() - r;
-    let touch = touch_tol::<T>() * cso.scale;
-    if upper <= touch {
-        return true;
-    }
-    if core.lower - r > touch {
-        return false;
-    }
-    if T::PRECISION == rec::Precision::F32 {
-        // The touching tolerance is GJK's gap tolerance, already exceeded.
-        return false;
-    }
-    let _scope = rec::scope!("gjk near touching");
-    rec::text!("bounds straddle the touching tolerance {touch:?}");
-    if cso.curved() {
-        let sep = separation(cso, simplex, core);
-        core.iterations += sep.evaluations;
-        core.lower = core.lower.max(sep.lower);
-        let decided = if core.lower - r > touch {
-            Some(false)
-        } else if (sep.b - sep.a).length() - r <= touch {
-            Some(true)
-        } else {
-            None
-        };
-        rec::text!("polished bounds decide: {decided:?}");
-        // Not proven apart: touching while GJK's upper bound is within the
-        // square root of its gap tolerance (a stalled run at an exact
-        // curved contact ends there), apart beyond it (a finite or
-        // overflowing answer far from contact).
-        return decided.unwrap_or(upper <= near_touching(cso));
-    }
-    let more = run_with(cso, simplex, radius, touch_tol::<T>() * T::from_f64(0.25));
-    *core = CoreResult {
-        lower: core.lower.max(more.lower),
-        iterations: core.iterations + more.iterations,
-        // The answer's certificate is judged at the query's own tolerance.
-        status: if more.status == Status::MaxIterations {
-            Status::MaxIterations
-        } else {
-            status_of(cso, more.end, more.v, rel_tol::<T>())
-        },
-        ..more
-    };
-    match core.end {
-        End::WithinRadii => true,
-        End::Separated => false,
-        _ => simplex.len() == 4 || core.v.length() - r <= touch,
     }
 }
 
@@ -543,54 +457,6 @@ fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
     };
     let touching = touches(&cso, &mut simplex, &mut core, None);
     finish_distance(&cso, &simplex, &core, rel_tol::<T>(), touching)
-}
-
-/// The relative gap at which GJK on curved cores (f64) hands over to the
-/// polish: its normal is then within a few hundredths of a radian (1e-3,
-/// 1e-4 and 1e-6 measured slower on cylinders: GJK's linear convergence
-/// costs more than the polish's extra step; 1e-2 no faster).
-const ROUGH_REL: f64 = 3e-3;
-
-/// Curved cores in f64 without a hull: GJK to [`ROUGH_REL`], then the polish from its
-/// normal ([`from_normal`]), which converges quadratically where GJK
-/// converges linearly (the rim alternation). When the polish does not
-/// certify the answer, GJK runs again from scratch to the tolerance (as
-/// every other query does, so verdicts near touching agree), and its result
-/// is returned for the usual finish. Not with a
-/// hull: its faces near a rough normal make the polish's support sets
-/// costly and often unsettled (hull–cylinder pairs measured 20 % slower).
-fn rough_then_polish<T: Real>(
-    cso: &Cso<'_, T>,
-    simplex: &mut Simplex<T>,
-    rel: T,
-) -> Result<Distance<T>, CoreResult<T>> {
-    let rough = run_with(cso, simplex, None, T::from_f64(ROUGH_REL));
-    if rough.end == End::MaxIterations {
-        return Err(rough);
-    }
-    let r = cso.radius();
-    let dc = rough.v.length();
-    // Clearly apart (the touching band is GJK's to settle).
-    if !rough.overlap() && rough.lower - r > T::from_f64(4.0 * ROUGH_REL) * cso.scale {
-        let n = face_normal(simplex, rough.v).unwrap_or(-rough.v / dc);
-        rec::text!("GJK within {ROUGH_REL:e} of the size: the polish takes over from its normal");
-        if let Some(mut out) = from_normal(cso, n, rel) {
-            out.iterations += rough.iterations;
-            return Ok(out);
-        }
-        rec::text!("the polish did not settle: GJK again, to the tolerance");
-    } else {
-        rec::text!("not clearly apart: GJK again, to the tolerance");
-    }
-    // From scratch, as every other query runs it: near touching the verdict
-    // then cannot depend on the path (the rough simplex would start the
-    // polish elsewhere).
-    simplex.clear();
-    let more = run_with(cso, simplex, None, rel);
-    Err(CoreResult {
-        iterations: rough.iterations + more.iterations,
-        ..more
-    })
 }
 
 /// [`distance`] to a looser relative tolerance `rel`: GJK stops once its
@@ -722,65 +588,6 @@ pub(crate) fn distance_warm_in<T: Real>(
         cso.pose_a.inverse_transform_vector(out.normal)
     };
     out
-}
-
-/// How close to touching (of the size: √ of GJK's gap tolerance) a curved
-/// pair's verdict is left to the cold query's path, so that warm and cold
-/// answers agree there (see [`touches`]).
-fn near_touching<T: Real>(cso: &Cso<'_, T>) -> T {
-    rel_tol::<T>().sqrt() * cso.scale
-}
-
-/// GJK iterations after a warm start above which the next query of the
-/// pair tries the polish from the normal first (it usually certifies in 2–3
-/// Newton steps). Only in f64: f32's gap tolerance, 2.4e-5, is reached by
-/// GJK in a few iterations, fewer than the polish costs (measured).
-const SLOW_WARM: u32 = 6;
-
-/// The distance of apart shapes from a normal `n` (A's frame) near the
-/// answer's, without GJK: the witness polish from `n`, accepted when its
-/// contact is unique, certified (witnesses on the cores, a lower bound at
-/// its normal), beyond touching, and its bounds meet GJK's stopping gap at
-/// relative tolerance `rel`.
-fn from_normal<T: Real>(cso: &Cso<'_, T>, n: V3<T>, rel: T) -> Option<Distance<T>> {
-    // First with support sets taken within the height a turn of the normal
-    // by a frame's worth (~0.03 rad) spreads them, so a cap or a side seen
-    // from the last normal is flat; then again from where that settles,
-    // with the default tolerance: only those witnesses are certified as
-    // points of the shapes (a wide tolerance places them up to it off).
-    let (rough, steps) = witness::settle_normal(cso, n, T::from_f64(0.06) * cso.scale);
-    let mut p = witness::polish(cso, rough, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
-    p.steps += steps + 1;
-    let r = cso.radius();
-    let (upper, lower) = ((p.b - p.a).length(), p.lower);
-    let gap = upper - lower;
-    let settled = p.certified
-        && p.witness == Witness::Unique
-        && lower - r > touch_tol::<T>() * cso.scale
-        && gap * gap <= rel * rel * T::TWO * (upper * upper + cso.scale * cso.scale);
-    rec::text!("polish from the normal: settled {settled}");
-    if !settled {
-        return None;
-    }
-    let n = p.normal;
-    let out = Distance {
-        distance: upper - r,
-        point_a: cso.world_point(p.a + n * cso.radius_a),
-        point_b: cso.world_point(p.b - n * cso.radius_b),
-        normal: cso.world_vector(n),
-        intersecting: false,
-        // Both bounds hold to rounding: the lower never reported above.
-        lower_bound: (lower - r).min(upper - r),
-        upper_bound: upper - r,
-        iterations: 2 * (p.steps + 1),
-        status: Status::Converged,
-        witness: Witness::Unique,
-    };
-    if rec::ENABLED && rec::is_on() {
-        rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
-        rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
-    }
-    Some(out)
 }
 
 /// The cores' closest points and normal when apart, polished: GJK's, or

@@ -12,6 +12,7 @@ mod cso;
 pub mod epa;
 mod feature;
 pub mod gjk;
+mod handover;
 pub mod mpr;
 mod polish;
 mod polytope;
@@ -21,6 +22,7 @@ mod sat;
 pub mod signed;
 pub mod simplex;
 pub mod sweep;
+mod touch;
 mod witness;
 
 pub use witness::Witness;
