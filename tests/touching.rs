@@ -22,6 +22,16 @@ fn at(seed: u64, family: &str, rel: f64) -> Case {
     exact_common::case(&mut Rng::new(seed), family, rel * scale)
 }
 
+/// Fails with every failure listed.
+fn assert_none(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 /// The distance's stated accuracy: GJK's stopping gap on the cores (its
 /// gap tolerance 3.7e-11, relative), plus rounding of the construction.
 fn stated(c: &Case) -> f64 {
@@ -87,12 +97,7 @@ fn gaps_just_above_the_touching_tolerance_are_apart_for_every_query_on_polytope_
         }
     }
     assert!(checked > 500, "only {checked} polytope-core cases");
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures);
 }
 
 /// Curved cores: every query gives the same verdict; apart is said only
@@ -125,12 +130,7 @@ fn curved_cores_near_touching_agree_across_queries_and_are_apart_where_proven() 
     eprintln!(
         "curved cores at 1.5, 3 and 30 × 1e-12: {apart} of {cases} proven apart ({share:.2})"
     );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures);
     assert!(share >= 0.85, "only {share:.2} proven apart");
 }
 
@@ -154,12 +154,7 @@ fn gaps_at_or_below_a_fifth_of_the_touching_tolerance_touch_for_every_query() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_none(&failures);
 }
 
 /// Found in review: pairs where the verdict depended on the query's path
