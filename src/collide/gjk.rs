@@ -452,6 +452,16 @@ fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
             Ok(out) => return out,
             Err(core) => core,
         }
+    } else if T::PRECISION == rec::Precision::F32 && !cso.curved() {
+        // Polytope cores converge in a few steps: in f32 run on past the gap
+        // tolerance to near rounding (measured: hull16's worst error 1.6e-5
+        // → 2.8e-7 of the size at no measurable cost), the status judged at
+        // the default tolerance.
+        let mut c = run_with(&cso, &mut simplex, None, T::from_f64(1e-6));
+        if c.status != Status::MaxIterations {
+            c.status = status_of(&cso, c.end, c.v, rel_tol::<T>());
+        }
+        c
     } else {
         run(&cso, &mut simplex, None)
     };
