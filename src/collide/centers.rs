@@ -43,6 +43,9 @@ impl<T: Real> Centers<T> {
     pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
         use crate::shape::Geom;
         let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
+        if !point(a.shape) && !point(b.shape) {
+            return None;
+        }
         let tol = touch_tol::<T>() * a.shape.scale().max(b.shape.scale());
         let (ra, rb) = (a.shape.radius(), b.shape.radius());
         let (pa, pb) = (a.pose.position, b.pose.position);

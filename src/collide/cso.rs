@@ -110,6 +110,8 @@ pub(crate) struct Cso<'a, T: Real> {
     pub radius_b: T,
     /// The larger of the shapes' scales: tolerances are relative to it.
     pub scale: T,
+    /// A's and B's own scales ([`Shape::scale`]).
+    pub scales: (T, T),
 }
 
 impl<'a, T: Real> Cso<'a, T> {
@@ -118,6 +120,7 @@ impl<'a, T: Real> Cso<'a, T> {
     /// even when a quaternion is unit only to a lower precision.
     pub fn new(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
         let (rot_b, pos_b, qa) = relative(a, b);
+        let (scale_a, scale_b) = (a.shape.scale(), b.shape.scale());
         Self {
             a: a.shape,
             b: b.shape,
@@ -126,7 +129,8 @@ impl<'a, T: Real> Cso<'a, T> {
             pose_a: Pose::new(a.pose.position, qa),
             radius_a: a.shape.radius(),
             radius_b: b.shape.radius(),
-            scale: a.shape.scale().max(b.shape.scale()),
+            scale: scale_a.max(scale_b),
+            scales: (scale_a, scale_b),
         }
     }
 

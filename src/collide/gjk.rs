@@ -708,7 +708,10 @@ fn finish_distance<T: Real>(
                 let sep = separation_at(cso, core, (ca, cb), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
-                upper_core = upper_core.min((sep.b - sep.a).length());
+                if cso.curved() {
+                    // Polytope cores keep GJK's points: the same length.
+                    upper_core = upper_core.min((sep.b - sep.a).length());
+                }
                 let n = sep.normal;
                 (
                     dc - r,

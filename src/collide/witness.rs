@@ -346,7 +346,7 @@ impl<T: Real> Tol<T> {
             scale: cso.scale,
             floor: T::from_f64(16.0) * T::EPSILON * reach,
             slack: T::from_f64(64.0) * T::EPSILON * reach,
-            share: (cso.shape_a().scale() * k, cso.shape_b().scale() * k),
+            share: (cso.scales.0 * k, cso.scales.1 * k),
         }
     }
 }
