@@ -17,8 +17,8 @@ use std::time::Instant;
 #[path = "versus_parry/scenes.rs"]
 mod scenes;
 use scenes::{
-    PAIR_KINDS, PAIR_SCENES, Rng, Scene, Spec, cspace_pose, cspace_shape, gap_of, overlapping,
-    race, random_spec, scenes, scenes_of, short,
+    PAIR_KINDS, PAIR_SCENES, Rng, Scene, Spec, cspace_pair, cspace_pose, cspace_shape, gap_of,
+    overlapping, race, random_spec, scenes, scenes_of, short,
 };
 
 /// `--only QUERY [SET]`: run just that query kind (`distance`, `intersect`,
@@ -122,13 +122,8 @@ macro_rules! versus {
         fn prepared(sc: &[Scene]) -> Vec<Prepared<$t>> {
             sc.iter()
                 .map(|s| {
-                    (
-                        cspace_shape(&s.a),
-                        cspace_pose(&s.pa),
-                        cspace_shape(&s.b),
-                        cspace_pose(&s.pb),
-                        V3::<$t>::from_f64(s.motion),
-                    )
+                    let (a, pa, b, pb) = cspace_pair(s);
+                    (a, pa, b, pb, V3::<$t>::from_f64(s.motion))
                 })
                 .collect()
         }

@@ -248,3 +248,13 @@ pub fn race(passes: usize, n: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
     }
     best
 }
+
+/// A scene's two shapes in their poses, as cspace takes them, in precision `T`.
+pub fn cspace_pair<T: Real>(s: &Scene) -> (Shape<T>, Pose<T>, Shape<T>, Pose<T>) {
+    (
+        cspace_shape(&s.a),
+        cspace_pose(&s.pa),
+        cspace_shape(&s.b),
+        cspace_pose(&s.pb),
+    )
+}

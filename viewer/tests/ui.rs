@@ -365,6 +365,14 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
     }
 }
 
+/// Object space seen orthographically from +z, framing everything.
+fn front_ortho(s: &mut cspace_viewer::state::session::Session) {
+    s.set_ortho(true);
+    let cam = &mut s.cameras[View::Object as usize];
+    (cam.yaw, cam.pitch) = (0.0, 0.0);
+    s.frame_all(View::Object);
+}
+
 /// The two views of `app` (at its end), 640×300, after `setup`.
 fn views_of(
     mut app: ViewerApp,
@@ -477,12 +485,7 @@ fn the_views_draw_with_depth_a_point_behind_a_surface_is_dimmed_one_in_front_is_
         rec::point!("", [-0.4f64, 0.0, -3.0], magenta);
         rec::pause!("points");
     });
-    let mut h = views_of(app, |s| {
-        s.set_ortho(true);
-        let cam = &mut s.cameras[View::Object as usize];
-        (cam.yaw, cam.pitch) = (0.0, 0.0);
-        s.frame_all(View::Object);
-    });
+    let mut h = views_of(app, front_ortho);
     let image = h.render().expect("rendered on wgpu");
     let pixels: Vec<[u8; 4]> = image.pixels().map(|p| p.0).collect();
     let pure = pixels.iter().filter(|p| p[..3] == [255, 0, 255]).count();
@@ -520,12 +523,7 @@ fn a_bulk_of_points_is_stamped_in_depth_those_behind_a_surface_show_through_it()
         }
         rec::pause!("points");
     });
-    let mut h = views_of(app, |s| {
-        s.set_ortho(true);
-        let cam = &mut s.cameras[View::Object as usize];
-        (cam.yaw, cam.pitch) = (0.0, 0.0);
-        s.frame_all(View::Object);
-    });
+    let mut h = views_of(app, front_ortho);
     let session = &mut h.state_mut().session;
     let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
     let frame = cspace_viewer::paint::build_frame(session, View::Object, rect, 1.0);

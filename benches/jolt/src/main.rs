@@ -23,8 +23,8 @@ use std::hint::black_box;
 #[allow(dead_code)] // shared with versus_parry, which uses all of it
 mod scenes;
 use scenes::{
-    PAIR_KINDS, PAIR_SCENES, Scene, Spec, cspace_pose, cspace_shape, gap_of, overlapping, race,
-    scenes, scenes_of, short,
+    PAIR_KINDS, PAIR_SCENES, Scene, Spec, cspace_pair, gap_of, overlapping, race, scenes,
+    scenes_of, short,
 };
 
 mod jolt;
@@ -120,17 +120,9 @@ const FAMILIES: [&str; 6] = [
 /// Two shapes in their poses, in precision `T`.
 type Prepared<T> = (Shape<T>, Pose<T>, Shape<T>, Pose<T>);
 
+/// The scenes built for cspace.
 fn prepared<T: Real>(sc: &[Scene]) -> Vec<Prepared<T>> {
-    sc.iter()
-        .map(|s| {
-            (
-                cspace_shape(&s.a),
-                cspace_pose(&s.pa),
-                cspace_shape(&s.b),
-                cspace_pose(&s.pb),
-            )
-        })
-        .collect()
+    sc.iter().map(cspace_pair).collect()
 }
 
 /// Shapes A and B of a prepared scene in their poses.
