@@ -17,8 +17,8 @@ use std::time::Instant;
 #[path = "versus_parry/scenes.rs"]
 mod scenes;
 use scenes::{
-    PAIR_KINDS, PAIR_SCENES, Rng, Scene, Spec, cspace_pair, cspace_pose, cspace_shape, gap_of,
-    overlapping, race, random_spec, scenes, scenes_of, short,
+    FAMILIES, PAIR_KINDS, PAIR_SCENES, Rng, Scene, Spec, cspace_pair, cspace_pose, cspace_shape,
+    gap_of, overlapping, race, random_spec, scenes, scenes_of, short,
 };
 
 /// `--only QUERY [SET]`: run just that query kind (`distance`, `intersect`,
@@ -260,15 +260,7 @@ macro_rules! versus {
                 query, $prec, set, name, t[i + 1], t[0], t[i + 1] / t[0]
             )
         };
-        let families = [
-            "boxes",
-            "hull16",
-            "hull64",
-            "cylinders",
-            "capsules",
-            "mixed",
-            "spheres",
-        ];
+        let families: Vec<&str> = FAMILIES.iter().copied().chain(["spheres"]).collect();
         for (qi, query) in QUERIES.iter().enumerate() {
             for (fi, family) in families.iter().enumerate() {
                 // Sphere pairs are timed for sweeps only here (both engines'

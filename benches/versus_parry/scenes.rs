@@ -196,6 +196,17 @@ pub fn gap_of(query: &str) -> (f64, f64) {
     }
 }
 
+/// The shape families of the family rows (their index is part of each
+/// set's seed); `versus_parry` adds a row of two spheres after them.
+pub const FAMILIES: [&str; 6] = [
+    "boxes",
+    "hull16",
+    "hull64",
+    "cylinders",
+    "capsules",
+    "mixed",
+];
+
 /// The shape families of the per-pair rows: the mixed family's shapes.
 pub const PAIR_KINDS: [&str; 6] = [
     "boxes",

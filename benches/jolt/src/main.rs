@@ -23,7 +23,7 @@ use std::hint::black_box;
 #[allow(dead_code)] // shared with versus_parry, which uses all of it
 mod scenes;
 use scenes::{
-    PAIR_KINDS, PAIR_SCENES, Scene, Spec, cspace_pair, gap_of, overlapping, race, scenes,
+    FAMILIES, PAIR_KINDS, PAIR_SCENES, Scene, Spec, cspace_pair, gap_of, overlapping, race, scenes,
     scenes_of, short,
 };
 
@@ -106,16 +106,6 @@ impl Options {
         }
     }
 }
-
-/// The shape families of `versus_parry`'s family rows, with their indices there.
-const FAMILIES: [&str; 6] = [
-    "boxes",
-    "hull16",
-    "hull64",
-    "cylinders",
-    "capsules",
-    "mixed",
-];
 
 /// Two shapes in their poses, in precision `T`.
 type Prepared<T> = (Shape<T>, Pose<T>, Shape<T>, Pose<T>);
