@@ -10,7 +10,7 @@
 //! Checked per method: the hit, `t*` inside the bracket `[toi_lower,
 //! toi_upper]` (to GJK's distance tolerance over the closing speed), a
 //! `Converged` bracket within the stated tolerance, the normal within 1e-7
-//! rad (cone rims 5e-6, open) and the contact points on A and B; the worst
+//! rad and the contact points on A and B; the worst
 //! errors per family are printed (`--nocapture`), and recorded in
 //! BENCHMARKS.md.
 
@@ -232,15 +232,8 @@ fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
                 w.outside_count, 0,
                 "{name} {family}: t* outside the bracket"
             );
-            // Cone rims against spheres keep up to ~2e-6 rad (open, see BENCHMARKS.md).
-            let normal_limit = if family == "cone rim" { 5e-6 } else { 1e-7 };
-            assert!(
-                w.normal <= normal_limit,
-                "{name} {family}: normal {:e}",
-                w.normal
-            );
-            // Rim contact points lag by up to ~3e-5 of the size (open).
-            assert!(w.point <= 1e-4, "{name} {family}: points {:e}", w.point);
+            assert!(w.normal <= 1e-7, "{name} {family}: normal {:e}", w.normal);
+            assert!(w.point <= 1e-8, "{name} {family}: points {:e}", w.point);
             assert!(
                 w.not_converged * 10 <= n,
                 "{name} {family}: {} of {n} not converged",

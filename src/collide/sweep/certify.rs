@@ -23,9 +23,10 @@
 //!   Flat directions (faces, edges) have a zero Jacobian and are left as the
 //!   method found them; a step is kept only if the gap does not fall.
 
-use super::polish::polish;
+use super::polish::{polish, unique_near};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
+use crate::collide::project::project;
 use crate::collide::simplex::CsoPoint;
 use crate::collide::{Status, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
@@ -110,7 +111,22 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         *slot = cso.point(p.local_a, p.local_b);
     }
     let near = &placed[..found.near.len().min(4)];
-    let (n, hub, probed) = polish(cso, x, n0, near, &mut iterations);
+    let (n, hub, probed) = match point_core_normal(cso, x) {
+        Some((n, unique)) => {
+            rec::text!("a point core: the normal in closed form");
+            iterations += 1;
+            (n, support(cso, n), Some(unique))
+        }
+        None => match polish(cso, x, n0, near, &mut iterations) {
+            // On a curved core a face of `K` (a rim point against a flat
+            // side) or the probes' verdict leaves the contact point to a
+            // mix of support points along the rim: look closer.
+            (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
+                (n, hub, Some(unique_near(cso, n, &mut iterations)))
+            }
+            polished => polished,
+        },
+    };
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -185,6 +201,33 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     };
     record_hit(&sweep);
     sweep
+}
+
+/// Where one core is a point (a sphere's centre) and the other has a
+/// closed-form projection (a box, capsule, cylinder or cone): the contact
+/// normal at A's path point `x` (unit, A's frame, from A towards B) and the
+/// point core's side, whose support is unique. The normal is the direction
+/// from the projection of the point core's centre to it, exact to rounding
+/// where that centre is well off the other core (at contact it is the
+/// summed radii away); `None` below a thousandth of the size, where the
+/// polish decides.
+fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Unique)> {
+    use crate::shape::Geom;
+    let point = |g: &Geom<T>| matches!(g, Geom::Point | Geom::Sphere { .. });
+    let (ga, gb) = (&cso.shape_a().geom, &cso.shape_b().geom);
+    let (p, n, unique) = if point(gb) && !point(ga) {
+        // B's centre, moved against A's motion, projected onto A's core.
+        let p = project(ga, cso.offset() + x)?;
+        (p, p.normal, Unique::B)
+    } else if point(ga) && !point(gb) {
+        // A's centre, moved with A, projected onto B's core.
+        let p = project(gb, cso.b_local_point(-x))?;
+        (p, -cso.b_vector(p.normal), Unique::A)
+    } else {
+        return None;
+    };
+    let clear = p.signed > T::from_f64(1e-3) * cso.scale;
+    (clear && n.is_finite()).then_some((n, unique))
 }
 
 /// A proven time of contact and the contact points on A (A's frame at

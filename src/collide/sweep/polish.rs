@@ -221,6 +221,42 @@ fn step_from<T: Real>(
     }
 }
 
+/// Which shape's support moves smoothly with the polished normal `n`
+/// where the polish's probes (1e-4 rad, a fixed rate) found neither: a rim
+/// seen almost along its axis moves faster than that rate, and one seen
+/// almost along a cone's side jumps to the apex at 1e-4 rad, not at 1e-6
+/// (f64; f32 keeps the polish's probe). Smooth means the probes' spread
+/// shrinks with the probe angle (a jump across a flat feature does not).
+/// That shape's support is the contact point (the crossing's mix of a
+/// fan's points is off by up to the fan's width).
+pub(super) fn unique_near<T: Real>(cso: &Cso<'_, T>, n: V3<T>, iterations: &mut u32) -> Unique {
+    let h = T::from_f64(1e-6).max(T::EPSILON.sqrt() * T::from_f64(0.3));
+    let (t1, t2) = crate::real::tangents::<T>(n);
+    // The largest spread of A's and of B's supports over probes at ±h.
+    let spread = |h: T, iterations: &mut u32| {
+        let (mut a, mut b) = (T::ZERO, T::ZERO);
+        for t in [t1, t2] {
+            *iterations += 2;
+            let plus = support(cso, (n + t * h).try_normalize().unwrap_or(n));
+            let minus = support(cso, (n - t * h).try_normalize().unwrap_or(n));
+            a = a.max((plus.a - minus.a).length());
+            b = b.max((plus.b - minus.b).length());
+        }
+        (a, b)
+    };
+    let (a, b) = spread(h, iterations);
+    let (a8, b8) = spread(h / T::from_f64(8.0), iterations);
+    let jump = T::from_f64(16.0) * h * cso.scale;
+    let smooth = |wide: T, narrow: T| wide <= jump || narrow <= wide / T::from_f64(4.0);
+    if smooth(a, a8) {
+        Unique::A
+    } else if smooth(b, b8) {
+        Unique::B
+    } else {
+        Unique::Neither
+    }
+}
+
 /// The unit direction of the edge of `K` that a probe pair across `n`
 /// jumped along (`d`, the difference of its supports). The edge is one
 /// shape's (a capsule's segment, a box's edge, a cylinder's side): it is
