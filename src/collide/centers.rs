@@ -6,7 +6,7 @@
 use super::Status;
 use super::epa::{Penetration, settle};
 use super::gjk::{Distance, touch_tol};
-use super::project::project;
+use super::project::{Projection, project};
 use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
@@ -36,38 +36,101 @@ pub(crate) struct Centers<T: Real> {
     pub tol: T,
 }
 
+/// A point core's projection onto the other core, in that core's frame:
+/// all an overlap test needs (no world transforms).
+enum Local<T: Real> {
+    /// Both cores are points: B's centre relative to A's.
+    Points(V3<T>),
+    /// B's centre projected onto A's core (A's frame).
+    OntoA(Projection<T>),
+    /// A's centre projected onto B's core (B's frame).
+    OntoB(Projection<T>),
+}
+
+impl<T: Real> Local<T> {
+    /// `Some` when one core is a point and the other a point, segment, box,
+    /// cylinder or cone.
+    #[inline]
+    fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
+        let (pa, pb) = (a.pose.position, b.pose.position);
+        Some(match (point(a.shape), point(b.shape)) {
+            (true, true) => Self::Points(pb - pa),
+            (false, true) => Self::OntoA(project(
+                &a.shape.geom,
+                a.pose.inverse_transform_vector(pb - pa),
+            )?),
+            (true, false) => Self::OntoB(project(
+                &b.shape.geom,
+                b.pose.inverse_transform_vector(pa - pb),
+            )?),
+            (false, false) => return None,
+        })
+    }
+
+    /// The cores' signed distance (see [`Centers::dc`]).
+    #[inline]
+    fn signed(&self) -> T {
+        match self {
+            Self::Points(d) => d.length(),
+            Self::OntoA(p) | Self::OntoB(p) => p.signed,
+        }
+    }
+}
+
+/// Whether a shape's core is a single point (a sphere or a point).
+#[inline]
+fn point<T: Real>(s: &Shape<T>) -> bool {
+    use crate::shape::Geom;
+    matches!(s.geom, Geom::Point | Geom::Sphere { .. })
+}
+
+/// The touching tolerance of two shapes.
+#[inline]
+fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
+    touch_tol::<T>() * a.shape.scale().max(b.shape.scale())
+}
+
+/// Whether `a` and `b` overlap (within the touching tolerance), when one
+/// core is a point and the other has a closed-form projection: the
+/// intersect queries' closed form, without the points and normal
+/// [`Centers::of`] places in world space. `None` where it does not apply
+/// or the input is not finite (GJK's path says what is wrong).
+#[inline]
+pub(crate) fn overlapping<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
+    if !point(a.shape) && !point(b.shape) {
+        return None;
+    }
+    let dc = Local::of(a, b)?.signed();
+    if !dc.is_finite() {
+        return None;
+    }
+    let gap = dc - (a.shape.radius() + b.shape.radius());
+    Some(gap <= tolerance(a, b))
+}
+
 impl<T: Real> Centers<T> {
     /// `Some` when one core is a point and the other a point, segment, box,
     /// cylinder or cone.
     #[inline]
     pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
-        use crate::shape::Geom;
-        let point = |s: &Shape<T>| matches!(s.geom, Geom::Point | Geom::Sphere { .. });
         if !point(a.shape) && !point(b.shape) {
             return None;
         }
-        let tol = touch_tol::<T>() * a.shape.scale().max(b.shape.scale());
-        let (ra, rb) = (a.shape.radius(), b.shape.radius());
         let (pa, pb) = (a.pose.position, b.pose.position);
-        let (ca, cb, dc, n, inside) = match (point(a.shape), point(b.shape)) {
-            (true, true) => {
-                let d = pb - pa;
+        let (ca, cb, dc, n, inside) = match Local::of(a, b)? {
+            Local::Points(d) => {
                 let dc = d.length();
                 let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
                 (pa, pb, dc, n, pa)
             }
-            (false, true) => {
-                // B's center projected onto A's core, in A's frame.
-                let p = project(&a.shape.geom, a.pose.inverse_transform_vector(pb - pa))?;
+            Local::OntoA(p) => {
                 let q = a.pose.transform_point(p.point);
                 (q, pb, p.signed, a.pose.transform_vector(p.normal), pb)
             }
-            (true, false) => {
-                let p = project(&b.shape.geom, b.pose.inverse_transform_vector(pa - pb))?;
+            Local::OntoB(p) => {
                 let q = b.pose.transform_point(p.point);
                 (pa, q, p.signed, -b.pose.transform_vector(p.normal), pa)
             }
-            (false, false) => return None,
         };
         if !(dc.is_finite() && ca.is_finite() && cb.is_finite()) {
             return None; // non-finite input: GJK's path says what is wrong
@@ -78,9 +141,9 @@ impl<T: Real> Centers<T> {
             dc,
             n: if n.is_finite() { n } else { V3::<T>::Y },
             inside,
-            ra,
-            rb,
-            tol,
+            ra: a.shape.radius(),
+            rb: b.shape.radius(),
+            tol: tolerance(a, b),
         })
     }
 

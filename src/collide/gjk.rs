@@ -803,9 +803,10 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
-        if let Some(c) = Centers::of(a, b) {
+        if let Some(intersecting) = super::centers::overlapping(a, b) {
+            rec::text!("a point core: decided in closed form");
             return Overlap {
-                intersecting: !c.apart(),
+                intersecting,
                 iterations: 1,
                 status: Status::Converged,
             };
