@@ -644,7 +644,11 @@ fn intersect_agrees_with_distance() {
         if d.distance > 1e-9 * a.shape.scale().max(b.shape.scale()) || d.intersecting {
             assert_eq!(o.intersecting, d.intersecting, "{d:?} {o:?}");
         }
-        assert!(o.iterations <= d.iterations.max(2) + 1, "{d:?} {o:?}");
+        // Boxes apart answered by the separating axis test take no GJK
+        // iteration (with margins intersect runs GJK on them).
+        if d.iterations > 0 {
+            assert!(o.iterations <= d.iterations.max(2) + 1, "{d:?} {o:?}");
+        }
     }
 }
 

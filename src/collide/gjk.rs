@@ -446,6 +446,16 @@ fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
         return c.distance();
     }
     let cso = Cso::new(a, b);
+    if let Some(out) = box_box_distance(&cso) {
+        return out;
+    }
+    distance_gjk(&cso)
+}
+
+/// The distance by GJK (and the witness polish on curved cores): every
+/// pair but the closed forms and boxes the separating axis test decides.
+fn distance_gjk<T: Real>(cso: &Cso<'_, T>) -> Distance<T> {
+    let cso = *cso;
     let mut simplex = Simplex::new();
     let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
         match rough_then_polish(&cso, &mut simplex, rel_tol::<T>()) {
@@ -499,6 +509,9 @@ pub fn distance_with_tolerance<T: Real>(
             return c.distance();
         }
         let cso = Cso::new(a, b);
+        if let Some(out) = box_box_distance(&cso).filter(|d| d.distance > rel * cso.scale) {
+            return out;
+        }
         let mut simplex = Simplex::new();
         let core = if T::PRECISION == rec::Precision::F64
             && cso.curved()
@@ -837,6 +850,45 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     out
 }
 
+/// Two boxes (with or without margins) clearly apart: the separating axis
+/// test's exact distance, when its witnesses check out
+/// ([`super::sat::box_box_contact`]); `None` leaves the pair to GJK (near
+/// touching, overlapping, parallel edges, no exact witnesses). The lower
+/// bound is the best axis's support-plane gap, the upper the witnesses'
+/// distance; they agree to rounding.
+fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
+    let (ha, hb, axes) = cso.boxes()?;
+    let tol = rel_tol::<T>() * cso.scale;
+    let c = super::sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
+    let r = cso.radius();
+    // Apart beyond GJK's gap tolerance: GJK would not call them touching.
+    if c.sep - r <= T::TWO * tol {
+        return None;
+    }
+    let n = c.normal;
+    let upper = ((c.point_b - c.point_a).length() - r).max(T::ZERO);
+    let lower = (c.sep - r).min(upper);
+    rec::text!("box–box: separating axis test, distance {upper:?}");
+    let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
+    let out = Distance {
+        distance: upper,
+        point_a: cso.world_point(c.point_a + n * cso.radius_a),
+        point_b: cso.world_point(c.point_b - n * cso.radius_b),
+        normal: cso.world_vector(n),
+        intersecting: false,
+        lower_bound: lower,
+        upper_bound: upper,
+        iterations: 0,
+        status: Status::Converged,
+        witness: witness::classify(cso, n, eta),
+    };
+    if rec::ENABLED && rec::is_on() {
+        rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
+        rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
+    }
+    Some(out)
+}
+
 /// Two boxes without margins: the separating axis test, when it is
 /// certain. Only the relative pose is needed, not a whole [`Cso`].
 pub(crate) fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
@@ -852,6 +904,13 @@ pub(crate) fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<b
     let (rot_b, pos_b, _) = relative(a, b);
     let tol = rel_tol::<T>() * ha.max_abs().max(hb.max_abs());
     super::sat::box_box(*ha, *hb, rot_b.columns(), pos_b, tol)
+}
+
+/// [`distance`] by GJK alone (no separating axis test), for the unit tests
+/// of the `sat` module.
+#[cfg(test)]
+pub(crate) fn distance_gjk_for_tests<T: Real>(cso: &Cso<'_, T>) -> Distance<T> {
+    distance_gjk(cso)
 }
 
 /// The box–box test on the shapes of `cso`, for the unit tests of the `sat` module.
