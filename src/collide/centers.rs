@@ -116,21 +116,28 @@ impl<T: Real> Centers<T> {
         if !point(a.shape) && !point(b.shape) {
             return None;
         }
+        let tol = tolerance(a, b);
+        let (ra, rb) = (a.shape.radius(), b.shape.radius());
         let (pa, pb) = (a.pose.position, b.pose.position);
-        let (ca, cb, dc, n, inside) = match Local::of(a, b)? {
-            Local::Points(d) => {
+        let (ca, cb, dc, n, inside) = match (point(a.shape), point(b.shape)) {
+            (true, true) => {
+                let d = pb - pa;
                 let dc = d.length();
                 let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
                 (pa, pb, dc, n, pa)
             }
-            Local::OntoA(p) => {
+            (false, true) => {
+                // B's center projected onto A's core, in A's frame.
+                let p = project(&a.shape.geom, a.pose.inverse_transform_vector(pb - pa))?;
                 let q = a.pose.transform_point(p.point);
                 (q, pb, p.signed, a.pose.transform_vector(p.normal), pb)
             }
-            Local::OntoB(p) => {
+            (true, false) => {
+                let p = project(&b.shape.geom, b.pose.inverse_transform_vector(pa - pb))?;
                 let q = b.pose.transform_point(p.point);
                 (pa, q, p.signed, -b.pose.transform_vector(p.normal), pa)
             }
+            (false, false) => return None,
         };
         if !(dc.is_finite() && ca.is_finite() && cb.is_finite()) {
             return None; // non-finite input: GJK's path says what is wrong
@@ -141,9 +148,9 @@ impl<T: Real> Centers<T> {
             dc,
             n: if n.is_finite() { n } else { V3::<T>::Y },
             inside,
-            ra: a.shape.radius(),
-            rb: b.shape.radius(),
-            tol: tolerance(a, b),
+            ra,
+            rb,
+            tol,
         })
     }
 

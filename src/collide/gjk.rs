@@ -856,6 +856,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
 /// touching, overlapping, parallel edges, no exact witnesses). The lower
 /// bound is the best axis's support-plane gap, the upper the witnesses'
 /// distance; they agree to rounding.
+#[inline(never)]
 fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
     let (ha, hb, axes) = cso.boxes()?;
     let tol = rel_tol::<T>() * cso.scale;
