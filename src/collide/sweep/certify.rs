@@ -11,7 +11,10 @@
 //!   so the shapes are apart for every `t < t_e + g/s`: a bound for any `n`,
 //!   the tightest for the contact normal.
 //! - Upper bound: a triangle of points of `K` (support points, so its convex
-//!   hull lies in `K`) that the ray crosses proves contact at the crossing.
+//!   hull lies in `K`) that the ray crosses proves contact at the crossing;
+//!   so does one shape's contact point (a vertex, a rim point) found inside
+//!   the other by its closed-form projection, where the triangles degenerate
+//!   (a vertex against a flat side).
 //!   The triangles are the method's last simplex and a fan of supports
 //!   around `n`: on a face they span the face, on a curved surface a small
 //!   cap whose chords lie within `½·ρ·h²` (`h` the fan's angle, `ρ` the
@@ -30,6 +33,7 @@ use crate::collide::project::project;
 use crate::collide::simplex::CsoPoint;
 use crate::collide::{Status, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
+use crate::shape::Geom;
 use cspace_recorder as rec;
 
 /// The support fan's directions around the normal, as (cos, sin) of the
@@ -111,22 +115,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         *slot = cso.point(p.local_a, p.local_b);
     }
     let near = &placed[..found.near.len().min(4)];
-    let (n, hub, probed) = match point_core_normal(cso, x) {
-        Some((n, unique)) => {
-            rec::text!("a point core: the normal in closed form");
-            iterations += 1;
-            (n, support(cso, n), Some(unique))
-        }
-        None => match polish(cso, x, n0, near, &mut iterations) {
-            // On a curved core a face of `K` (a rim point against a flat
-            // side) or the probes' verdict leaves the contact point to a
-            // mix of support points along the rim: look closer.
-            (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
-                (n, hub, Some(unique_near(cso, n, &mut iterations)))
-            }
-            polished => polished,
-        },
-    };
+    let (n, hub, probed) = contact_normal(cso, x, n0, near, &mut iterations);
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -156,6 +145,19 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
                 .map(|(c, unique)| snapped(c, probed.or(Some(unique))))
         });
     let touch = T::from_f64(4.0) * gjk_tol(cso);
+    // Where no triangle proved the contact within the stated width (a
+    // vertex against a flat side, whose fan's triangles degenerate), the
+    // contact point of the shape whose support is unique may prove it.
+    let wide = |c: &Option<Crossing<T>>| c.is_none_or(|(t, _)| (t - lower) * closing > touch);
+    let crossing = if closing > T::ZERO && wide(&crossing) {
+        let unique = match probed {
+            Some(u @ (Unique::A | Unique::B)) => u,
+            _ => unique_near(cso, n, &mut iterations),
+        };
+        earliest(crossing, cross_point(cso, m, (lower, closing), unique, hub))
+    } else {
+        crossing
+    };
     let (toi, upper, (on_a, on_b), status) = match crossing {
         Some((t, on)) if closing > T::ZERO => {
             let upper = t.max(lower);
@@ -230,6 +232,36 @@ fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Uniq
     (clear && n.is_finite()).then_some((n, unique))
 }
 
+/// The contact normal at A's path point `x` (A's frame, unit, from A
+/// towards B) from the method's `n0`, the support of `K` there and which
+/// shape's support is unique around it (`None`: not probed, a face of `K`):
+/// the closed form against a point core, else the polish (looking closer
+/// on curved cores where it found neither support unique).
+fn contact_normal<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n0: V3<T>,
+    near: &[CsoPoint<T>],
+    iterations: &mut u32,
+) -> (V3<T>, Full<T>, Option<Unique>) {
+    match point_core_normal(cso, x) {
+        Some((n, unique)) => {
+            rec::text!("a point core: the normal in closed form");
+            *iterations += 1;
+            (n, support(cso, n), Some(unique))
+        }
+        None => match polish(cso, x, n0, near, iterations) {
+            // On a curved core a face of `K` (a rim point against a flat
+            // side) or the probes' verdict leaves the contact point to a
+            // mix of support points along the rim: look closer.
+            (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
+                (n, hub, Some(unique_near(cso, n, iterations)))
+            }
+            polished => polished,
+        },
+    }
+}
+
 /// A proven time of contact and the contact points on A (A's frame at
 /// t = 0) and B (A's frame).
 type Crossing<T> = (T, (V3<T>, V3<T>));
@@ -242,6 +274,64 @@ struct Path<T: Real> {
     x: V3<T>,
     t_e: T,
     scale: T,
+}
+
+/// The distance of `p` (the shape's local frame) from the core of `geom`,
+/// where it has a closed form (points, spheres, boxes, capsules,
+/// cylinders, cones), and the core's outward unit normal there.
+fn core_distance<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<(T, V3<T>)> {
+    match geom {
+        Geom::Point | Geom::Sphere { .. } => Some((p.length(), p.try_normalize()?)),
+        _ => project(geom, p).map(|q| (q.signed, q.normal)),
+    }
+}
+
+/// A time of contact proven by a point of both shapes: where A's support
+/// point `hub.a` is the contact point (`unique` is A), A at time `t`
+/// touches B once `hub.a + t·m` lies in B; where B's is, once `hub.b − t·m`
+/// lies in A. Newton steps on that point's distance from the other shape
+/// (its closed-form projection: `None` for hulls) from the plane's bound
+/// `lower`, at most four, until it is inside.
+fn cross_point<T: Real>(
+    cso: &Cso<'_, T>,
+    m: V3<T>,
+    (lower, closing): (T, T),
+    unique: Unique,
+    hub: Full<T>,
+) -> Option<Crossing<T>> {
+    // The point at time t and its distance outside the other shape (its
+    // radius off), with that distance's rate along t.
+    let outside = |t: T| -> Option<(T, T)> {
+        match unique {
+            Unique::A => {
+                let q = cso.b_local_point(hub.a + m * t);
+                let (d, normal) = core_distance(&cso.shape_b().geom, q)?;
+                Some((d - cso.radius_b, cso.b_vector(normal).dot(m)))
+            }
+            Unique::B => {
+                let (d, normal) = core_distance(&cso.shape_a().geom, hub.b - m * t)?;
+                Some((d - cso.radius_a, -normal.dot(m)))
+            }
+            Unique::Neither => None,
+        }
+    };
+    // A step past the surface by a few roundings of the coordinates.
+    let past = T::from_f64(8.0) * T::EPSILON * (hub.a.length() + m.length() + cso.scale);
+    let mut t = lower;
+    for _ in 0..4 {
+        let (f, rate) = outside(t)?;
+        if f <= T::ZERO {
+            let on = match unique {
+                Unique::A => (hub.a, hub.a + m * t),
+                _ => (hub.b - m * t, hub.b),
+            };
+            return Some((t, on));
+        }
+        // The distance falls at least as fast as along the contact normal.
+        let rate = if rate < T::ZERO { rate } else { -closing };
+        t = (t - (f + past) / rate).min(T::ONE);
+    }
+    None
 }
 
 /// A time of contact proven by the method's own simplex (a triangle of it

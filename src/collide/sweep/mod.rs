@@ -47,7 +47,8 @@ pub const MAX_ITERS: u32 = 128;
 /// A hit's certificate is the bracket `toi_lower ≤ true toi ≤ toi_upper`:
 /// before `toi_lower` a support plane proves the shapes apart; at
 /// `toi_upper` a point of the configuration-space object on A's path (a
-/// convex combination of support points) proves them touching. `Converged`
+/// convex combination of support points, or one shape's contact point
+/// found inside the other) proves them touching. `Converged`
 /// means the bracket is within the touching tolerance: `(toi_upper −
 /// toi_lower) · (motion · normal) ≤ 4 · rel · scale` (rel 3.7e-11 in f64,
 /// 2.4e-5 in f32), i.e. over the bracket A closes on B by no more than the
