@@ -10,7 +10,7 @@
 mod gjk_common;
 
 use cspace::gjk::{self, SimplexCache};
-use cspace::{Placed, Pose, Shape, Status};
+use cspace::{Placed, Pose, Shape, Status, Witness};
 use gjk_common::{Rng, cross_check_distance, pl, random_case};
 use glam::{DQuat, DVec3, Quat, Vec3A};
 
@@ -686,6 +686,59 @@ fn warm_start_coherent_frames() {
     eprintln!("cold {cold_iters} warm {warm_iters} one-iteration frames {one}/{frames}");
     assert!(warm_iters * 2 < cold_iters);
     assert!(one * 2 > frames);
+}
+
+/// Boxes moving coherently (f64, margins on some): the warm query (the
+/// separating axis test from the last normal, else the whole test, else
+/// warm GJK) gives the cold answer: the same verdict and witness
+/// classification, the distance within GJK's tolerance, the same points and
+/// normal where they are unique; most frames need no GJK iteration.
+#[test]
+fn warm_start_on_boxes_agrees_with_cold() {
+    let mut rng = Rng::new(2718);
+    let (mut frames, mut by_axes) = (0, 0);
+    for k in 0..40 {
+        let margin = if k % 3 == 0 { rng.range(0.0, 0.2) } else { 0.0 };
+        let a = S::cuboid(rng.unit().abs() + DVec3::splat(0.1)).with_margin(margin);
+        let b = S::cuboid(rng.unit().abs() + DVec3::splat(0.1));
+        let pa = Pose::new(DVec3::ZERO, DQuat::from_scaled_axis(rng.unit() * 3.0));
+        let start = rng.unit() * rng.range(2.5, 4.0);
+        let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
+        let mut cache = SimplexCache::default();
+        for f in 0..30 {
+            let t = f64::from(f);
+            let pb = Pose::new(
+                start + DVec3::new(0.002, -0.001, 0.0015) * t,
+                DQuat::from_rotation_y(0.01 * t) * spin,
+            );
+            let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+            let cold = gjk::distance(&a, &b);
+            let warm = gjk::distance_warm(&a, &b, &mut cache);
+            let scale = a.shape.scale().max(b.shape.scale());
+            let label = format!("pair {k} frame {f}: {cold:?} {warm:?}");
+            assert_eq!(cold.intersecting, warm.intersecting, "{label}");
+            assert!(
+                (cold.distance - warm.distance).abs() <= 2.0 * 3.7e-11 * scale,
+                "{label}"
+            );
+            assert_eq!(cold.witness, warm.witness, "{label}");
+            if cold.witness == Witness::Unique {
+                assert!((cold.normal - warm.normal).length() <= 1e-9, "{label}");
+                assert!(
+                    (cold.point_a - warm.point_a).length() <= 1e-9 * scale,
+                    "{label}"
+                );
+                assert!(
+                    (cold.point_b - warm.point_b).length() <= 1e-9 * scale,
+                    "{label}"
+                );
+            }
+            frames += 1;
+            by_axes += u32::from(warm.iterations == 0);
+        }
+    }
+    eprintln!("{by_axes} of {frames} warm frames answered by the separating axis test");
+    assert!(by_axes * 5 > frames * 4, "{by_axes} of {frames}");
 }
 
 /// Curved pairs moving coherently (f64): the warm start from the last normal

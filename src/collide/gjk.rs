@@ -565,6 +565,9 @@ pub(crate) fn distance_warm_in<T: Real>(
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
     rec::shapes!(a, b);
+    if let Some(out) = box_box_distance_warm(cso, cache) {
+        return out;
+    }
     if T::PRECISION == rec::Precision::F64 && cso.curved() && cache.normal != V3::<T>::ZERO {
         rec::text!("warm start from the last normal");
         if let Some(out) = from_normal(cso, cache.normal, rel_tol::<T>())
@@ -860,9 +863,42 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
 fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
     let (ha, hb, axes) = cso.boxes()?;
     let tol = rel_tol::<T>() * cso.scale;
-    let c = super::sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
+    box_box_answer(
+        cso,
+        super::sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?,
+    )
+}
+
+/// [`box_box_distance`] for a coherent query: first from the normal of
+/// the last answer (A's frame, in `cache`), whose facing corners usually
+/// still realise the distance ([`super::sat::box_box_near`]), else the
+/// whole test. The cache keeps the new normal (zero when GJK must answer).
+#[inline(never)]
+fn box_box_distance_warm<T: Real>(
+    cso: &Cso<'_, T>,
+    cache: &mut SimplexCache<T>,
+) -> Option<Distance<T>> {
+    let (ha, hb, axes) = cso.boxes()?;
+    let tol = rel_tol::<T>() * cso.scale;
+    let t = cso.offset();
+    let near = if cache.normal == V3::<T>::ZERO {
+        None
+    } else {
+        super::sat::box_box_near(ha, hb, axes, t, cache.normal, tol)
+    };
+    let answer = near
+        .or_else(|| super::sat::box_box_contact(ha, hb, axes, t, tol))
+        .and_then(|c| Some((c.normal, box_box_answer(cso, c)?)));
+    cache.normal = answer.map_or(V3::<T>::ZERO, |(n, _)| n);
+    answer.map(|(_, out)| out)
+}
+
+/// The distance answer of boxes whose cores' contact `c` (A's frame) the
+/// separating axis test found; `None` unless clearly apart (beyond twice
+/// GJK's gap tolerance, so GJK would not call them touching).
+fn box_box_answer<T: Real>(cso: &Cso<'_, T>, c: super::sat::BoxContact<T>) -> Option<Distance<T>> {
+    let tol = rel_tol::<T>() * cso.scale;
     let r = cso.radius();
-    // Apart beyond GJK's gap tolerance: GJK would not call them touching.
     if c.sep - r <= T::TWO * tol {
         return None;
     }

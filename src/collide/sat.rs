@@ -340,6 +340,30 @@ pub(crate) fn box_box_contact<T: Real>(
     }
 }
 
+/// [`box_box_contact`] of boxes apart, from a unit normal `n` (A towards B)
+/// near the answer's, such as a coherent query's last: the facing corners
+/// along `n` and their closest points ([`corner_to_box`]), exact where the
+/// axis through them separates the boxes by as much (face–vertex,
+/// vertex–edge and vertex–vertex closest features; not edge–edge). `None`
+/// when that does not check out or the boxes are within `tol` plus
+/// rounding: the whole test decides.
+pub(crate) fn box_box_near<T: Real>(
+    ha: V3<T>,
+    hb: V3<T>,
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+    n: V3<T>,
+    tol: T,
+) -> Option<BoxContact<T>> {
+    let (ha, hb) = (ha.abs(), hb.abs());
+    let hs = [hb.x(), hb.y(), hb.z()];
+    let size = t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2];
+    let round = T::EPSILON * T::from_f64(64.0) * size;
+    let c = corner_to_box(ha, hs, axes_b, t, n, round).ok()?;
+    // Corners nearer than rounding give a normal only as good as the gap.
+    (c.sep > tol + round && c.sep > T::EPSILON.sqrt() * T::from_f64(100.0) * size).then_some(c)
+}
+
 /// The least overlap of two boxes over their face normals and the edge cross
 /// products that are not degenerate (length ≥ 1e-6), with its unit normal
 /// (from A towards B, A's frame). Every axis's overlap is an upper bound of
