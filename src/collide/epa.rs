@@ -215,18 +215,46 @@ pub(crate) fn gjk_epa_for_tests<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -
     gjk_epa(&Cso::new(a, b))
 }
 
+/// The penetration of shapes the distance query found touching or
+/// overlapping, going on from its GJK state (`simplex`, `core`) instead of
+/// running GJK again: the signed distance's second half. Boxes take the
+/// separating axis test as [`penetration`] does.
+pub(crate) fn penetration_after<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &gjk::CoreResult<T>,
+) -> Penetration<T> {
+    if let Some(p) = box_box(cso) {
+        return settle(p);
+    }
+    let p = epa_after(cso, simplex, core, true);
+    settle(boxes_if_degenerate(cso, p))
+}
+
 /// GJK on the cores, then EPA when they overlap.
 fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
     let mut simplex = Simplex::new();
     let mut core = gjk::run(cso, &mut simplex, None);
     let touching = gjk::touches(cso, &mut simplex, &mut core, None);
+    epa_after(cso, &simplex, &core, touching)
+}
+
+/// The penetration from GJK's final `simplex` and result `core`, the
+/// shapes `touching` or not as [`gjk::touches`] decided: from the radii
+/// when the cores are apart, else EPA.
+fn epa_after<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &gjk::CoreResult<T>,
+    touching: bool,
+) -> Penetration<T> {
     let r = cso.radius();
     let (ca, cb) = simplex.closest_points();
     let dc = core.v.length();
     if dc > T::ZERO && (!touching || !core.overlap()) {
         // The cores' separation, its normal polished as the distance
         // query's is (GJK's alone is ~√tolerance off on curved cores).
-        let sep = gjk::separation(cso, &simplex, &core);
+        let sep = gjk::separation(cso, simplex, core);
         let n = sep.normal;
         let apart = !touching;
         // What moving B along n needs: the radii minus the cores' separation
@@ -252,7 +280,7 @@ fn gjk_epa<T: Real>(cso: &Cso<'_, T>) -> Penetration<T> {
             status: core.status,
         };
     }
-    let e = expand(cso, &simplex, (ca, cb));
+    let e = expand(cso, simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
     Penetration {
         depth: e.depth + r,

@@ -455,11 +455,20 @@ fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
 /// The distance by GJK (and the witness polish on curved cores): every
 /// pair but the closed forms and boxes the separating axis test decides.
 fn distance_gjk<T: Real>(cso: &Cso<'_, T>) -> Distance<T> {
+    distance_gjk_in(cso, &mut Simplex::new()).0
+}
+
+/// [`distance_gjk`] on the caller's `simplex`: where the shapes touch or
+/// overlap, GJK's final state stays in it and its result is returned too,
+/// for EPA to go on from (the signed distance).
+fn distance_gjk_in<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &mut Simplex<T>,
+) -> (Distance<T>, Option<CoreResult<T>>) {
     let cso = *cso;
-    let mut simplex = Simplex::new();
     let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
-        match rough_then_polish(&cso, &mut simplex, rel_tol::<T>()) {
-            Ok(out) => return out,
+        match rough_then_polish(&cso, simplex, rel_tol::<T>()) {
+            Ok(out) => return (out, None),
             Err(core) => core,
         }
     } else if T::PRECISION == rec::Precision::F32 && !cso.curved() {
@@ -467,16 +476,41 @@ fn distance_gjk<T: Real>(cso: &Cso<'_, T>) -> Distance<T> {
         // tolerance to near rounding (measured: hull16's worst error 1.6e-5
         // → 2.8e-7 of the size at no measurable cost), the status judged at
         // the default tolerance.
-        let mut c = run_with(&cso, &mut simplex, None, T::from_f64(1e-6));
+        let mut c = run_with(&cso, simplex, None, T::from_f64(1e-6));
         if c.status != Status::MaxIterations {
             c.status = status_of(&cso, c.end, c.v, rel_tol::<T>());
         }
         c
     } else {
-        run(&cso, &mut simplex, None)
+        run(&cso, simplex, None)
     };
-    let touching = touches(&cso, &mut simplex, &mut core, None);
-    finish_distance(&cso, &simplex, &core, rel_tol::<T>(), touching)
+    let touching = touches(&cso, simplex, &mut core, None);
+    let out = finish_distance(&cso, simplex, &core, rel_tol::<T>(), touching);
+    (out, out.intersecting.then_some(core))
+}
+
+/// A distance query's CSO and GJK result where the shapes touch or overlap.
+pub(crate) type Kept<'a, T> = (Cso<'a, T>, CoreResult<T>);
+
+/// The distance query's answer for the signed distance (shapes declared,
+/// nothing recorded), and, where GJK found the shapes touching or
+/// overlapping, its CSO with the final state in `simplex` and its result:
+/// the penetration goes on from there instead of running GJK again.
+pub(crate) fn distance_keeping<'a, T: Real>(
+    a: &Placed<'a, T>,
+    b: &Placed<'a, T>,
+    simplex: &mut Simplex<T>,
+) -> (Distance<T>, Option<Kept<'a, T>>) {
+    rec::shapes!(a, b);
+    if let Some(c) = Centers::of(a, b) {
+        return (c.distance(), None);
+    }
+    let cso = Cso::new(a, b);
+    if let Some(out) = box_box_distance(&cso) {
+        return (out, None);
+    }
+    let (out, core) = distance_gjk_in(&cso, simplex);
+    (out, core.map(|c| (cso, c)))
 }
 
 /// [`distance`] to a looser relative tolerance `rel`: GJK stops once its

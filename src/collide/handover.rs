@@ -34,7 +34,9 @@ pub(super) fn rough_then_polish<T: Real>(
     rel: T,
 ) -> Result<Distance<T>, CoreResult<T>> {
     let rough = run_with(cso, simplex, None, T::from_f64(ROUGH_REL));
-    if rough.end == End::MaxIterations {
+    // A tetrahedron enclosing the origin proves the cores overlap at any
+    // tolerance: GJK again would find the same.
+    if rough.end == End::MaxIterations || (rough.overlap() && simplex.len() == 4) {
         return Err(rough);
     }
     let r = cso.radius();

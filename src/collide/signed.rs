@@ -14,6 +14,7 @@
 use super::epa::{self, Penetration};
 use super::gjk;
 use super::mpr;
+use super::simplex::Simplex;
 use super::{Status, Witness};
 use crate::collide::answer;
 use crate::real::{Real, V3};
@@ -77,12 +78,13 @@ pub fn signed_distance_with<T: Real>(
     let out = (|| {
         // A point core against a closed-form core: one projection for both.
         let centers = gjk::Centers::of(a, b).filter(|_| depth == Depth::Epa);
-        let d = match &centers {
+        let mut simplex = Simplex::new();
+        let (d, kept) = match &centers {
             Some(c) => {
                 rec::shapes!(a, b);
-                c.distance()
+                (c.distance(), None)
             }
-            None => gjk::distance(a, b),
+            None => gjk::distance_keeping(a, b, &mut simplex),
         };
         if !d.intersecting {
             let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
@@ -100,10 +102,12 @@ pub fn signed_distance_with<T: Real>(
             };
         }
         rec::text!("signed distance: overlapping or touching, the penetration answers");
-        let p: Penetration<T> = match (depth, &centers) {
-            (_, Some(c)) => c.penetration(),
-            (Depth::Epa, None) => epa::penetration(a, b),
-            (Depth::Mpr, None) => mpr::penetration(a, b),
+        let p: Penetration<T> = match (depth, &centers, &kept) {
+            (_, Some(c), _) => c.penetration(),
+            // EPA goes on from the distance query's GJK.
+            (Depth::Epa, None, Some((cso, core))) => epa::penetration_after(cso, &simplex, core),
+            (Depth::Epa, None, None) => epa::penetration(a, b),
+            (Depth::Mpr, None, _) => mpr::penetration(a, b),
         };
         SignedDistance {
             distance: -p.depth,
