@@ -77,51 +77,65 @@ pub fn signed_distance_with<T: Real>(
     let query = rec::enter_query();
     let out = (|| {
         // A point core against a closed-form core: one projection for both.
-        let centers = gjk::Centers::of(a, b).filter(|_| depth == Depth::Epa);
-        let mut simplex = Simplex::new();
-        let (d, kept) = match &centers {
-            Some(c) => {
-                rec::shapes!(a, b);
-                (c.distance(), None)
+        if depth == Depth::Epa
+            && let Some(c) = gjk::Centers::of(a, b)
+        {
+            rec::shapes!(a, b);
+            let d = c.distance();
+            if !d.intersecting {
+                return apart(&d);
             }
-            None => gjk::distance_keeping(a, b, &mut simplex),
-        };
+            rec::text!("signed distance: overlapping or touching, the penetration answers");
+            return overlapping(&d, &c.penetration());
+        }
+        let mut simplex = Simplex::new();
+        let (d, kept) = gjk::distance_keeping(a, b, &mut simplex);
         if !d.intersecting {
-            let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
-            return SignedDistance {
-                distance: d.distance,
-                point_a,
-                point_b,
-                normal: d.normal,
-                lower_bound: d.lower_bound,
-                upper_bound: d.upper_bound,
-                intersecting: false,
-                iterations: d.iterations,
-                status: d.status,
-                witness: Some(d.witness),
-            };
+            return apart(&d);
         }
         rec::text!("signed distance: overlapping or touching, the penetration answers");
-        let p: Penetration<T> = match (depth, &centers, &kept) {
-            (_, Some(c), _) => c.penetration(),
+        let p: Penetration<T> = match (depth, &kept) {
             // EPA goes on from the distance query's GJK.
-            (Depth::Epa, None, Some((cso, core))) => epa::penetration_after(cso, &simplex, core),
-            (Depth::Epa, None, None) => epa::penetration(a, b),
-            (Depth::Mpr, None, _) => mpr::penetration(a, b),
+            (Depth::Epa, Some((cso, core))) => epa::penetration_after(cso, &simplex, core),
+            (Depth::Epa, None) => epa::penetration(a, b),
+            (Depth::Mpr, _) => mpr::penetration(a, b),
         };
-        SignedDistance {
-            distance: -p.depth,
-            point_a: p.point_a,
-            point_b: p.point_b,
-            normal: p.normal,
-            lower_bound: -p.upper_bound,
-            upper_bound: -p.lower_bound,
-            intersecting: p.intersecting,
-            iterations: d.iterations + p.iterations,
-            status: p.status,
-            witness: None,
-        }
+        overlapping(&d, &p)
     })();
     answer::signed(&query, &out);
     out
+}
+
+/// The signed distance of shapes the distance query `d` found apart.
+fn apart<T: Real>(d: &gjk::Distance<T>) -> SignedDistance<T> {
+    let (point_a, point_b) = epa::split(d.point_a, d.point_b, d.normal, -d.distance);
+    SignedDistance {
+        distance: d.distance,
+        point_a,
+        point_b,
+        normal: d.normal,
+        lower_bound: d.lower_bound,
+        upper_bound: d.upper_bound,
+        intersecting: false,
+        iterations: d.iterations,
+        status: d.status,
+        witness: Some(d.witness),
+    }
+}
+
+/// The signed distance of touching or overlapping shapes: minus the
+/// penetration `p` (after the distance query `d`).
+fn overlapping<T: Real>(d: &gjk::Distance<T>, p: &Penetration<T>) -> SignedDistance<T> {
+    SignedDistance {
+        distance: -p.depth,
+        point_a: p.point_a,
+        point_b: p.point_b,
+        normal: p.normal,
+        lower_bound: -p.upper_bound,
+        upper_bound: -p.lower_bound,
+        intersecting: p.intersecting,
+        iterations: d.iterations + p.iterations,
+        status: p.status,
+        witness: None,
+    }
 }
