@@ -465,9 +465,8 @@ fn distance_gjk_in<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &mut Simplex<T>,
 ) -> (Distance<T>, Option<CoreResult<T>>) {
-    let cso = *cso;
     let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
-        match rough_then_polish(&cso, simplex, rel_tol::<T>()) {
+        match rough_then_polish(cso, simplex, rel_tol::<T>()) {
             Ok(out) => return (out, None),
             Err(core) => core,
         }
@@ -476,16 +475,16 @@ fn distance_gjk_in<T: Real>(
         // tolerance to near rounding (measured: hull16's worst error 1.6e-5
         // → 2.8e-7 of the size at no measurable cost), the status judged at
         // the default tolerance.
-        let mut c = run_with(&cso, simplex, None, T::from_f64(1e-6));
+        let mut c = run_with(cso, simplex, None, T::from_f64(1e-6));
         if c.status != Status::MaxIterations {
-            c.status = status_of(&cso, c.end, c.v, rel_tol::<T>());
+            c.status = status_of(cso, c.end, c.v, rel_tol::<T>());
         }
         c
     } else {
-        run(&cso, simplex, None)
+        run(cso, simplex, None)
     };
-    let touching = touches(&cso, simplex, &mut core, None);
-    let out = finish_distance(&cso, simplex, &core, rel_tol::<T>(), touching);
+    let touching = touches(cso, simplex, &mut core, None);
+    let out = finish_distance(cso, simplex, &core, rel_tol::<T>(), touching);
     (out, out.intersecting.then_some(core))
 }
 
@@ -893,7 +892,6 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
 /// touching, overlapping, parallel edges, no exact witnesses). The lower
 /// bound is the best axis's support-plane gap, the upper the witnesses'
 /// distance; they agree to rounding.
-#[inline(never)]
 fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
     let (ha, hb, axes) = cso.boxes()?;
     let tol = rel_tol::<T>() * cso.scale;
@@ -907,7 +905,6 @@ fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
 /// the last answer (A's frame, in `cache`), whose facing corners usually
 /// still realise the distance ([`super::sat::box_box_near`]), else the
 /// whole test. The cache keeps the new normal (zero when GJK must answer).
-#[inline(never)]
 fn box_box_distance_warm<T: Real>(
     cso: &Cso<'_, T>,
     cache: &mut SimplexCache<T>,
