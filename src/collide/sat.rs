@@ -32,46 +32,64 @@ pub(crate) fn box_box<T: Real>(
     t: V3<T>,
     tol: T,
 ) -> Option<bool> {
-    let axes_a = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
     let (ha, hb) = (ha.abs(), hb.abs());
     let hs = [hb.x(), hb.y(), hb.z()];
     // Rounding in a projection is a few ulps of the magnitudes involved.
     let round = T::EPSILON
         * T::from_f64(32.0)
         * (t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2]);
+    // B's axes as the columns of `r`: every projection is a few products
+    // of its entries, as in `best_axis`.
+    let [b0, b1, b2] = axes_b;
+    let r = [
+        [b0.x(), b1.x(), b2.x()],
+        [b0.y(), b1.y(), b2.y()],
+        [b0.z(), b1.z(), b2.z()],
+    ];
+    let ar = r.map(|row| row.map(Real::abs));
+    let (tv, has) = ([t.x(), t.y(), t.z()], [ha.x(), ha.y(), ha.z()]);
     let mut certain_overlap = true;
-    // Separation of the boxes along unnormalised axis `l` of length `len`.
-    let mut check = |l: V3<T>, len: T| -> Option<bool> {
-        let ra = ha.dot(l.abs());
-        let rb = hs[0] * axes_b[0].dot(l).abs()
-            + hs[1] * axes_b[1].dot(l).abs()
-            + hs[2] * axes_b[2].dot(l).abs();
-        let gap = t.dot(l).abs() - ra - rb;
+    // The boxes' separation `gap` along an axis of length `len`
+    // (unnormalised): apart for certain, or not certainly overlapping.
+    let mut check = |gap: T, len: T| -> bool {
         let err = round * len;
         if gap > tol * len + err {
-            return Some(false);
+            return true;
         }
         if gap > -err {
             certain_overlap = false;
         }
-        None
+        false
     };
-    for l in axes_a.iter().chain(&axes_b) {
-        if let Some(apart) = check(*l, T::ONE) {
-            return Some(apart);
+    for i in 0..3 {
+        let rb = hs[0] * ar[i][0] + hs[1] * ar[i][1] + hs[2] * ar[i][2];
+        if check(tv[i].abs() - has[i] - rb, T::ONE) {
+            return Some(false);
+        }
+    }
+    for j in 0..3 {
+        let tl = tv[0] * r[0][j] + tv[1] * r[1][j] + tv[2] * r[2][j];
+        let ra = has[0] * ar[0][j] + has[1] * ar[1][j] + has[2] * ar[2][j];
+        if check(tl.abs() - ra - hs[j], T::ONE) {
+            return Some(false);
         }
     }
     let mut parallel = false;
-    for a in &axes_a {
-        for b in &axes_b {
-            let l = a.cross(*b);
-            let len = l.length();
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            // e_i × b_j has components −r[i2][j] (at i1) and r[i1][j] (at i2).
+            let len = (r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]).sqrt();
             if len < T::from_f64(MIN_CROSS) {
                 parallel = true;
                 continue;
             }
-            if let Some(apart) = check(l, len) {
-                return Some(apart);
+            let tl = tv[i2] * r[i1][j] - tv[i1] * r[i2][j];
+            let ra = has[i1] * ar[i2][j] + has[i2] * ar[i1][j];
+            let rb = hs[j1] * ar[i][j2] + hs[j2] * ar[i][j1];
+            if check(tl.abs() - ra - rb, len) {
+                return Some(false);
             }
         }
     }
@@ -123,7 +141,12 @@ fn best_axis<T: Real>(
     axes_b: [V3<T>; 3],
     t: V3<T>,
 ) -> (T, Option<Axis>, bool) {
-    let r = [0, 1, 2].map(|i| [0, 1, 2].map(|j| axes_b[j].get(i)));
+    let [b0, b1, b2] = axes_b;
+    let r = [
+        [b0.x(), b1.x(), b2.x()],
+        [b0.y(), b1.y(), b2.y()],
+        [b0.z(), b1.z(), b2.z()],
+    ];
     let ar = r.map(|row| row.map(Real::abs));
     let (tv, has) = ([t.x(), t.y(), t.z()], [ha.x(), ha.y(), ha.z()]);
     let mut best = (-T::MAX, Axis::FaceA(0), false);
