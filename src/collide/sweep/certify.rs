@@ -214,7 +214,6 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
 /// summed radii away); `None` below a thousandth of the size, where the
 /// polish decides.
 fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Unique)> {
-    use crate::shape::Geom;
     let point = |g: &Geom<T>| matches!(g, Geom::Point | Geom::Sphere { .. });
     let (ga, gb) = (&cso.shape_a().geom, &cso.shape_b().geom);
     let (p, n, unique) = if point(gb) && !point(ga) {
