@@ -243,6 +243,80 @@ fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
     }
 }
 
+/// Grazing sweeps against a sphere (motion at cos 1e-4 to 1e-3 to the
+/// contact normal), both ways round: the closed-form normal is taken where
+/// its own plane puts the contact, not at the method's estimate, which a
+/// grazing motion leaves far off (a vertex's contact point was 1.2e-6 of
+/// the size off through the sphere's support along a tilted normal).
+/// Converged answers: the bracket holds `t*`, the normal is within 1e-7 rad
+/// and the points within `1e-8 + 1e-10 / cos` of the size (A's point moves
+/// along the motion by the bracket's rounding over the closing speed).
+#[test]
+fn grazing_sweeps_against_a_sphere_keep_exact_points() {
+    let mut rng = Rng::new(11);
+    let sphere = |rng: &mut Rng| {
+        let b = Shape::sphere(rng.range(0.05, 2.0));
+        let m = rng.unit();
+        (b.clone(), m, b.support(m))
+    };
+    let mut worst = (0.0_f64, 0.0_f64);
+    for family in ["box", "capsule", "cylinder rim", "cone rim", "cone apex"] {
+        for k in 0..120 {
+            let (a, b) = (
+                exact_common::unique_support(&mut rng, family),
+                sphere(&mut rng),
+            );
+            let pose = rng.pose(3.0);
+            let t = if k % 2 == 0 {
+                exact_common::place(format!("{family} vs sphere"), a, b, pose, 0.3, 0.0)
+            } else {
+                exact_common::place(format!("sphere vs {family}"), b, a, pose, 0.7, 0.0)
+            };
+            let cos = rng.range(1e-4, 1e-3);
+            let tangent = rng.unit();
+            let tangent = (tangent - t.normal * tangent.dot(t.normal)).normalize();
+            let dir = tangent * (1.0 - cos * cos).sqrt() + t.normal * cos;
+            let motion = dir * t.scale * rng.range(0.5, 3.0);
+            let toi = rng.range(0.1, 0.9);
+            let start = Pose::new(t.pose_a.position - motion * toi, t.pose_a.rotation);
+            let closing = motion.dot(t.normal);
+            for (name, method) in METHODS {
+                let s = method(
+                    &Placed::new(&t.a, start),
+                    motion,
+                    &Placed::new(&t.b, t.pose_b),
+                );
+                let label = format!("{name}: {} case {k}: {s:?}", t.name);
+                assert!(s.hit, "{label}");
+                let slack = (1e-14 * t.pose_a.position.length() + REL * t.scale) / closing;
+                assert!(s.toi_lower <= toi + slack, "{label}");
+                if s.status != Status::Converged {
+                    continue;
+                }
+                assert!(toi <= s.toi_upper + slack, "{label}");
+                let moved = motion * (s.toi - toi);
+                let pa = (s.point_a - moved - t.point_a).length() / t.scale;
+                let pb = (s.point_b - t.point_a).length() / t.scale;
+                let angle = s
+                    .normal
+                    .cross(t.normal)
+                    .length()
+                    .atan2(s.normal.dot(t.normal));
+                assert!(
+                    pa.max(pb) <= 1e-8 + 1e-10 / cos,
+                    "{label}: points {pa:e} {pb:e}"
+                );
+                assert!(angle <= 1e-7, "{label}: normal {angle:e}");
+                worst = (worst.0.max(pa.max(pb)), worst.1.max(angle));
+            }
+        }
+    }
+    println!(
+        "grazing against a sphere: points {:.1e}, normal {:.1e} rad",
+        worst.0, worst.1
+    );
+}
+
 /// The default sweep of two spheres is the closed form: no support
 /// evaluations, the same answer as `sweep::analytic`, an exact bracket.
 #[test]

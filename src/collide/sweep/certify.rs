@@ -115,7 +115,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         *slot = cso.point(p.local_a, p.local_b);
     }
     let near = &placed[..found.near.len().min(4)];
-    let (n, hub, probed) = contact_normal(cso, x, n0, near, &mut iterations);
+    let (n, hub, probed) = contact_normal(cso, (m, t_e), n0, near, &mut iterations);
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -231,33 +231,48 @@ fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Uniq
     (clear && n.is_finite()).then_some((n, unique))
 }
 
-/// The contact normal at A's path point `x` (A's frame, unit, from A
-/// towards B) from the method's `n0`, the support of `K` there and which
-/// shape's support is unique around it (`None`: not probed, a face of `K`):
-/// the closed form against a point core, else the polish (looking closer
-/// on curved cores where it found neither support unique).
+/// The contact normal on A's path `x(t) = −t·m` near the method's time of
+/// impact `t_e` (A's frame, unit, from A towards B) from the method's `n0`,
+/// the support of `K` there and which shape's support is unique around it
+/// (`None`: not probed, a face of `K`): the closed form against a point
+/// core, else the polish at `x(t_e)` (looking closer on curved cores where
+/// it found neither support unique). The closed form is taken again where
+/// its own support plane puts the contact: at a grazing motion `t_e` may be
+/// off by far more than the bracket, which tilts a normal read there.
 fn contact_normal<T: Real>(
     cso: &Cso<'_, T>,
-    x: V3<T>,
+    (m, t_e): (V3<T>, T),
     n0: V3<T>,
     near: &[CsoPoint<T>],
     iterations: &mut u32,
 ) -> (V3<T>, Full<T>, Option<Unique>) {
-    match point_core_normal(cso, x) {
-        Some((n, unique)) => {
-            rec::text!("a point core: the normal in closed form");
-            *iterations += 1;
-            (n, support(cso, n), Some(unique))
-        }
-        None => match polish(cso, x, n0, near, iterations) {
-            // On a curved core a face of `K` (a rim point against a flat
-            // side) or the probes' verdict leaves the contact point to a
-            // mix of support points along the rim: look closer.
-            (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
-                (n, hub, Some(unique_near(cso, n, iterations)))
+    let x = m * -t_e;
+    if let Some((mut n, unique)) = point_core_normal(cso, x) {
+        rec::text!("a point core: the normal in closed form");
+        let mut hub = support(cso, n);
+        *iterations += 1;
+        for _ in 0..2 {
+            let closing = n.dot(m);
+            if closing <= T::ZERO {
+                break;
             }
-            polished => polished,
-        },
+            let t = (t_e + n.dot(x - hub.k) / closing).max(T::ZERO).min(T::ONE);
+            let Some((next, _)) = point_core_normal(cso, m * -t) else {
+                break;
+            };
+            (n, hub) = (next, support(cso, next));
+            *iterations += 1;
+        }
+        return (n, hub, Some(unique));
+    }
+    match polish(cso, x, n0, near, iterations) {
+        // On a curved core a face of `K` (a rim point against a flat side)
+        // or the probes' verdict leaves the contact point to a mix of
+        // support points along the rim: look closer.
+        (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
+            (n, hub, Some(unique_near(cso, n, iterations)))
+        }
+        polished => polished,
     }
 }
 
