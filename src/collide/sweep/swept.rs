@@ -51,9 +51,26 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     };
     let mut iterations = test.iterations;
     match test.origin {
-        Origin::Separated { .. } => {
-            rec::text!("miss: the swept CSO excludes the origin");
-            return Sweep::miss(iterations, test.status);
+        Origin::Separated { axis, separation } => {
+            // A miss is proven by a plane with the whole swept CSO beyond
+            // the tolerance on one side: the portal's bound, or the support
+            // along its axis (a grazing motion's portal can end without one).
+            let gap = separation.max(-swept_support(axis).w.dot(axis));
+            iterations += 1;
+            if gap > tol {
+                rec::text!("miss: the swept CSO excludes the origin");
+                return Sweep::miss(iterations, test.status);
+            }
+            rec::text!(
+                "the swept CSO's separating plane is not proven off the origin: conservative advancement decides"
+            );
+            let start = Cso::new(a, b);
+            return advance(
+                (a, b, &start),
+                motion,
+                (T::ZERO, iterations),
+                (&Simplex::new(), None),
+            );
         }
         Origin::Degenerate => return degenerate(a, motion, b, iterations),
         Origin::Inside { .. } => {}
