@@ -35,8 +35,9 @@
 //! unit only to f32 precision is read as the nearest true rotation.
 
 use super::Status;
+use super::boxes;
 pub(crate) use super::centers::Centers;
-use super::cso::{Cso, relative};
+use super::cso::Cso;
 use super::handover::{ROUGH_REL, SLOW_WARM, from_normal, rough_then_polish};
 use super::simplex::{CsoPoint, Simplex};
 use super::touch::near_touching;
@@ -131,7 +132,8 @@ pub struct SimplexCache<T: Real> {
     local_a: [V3<T>; 4],
     local_b: [V3<T>; 4],
     /// The last unique normal in A's frame (zero when none): curved cores
-    /// whose GJK converges slowly start the witness polish from it.
+    /// whose GJK converges slowly start the witness polish from it, two
+    /// boxes the separating axis test (`boxes::distance_from`).
     normal: V3<T>,
 }
 
@@ -446,7 +448,7 @@ fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
         return c.distance();
     }
     let cso = Cso::new(a, b);
-    if let Some(out) = box_box_distance(&cso) {
+    if let Some(out) = boxes::distance(&cso) {
         return out;
     }
     distance_gjk(&cso)
@@ -505,7 +507,7 @@ pub(crate) fn distance_keeping<'a, T: Real>(
         return (c.distance(), None);
     }
     let cso = Cso::new(a, b);
-    if let Some(out) = box_box_distance(&cso) {
+    if let Some(out) = boxes::distance(&cso) {
         return (out, None);
     }
     let (out, core) = distance_gjk_in(&cso, simplex);
@@ -542,7 +544,7 @@ pub fn distance_with_tolerance<T: Real>(
             return c.distance();
         }
         let cso = Cso::new(a, b);
-        if let Some(out) = box_box_distance(&cso).filter(|d| d.distance > rel * cso.scale) {
+        if let Some(out) = boxes::distance(&cso).filter(|d| d.distance > rel * cso.scale) {
             return out;
         }
         let mut simplex = Simplex::new();
@@ -598,7 +600,7 @@ pub(crate) fn distance_warm_in<T: Real>(
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
     rec::shapes!(a, b);
-    if let Some(out) = box_box_distance_warm(cso, cache) {
+    if let Some(out) = boxes::distance_from(cso, &mut cache.normal) {
         return out;
     }
     if T::PRECISION == rec::Precision::F64 && cso.curved() && cache.normal != V3::<T>::ZERO {
@@ -860,7 +862,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
                 status: Status::Converged,
             };
         }
-        if let Some(intersecting) = box_box(a, b) {
+        if let Some(intersecting) = boxes::intersect(a, b) {
             rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
             return Overlap {
                 intersecting,
@@ -886,107 +888,9 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     out
 }
 
-/// Two boxes (with or without margins) clearly apart: the separating axis
-/// test's exact distance, when its witnesses check out
-/// ([`super::sat::box_box_contact`]); `None` leaves the pair to GJK (near
-/// touching, overlapping, parallel edges, no exact witnesses). The lower
-/// bound is the best axis's support-plane gap, the upper the witnesses'
-/// distance; they agree to rounding.
-fn box_box_distance<T: Real>(cso: &Cso<'_, T>) -> Option<Distance<T>> {
-    let (ha, hb, axes) = cso.boxes()?;
-    let tol = rel_tol::<T>() * cso.scale;
-    box_box_answer(
-        cso,
-        super::sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?,
-    )
-}
-
-/// [`box_box_distance`] for a coherent query: first from the normal of
-/// the last answer (A's frame, in `cache`), whose facing corners usually
-/// still realise the distance ([`super::sat::box_box_near`]), else the
-/// whole test. The cache keeps the new normal (zero when GJK must answer).
-fn box_box_distance_warm<T: Real>(
-    cso: &Cso<'_, T>,
-    cache: &mut SimplexCache<T>,
-) -> Option<Distance<T>> {
-    let (ha, hb, axes) = cso.boxes()?;
-    let tol = rel_tol::<T>() * cso.scale;
-    let t = cso.offset();
-    let near = if cache.normal == V3::<T>::ZERO {
-        None
-    } else {
-        super::sat::box_box_near(ha, hb, axes, t, cache.normal, tol)
-    };
-    let answer = near
-        .or_else(|| super::sat::box_box_contact(ha, hb, axes, t, tol))
-        .and_then(|c| Some((c.normal, box_box_answer(cso, c)?)));
-    cache.normal = answer.map_or(V3::<T>::ZERO, |(n, _)| n);
-    answer.map(|(_, out)| out)
-}
-
-/// The distance answer of boxes whose cores' contact `c` (A's frame) the
-/// separating axis test found; `None` unless clearly apart (beyond twice
-/// GJK's gap tolerance, so GJK would not call them touching).
-fn box_box_answer<T: Real>(cso: &Cso<'_, T>, c: super::sat::BoxContact<T>) -> Option<Distance<T>> {
-    let tol = rel_tol::<T>() * cso.scale;
-    let r = cso.radius();
-    if c.sep - r <= T::TWO * tol {
-        return None;
-    }
-    let n = c.normal;
-    let upper = ((c.point_b - c.point_a).length() - r).max(T::ZERO);
-    let lower = (c.sep - r).min(upper);
-    rec::text!("box–box: separating axis test, distance {upper:?}");
-    let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let out = Distance {
-        distance: upper,
-        point_a: cso.world_point(c.point_a + n * cso.radius_a),
-        point_b: cso.world_point(c.point_b - n * cso.radius_b),
-        normal: cso.world_vector(n),
-        intersecting: false,
-        lower_bound: lower,
-        upper_bound: upper,
-        iterations: 0,
-        status: Status::Converged,
-        witness: witness::classify(cso, n, eta),
-    };
-    if rec::ENABLED && rec::is_on() {
-        rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);
-        rec::point!("closest on B", out.point_b, rec::Rgba::GREEN);
-    }
-    Some(out)
-}
-
-/// Two boxes without margins: the separating axis test, when it is
-/// certain. Only the relative pose is needed, not a whole [`Cso`].
-pub(crate) fn box_box<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
-    use crate::shape::Geom;
-    let (Geom::Box { half_extents: ha }, Geom::Box { half_extents: hb }) =
-        (&a.shape.geom, &b.shape.geom)
-    else {
-        return None;
-    };
-    if a.shape.margin != T::ZERO || b.shape.margin != T::ZERO {
-        return None;
-    }
-    let (rot_b, pos_b, _) = relative(a, b);
-    let tol = rel_tol::<T>() * ha.max_abs().max(hb.max_abs());
-    super::sat::box_box(*ha, *hb, rot_b.columns(), pos_b, tol)
-}
-
 /// [`distance`] by GJK alone (no separating axis test), for the unit tests
 /// of the `sat` module.
 #[cfg(test)]
 pub(crate) fn distance_gjk_for_tests<T: Real>(cso: &Cso<'_, T>) -> Distance<T> {
     distance_gjk(cso)
-}
-
-/// The box–box test on the shapes of `cso`, for the unit tests of the `sat` module.
-#[cfg(test)]
-pub(crate) fn box_box_for_tests<T: Real>(cso: &Cso<'_, T>) -> Option<bool> {
-    let (ha, hb, axes) = cso.boxes()?;
-    if cso.radius() != T::ZERO {
-        return None;
-    }
-    super::sat::box_box(ha, hb, axes, cso.offset(), rel_tol::<T>() * cso.scale)
 }

@@ -6,6 +6,7 @@
 //! (`witness`, over `feature`); closed forms for a point core against a point, segment, box, cylinder or cone (`centers`, `project`).
 
 mod answer;
+mod boxes;
 mod centers;
 mod contact;
 mod cso;

@@ -346,7 +346,7 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
                 status: Status::Converged,
             };
         }
-        if let Some(intersecting) = gjk::box_box(a, b) {
+        if let Some(intersecting) = super::boxes::intersect(a, b) {
             rec::text!("box–box: the separating axis test decided, intersecting: {intersecting}");
             return Overlap {
                 intersecting,

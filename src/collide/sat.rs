@@ -468,7 +468,7 @@ mod tests {
             let d = gjk::distance(&pa, &pb);
             let o = gjk::intersect(&pa, &pb);
             assert_eq!(o.intersecting, d.intersecting, "{d:?} {o:?}");
-            decided += usize::from(gjk::box_box_for_tests(&cso).is_some());
+            decided += usize::from(crate::collide::boxes::intersect_for_tests(&cso).is_some());
         }
         assert!(decided > 2500, "{decided}");
     }
