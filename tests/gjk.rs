@@ -688,6 +688,16 @@ fn warm_start_coherent_frames() {
     assert!(one * 2 > frames);
 }
 
+/// B's pose at frame `f` of a coherent motion from `start` and `spin`:
+/// 0.002 of drift and 0.01 rad of turn per frame.
+fn drift(start: DVec3, spin: DQuat, f: u32) -> Pose<f64> {
+    let t = f64::from(f);
+    Pose::new(
+        start + DVec3::new(0.002, -0.001, 0.0015) * t,
+        DQuat::from_rotation_y(0.01 * t) * spin,
+    )
+}
+
 /// Boxes moving coherently (f64, margins on some): the warm query (the
 /// separating axis test from the last normal, else the whole test, else
 /// warm GJK) gives the cold answer: the same verdict and witness
@@ -706,11 +716,7 @@ fn warm_start_on_boxes_agrees_with_cold() {
         let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
         let mut cache = SimplexCache::default();
         for f in 0..30 {
-            let t = f64::from(f);
-            let pb = Pose::new(
-                start + DVec3::new(0.002, -0.001, 0.0015) * t,
-                DQuat::from_rotation_y(0.01 * t) * spin,
-            );
+            let pb = drift(start, spin, f);
             let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
             let cold = gjk::distance(&a, &b);
             let warm = gjk::distance_warm(&a, &b, &mut cache);
@@ -762,11 +768,7 @@ fn warm_start_from_the_last_normal_on_curved_pairs() {
         let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
         let mut cache = SimplexCache::default();
         for f in 0..30 {
-            let t = f64::from(f);
-            let pb = Pose::new(
-                start + DVec3::new(0.002, -0.001, 0.0015) * t,
-                DQuat::from_rotation_y(0.01 * t) * spin,
-            );
+            let pb = drift(start, spin, f);
             let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
             let cold = gjk::distance(&x, &y);
             let (warm, recording) = rec::record(|| gjk::distance_warm(&x, &y, &mut cache));

@@ -243,6 +243,36 @@ fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
     }
 }
 
+/// A grazing sweep against a sphere: A of `family` touching a sphere B
+/// (the other way round for odd `k`), moved back along a motion at a
+/// cosine in `cos` to the contact normal. The case, A's start, the motion,
+/// `t*` and the cosine.
+fn grazing(
+    rng: &mut Rng,
+    family: &str,
+    k: usize,
+    (lo, hi): (f64, f64),
+) -> (Case, Pose<f64>, DVec3, f64, f64) {
+    let a = exact_common::unique_support(rng, family);
+    let sphere = Shape::sphere(rng.range(0.05, 2.0));
+    let m = rng.unit();
+    let b = (sphere.clone(), m, sphere.support(m));
+    let pose = rng.pose(3.0);
+    let t = if k.is_multiple_of(2) {
+        exact_common::place(format!("{family} vs sphere"), a, b, pose, 0.3, 0.0)
+    } else {
+        exact_common::place(format!("sphere vs {family}"), b, a, pose, 0.7, 0.0)
+    };
+    let cos = rng.range(lo, hi);
+    let tangent = rng.unit();
+    let tangent = (tangent - t.normal * tangent.dot(t.normal)).normalize();
+    let dir = tangent * (1.0 - cos * cos).sqrt() + t.normal * cos;
+    let motion = dir * t.scale * rng.range(0.5, 3.0);
+    let toi = rng.range(0.1, 0.9);
+    let start = Pose::new(t.pose_a.position - motion * toi, t.pose_a.rotation);
+    (t, start, motion, toi, cos)
+}
+
 /// Grazing sweeps against a sphere (motion at cos 1e-4 to 1e-3 to the
 /// contact normal), both ways round: the closed-form normal is taken where
 /// its own plane puts the contact, not at the method's estimate, which a
@@ -254,31 +284,10 @@ fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
 #[test]
 fn grazing_sweeps_against_a_sphere_keep_exact_points() {
     let mut rng = Rng::new(11);
-    let sphere = |rng: &mut Rng| {
-        let b = Shape::sphere(rng.range(0.05, 2.0));
-        let m = rng.unit();
-        (b.clone(), m, b.support(m))
-    };
     let mut worst = (0.0_f64, 0.0_f64);
     for family in ["box", "capsule", "cylinder rim", "cone rim", "cone apex"] {
         for k in 0..120 {
-            let (a, b) = (
-                exact_common::unique_support(&mut rng, family),
-                sphere(&mut rng),
-            );
-            let pose = rng.pose(3.0);
-            let t = if k % 2 == 0 {
-                exact_common::place(format!("{family} vs sphere"), a, b, pose, 0.3, 0.0)
-            } else {
-                exact_common::place(format!("sphere vs {family}"), b, a, pose, 0.7, 0.0)
-            };
-            let cos = rng.range(1e-4, 1e-3);
-            let tangent = rng.unit();
-            let tangent = (tangent - t.normal * tangent.dot(t.normal)).normalize();
-            let dir = tangent * (1.0 - cos * cos).sqrt() + t.normal * cos;
-            let motion = dir * t.scale * rng.range(0.5, 3.0);
-            let toi = rng.range(0.1, 0.9);
-            let start = Pose::new(t.pose_a.position - motion * toi, t.pose_a.rotation);
+            let (t, start, motion, toi, cos) = grazing(&mut rng, family, k, (1e-4, 1e-3));
             let closing = motion.dot(t.normal);
             for (name, method) in METHODS {
                 let s = method(
@@ -325,30 +334,9 @@ fn grazing_sweeps_against_a_sphere_keep_exact_points() {
 #[test]
 fn barely_grazing_sweeps_hit() {
     let mut rng = Rng::new(12);
-    let sphere = |rng: &mut Rng| {
-        let b = Shape::sphere(rng.range(0.05, 2.0));
-        let m = rng.unit();
-        (b.clone(), m, b.support(m))
-    };
     for family in ["box", "capsule", "cylinder rim", "cone rim", "cone apex"] {
         for k in 0..100 {
-            let (a, b) = (
-                exact_common::unique_support(&mut rng, family),
-                sphere(&mut rng),
-            );
-            let pose = rng.pose(3.0);
-            let t = if k % 2 == 0 {
-                exact_common::place(format!("{family} vs sphere"), a, b, pose, 0.3, 0.0)
-            } else {
-                exact_common::place(format!("sphere vs {family}"), b, a, pose, 0.7, 0.0)
-            };
-            let cos = rng.range(1e-6, 1e-5);
-            let tangent = rng.unit();
-            let tangent = (tangent - t.normal * tangent.dot(t.normal)).normalize();
-            let dir = tangent * (1.0 - cos * cos).sqrt() + t.normal * cos;
-            let motion = dir * t.scale * rng.range(0.5, 3.0);
-            let toi = rng.range(0.1, 0.9);
-            let start = Pose::new(t.pose_a.position - motion * toi, t.pose_a.rotation);
+            let (t, start, motion, toi, _) = grazing(&mut rng, family, k, (1e-6, 1e-5));
             for (name, method) in METHODS {
                 let s = method(
                     &Placed::new(&t.a, start),
