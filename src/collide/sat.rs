@@ -39,7 +39,9 @@ pub(crate) fn box_box<T: Real>(
         * T::from_f64(32.0)
         * (t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2]);
     // B's axes as the columns of `r`: every projection is a few products
-    // of its entries, as in `best_axis`.
+    // of its entries, as in `best_axis`. Built here and there alike, by
+    // name: a shared helper returning the matrix measured 20–30 % slower
+    // box intersect (the build stopped being folded into the test).
     let [b0, b1, b2] = axes_b;
     let r = [
         [b0.x(), b1.x(), b2.x()],
