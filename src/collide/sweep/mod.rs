@@ -13,6 +13,10 @@
 //!   side and subtract from 1 ("Thoughts on shape casting").
 //! - [`analytic`]: closed form for sphere–point and sphere–sphere.
 //!
+//! The ray cast answers two spheres (or points) in closed form, and two
+//! boxes without margins by the separating axis test in time (`boxes`)
+//! wherever rounding lets it decide.
+//!
 //! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
 //!
 //! Every hit carries its certificate ([`certify`]): a bracket `[toi_lower,
@@ -21,6 +25,7 @@
 
 mod advance;
 mod analytic;
+mod boxes;
 mod certify;
 mod polish;
 mod ray;

@@ -3,6 +3,7 @@
 
 use super::advance::advance;
 use super::analytic::{point_cores, sphere_sphere};
+use super::boxes::{self, Decided};
 use super::certify::{Found, certify};
 use super::{MAX_ITERS, Sweep, gjk_tol, initial};
 use crate::collide::Status;
@@ -23,7 +24,10 @@ use cspace_recorder as rec;
 /// conservative advancement from `x`, warm-started with its simplex.
 ///
 /// Two spheres or points (cores that are single points) are solved in
-/// closed form (the [`analytic`](super::analytic) sweep).
+/// closed form (the [`analytic`](super::analytic) sweep), two boxes without
+/// margins by the separating axis test in time where it can decide (exact
+/// to rounding: the time of impact, the entering axis as the normal, a
+/// point of both contact features).
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
     let query = rec::enter_query();
     let out = (|| {
@@ -33,7 +37,12 @@ pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) ->
             rec::text!("closed form: both cores are points (spheres, points)");
             return sphere_sphere(a, motion, b);
         }
-        cast(a, motion, b)
+        match boxes::sweep(a, motion, b) {
+            Some(Decided::Hit(s)) => s,
+            Some(Decided::Miss) => Sweep::miss(0, Status::Converged),
+            Some(Decided::Overlapping) => initial(a, b, 0),
+            None => cast(a, motion, b),
+        }
     })();
     answer::sweep(&query, a, motion, &out);
     out
