@@ -6,7 +6,7 @@
 use super::Status;
 use super::epa::{Penetration, settle};
 use super::gjk::{Distance, touch_tol};
-use super::project::{Projection, project};
+use super::project::{project, within};
 use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
@@ -36,47 +36,6 @@ pub(crate) struct Centers<T: Real> {
     pub tol: T,
 }
 
-/// A point core's projection onto the other core, in that core's frame:
-/// all an overlap test needs (no world transforms).
-enum Local<T: Real> {
-    /// Both cores are points: B's centre relative to A's.
-    Points(V3<T>),
-    /// B's centre projected onto A's core (A's frame).
-    OntoA(Projection<T>),
-    /// A's centre projected onto B's core (B's frame).
-    OntoB(Projection<T>),
-}
-
-impl<T: Real> Local<T> {
-    /// `Some` when one core is a point and the other a point, segment, box,
-    /// cylinder or cone.
-    #[inline]
-    fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
-        let (pa, pb) = (a.pose.position, b.pose.position);
-        Some(match (point(a.shape), point(b.shape)) {
-            (true, true) => Self::Points(pb - pa),
-            (false, true) => Self::OntoA(project(
-                &a.shape.geom,
-                a.pose.inverse_transform_vector(pb - pa),
-            )?),
-            (true, false) => Self::OntoB(project(
-                &b.shape.geom,
-                b.pose.inverse_transform_vector(pa - pb),
-            )?),
-            (false, false) => return None,
-        })
-    }
-
-    /// The cores' signed distance (see [`Centers::dc`]).
-    #[inline]
-    fn signed(&self) -> T {
-        match self {
-            Self::Points(d) => d.length(),
-            Self::OntoA(p) | Self::OntoB(p) => p.signed,
-        }
-    }
-}
-
 /// Whether a shape's core is a single point (a sphere or a point).
 #[inline]
 fn point<T: Real>(s: &Shape<T>) -> bool {
@@ -97,15 +56,26 @@ fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> T {
 /// or the input is not finite (GJK's path says what is wrong).
 #[inline]
 pub(crate) fn overlapping<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<bool> {
-    if !point(a.shape) && !point(b.shape) {
-        return None;
+    let (pa, pb) = (a.pose.position, b.pose.position);
+    let limit = || a.shape.radius() + b.shape.radius() + tolerance(a, b);
+    match (point(a.shape), point(b.shape)) {
+        (true, true) => {
+            let d2 = (pb - pa).length_squared();
+            let l = limit();
+            d2.is_finite().then_some(d2 <= l * l)
+        }
+        (false, true) => within(
+            &a.shape.geom,
+            a.pose.inverse_transform_vector(pb - pa),
+            limit(),
+        ),
+        (true, false) => within(
+            &b.shape.geom,
+            b.pose.inverse_transform_vector(pa - pb),
+            limit(),
+        ),
+        (false, false) => None,
     }
-    let dc = Local::of(a, b)?.signed();
-    if !dc.is_finite() {
-        return None;
-    }
-    let gap = dc - (a.shape.radius() + b.shape.radius());
-    Some(gap <= tolerance(a, b))
 }
 
 impl<T: Real> Centers<T> {

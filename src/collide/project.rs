@@ -46,6 +46,31 @@ pub(crate) fn project<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<Projection<T>
     }
 }
 
+/// Whether `p` (the core's local frame) is within `limit` (≥ 0) of the
+/// core of `geom`, inside included: an overlap test. Boxes and capsules
+/// compare squared distances, with no square root or division on the
+/// way (an f64 square root is a fair share of a sphere's whole test);
+/// cylinders and cones take [`project`]. `None` where `project` does not
+/// apply or the input is not finite.
+pub(crate) fn within<T: Real>(geom: &Geom<T>, p: V3<T>, limit: T) -> Option<bool> {
+    let near = match geom {
+        Geom::Box { half_extents: h } => V3::<T>::new(
+            p.x().max(-h.x()).min(h.x()),
+            p.y().max(-h.y()).min(h.y()),
+            p.z().max(-h.z()).min(h.z()),
+        ),
+        Geom::Capsule { half_height: h, .. } => {
+            V3::<T>::new(T::ZERO, p.y().max(-*h).min(*h), T::ZERO)
+        }
+        _ => {
+            let q = project(geom, p)?;
+            return q.signed.is_finite().then_some(q.signed <= limit);
+        }
+    };
+    let d2 = (p - near).length_squared();
+    d2.is_finite().then_some(d2 <= limit * limit)
+}
+
 /// `v`'s sign as ±1 (+1 for zero).
 fn sign<T: Real>(v: T) -> T {
     if v < T::ZERO { -T::ONE } else { T::ONE }

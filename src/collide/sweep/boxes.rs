@@ -122,18 +122,29 @@ pub(super) fn sweep<T: Real>(
     let tol = 4.0 * rel_tol::<T>().to_f64() * cso.scale;
     let narrow = |v: DVec3| V3::<T>::from_f64(v.to_array());
     let out = match decide(&cso, wide(motion), tol)? {
-        Decided::Hit(s) => Decided::Hit(Sweep {
-            hit: true,
-            toi: T::from_f64(s.toi),
-            toi_lower: T::from_f64(s.toi_lower),
-            toi_upper: T::from_f64(s.toi_upper),
-            normal: narrow(s.normal),
-            point: narrow(s.point),
-            point_a: narrow(s.point_a),
-            point_b: narrow(s.point_b),
-            iterations: 0,
-            status: Status::Converged,
-        }),
+        Decided::Hit(s) => {
+            // The bracket rounded outwards, and still within the tolerance.
+            let (lower, upper) = (
+                outward::<T>(s.toi_lower, -1.0),
+                outward::<T>(s.toi_upper, 1.0),
+            );
+            let closing = s.normal.dot(wide(motion));
+            if (upper.to_f64() - lower.to_f64()) * closing > tol {
+                return None;
+            }
+            Decided::Hit(Sweep {
+                hit: true,
+                toi: lower,
+                toi_lower: lower,
+                toi_upper: upper,
+                normal: narrow(s.normal),
+                point: narrow(s.point),
+                point_a: narrow(s.point_a),
+                point_b: narrow(s.point_b),
+                iterations: 0,
+                status: Status::Converged,
+            })
+        }
         Decided::Miss => Decided::Miss,
         Decided::Overlapping => Decided::Overlapping,
     };
@@ -141,6 +152,17 @@ pub(super) fn sweep<T: Real>(
         record_hit(s);
     }
     Some(out)
+}
+
+/// `x` in precision `T`, rounded towards `side` (−1 down, +1 up) where
+/// it is not exact, so that a bracket holds after narrowing.
+fn outward<T: Real>(x: f64, side: f64) -> T {
+    let y = T::from_f64(x);
+    if (y.to_f64() - x) * side >= 0.0 {
+        return y;
+    }
+    // Nearest rounding is off by at most half a unit in the last place.
+    T::from_f64(x + side * x.abs() * T::EPSILON.to_f64())
 }
 
 /// [`sweep`] in f64 on the CSO of the boxes; `tol` is the bracket's
@@ -227,6 +249,11 @@ fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
     // the entering time, the estimate without bias), then A at the toi.
     let (toi, meet) = (lower, first.enter);
     let (on_a, on_b) = contact((ha, hb, axes_b), t - m * meet, n, err / len);
+    // Each point is on its box by construction; they must also meet.
+    if (on_a - on_b).length() > tol {
+        rec::text!("two boxes: no common contact point found, left to the ray cast");
+        return None;
+    }
     let (point_a, point_b) = (
         cso.world_point(on_a) + motion * toi,
         cso.world_point(on_b + m * meet),
@@ -363,7 +390,9 @@ fn support_feature(h: DVec3, d: DVec3, eta: f64) -> Feature {
     let mut centre = [0.0; 3];
     let mut free = [false; 3];
     for k in 0..3 {
-        if d[k].abs() * 2.0 * h[k] <= eta {
+        // A side no longer than `eta` (a flat box's zero extent) is a
+        // coordinate, not a direction the feature spans.
+        if d[k].abs() * 2.0 * h[k] <= eta && 2.0 * h[k] > eta {
             free[k] = true;
         } else if d[k] > 0.0 {
             centre[k] = h[k];
@@ -438,13 +467,21 @@ fn contact(
     } else if kb == 0 {
         from_b(fb.0)
     } else if ka == 2 || (ka == 1 && kb == 1 && parallel(fa.1, fb.1, axes_b)) {
-        // B's face or edge cut by A's face (or by the ends of A's parallel edge).
-        let poly = clip(map(feature_polygon(hb, fb), &from_b), fa.1, ha);
-        poly.centre().unwrap_or_else(|| from_b(fb.0))
+        // B's face or edge cut by A's face (or by the ends of A's parallel
+        // edge); features meeting only at a boundary may miss it by
+        // rounding, so a second cut is wider by `eta`.
+        let poly = map(feature_polygon(hb, fb), &from_b);
+        clip(poly, fa.1, ha)
+            .centre()
+            .or_else(|| clip(poly, fa.1, ha + DVec3::splat(eta)).centre())
+            .unwrap_or_else(|| from_b(fb.0))
     } else if kb == 2 {
         // A's edge cut by B's face, in B's frame.
-        let poly = clip(map(feature_polygon(ha, fa), &to_b), fb.1, hb);
-        poly.centre().map_or(fa.0, from_b)
+        let poly = map(feature_polygon(ha, fa), &to_b);
+        clip(poly, fb.1, hb)
+            .centre()
+            .or_else(|| clip(poly, fb.1, hb + DVec3::splat(eta)).centre())
+            .map_or(fa.0, from_b)
     } else {
         // Two crossing edges: the closest points of their lines.
         let ea = feature_polygon(ha, fa);
