@@ -42,6 +42,17 @@ enum Kind {
     Edge(usize, usize),
 }
 
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const NAMES: [&str; 3] = ["x", "y", "z"];
+        match *self {
+            Self::FaceA(i) => write!(f, "A's face normal {}", NAMES[i]),
+            Self::FaceB(j) => write!(f, "B's face normal {}", NAMES[j]),
+            Self::Edge(i, j) => write!(f, "A's {} edges × B's {} edges", NAMES[i], NAMES[j]),
+        }
+    }
+}
+
 /// One axis of the test (not unit): B's centre on it at t = 0 (`c`), the
 /// closing rate of that projection (`v`, A's motion on it), the summed
 /// projected half extents (`r`), and the times its window opens and
@@ -244,7 +255,12 @@ fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
         return None;
     }
     let n = if first.v > 0.0 { l } else { -l } / len;
-    rec::text!("two boxes: the separating axis test in time, entering along {n:?}");
+    rec::text!(
+        "two boxes, the separating axis test in time: the last axis to overlap is {}, at t = {:?}; normal {:?} (world)",
+        first.kind,
+        first.enter,
+        cso.world_vector(n)
+    );
     // The contact points where the boxes meet (B's centre relative to A at
     // the entering time, the estimate without bias), then A at the toi.
     let (toi, meet) = (lower, first.enter);
