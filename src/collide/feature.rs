@@ -270,6 +270,66 @@ pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2],
     (out, k)
 }
 
+/// [`flats`] given `top`, a height along `d` that no point of the core
+/// exceeds and the support reaches to within the tolerance (a converged
+/// GJK's closest point on it, `top = point·d`): a hull then scans its
+/// points once (the points near `top` hold the support and its set),
+/// where [`flats`] scans twice (the support, then the points near it).
+/// Other cores, and a hull whose near points overflow the feature, take
+/// [`flats`].
+pub(crate) fn flats_below<T: Real>(
+    shape: &Shape<T>,
+    d: V3<T>,
+    eta: T,
+    top: T,
+) -> ([V3<T>; 2], usize) {
+    if let Geom::Hull(hull) = &shape.geom
+        && let Some(f) = hull_feature_below(hull.points(), d, eta, top)
+    {
+        return (f.flats, f.count);
+    }
+    flats(shape, d, eta)
+}
+
+/// [`hull_feature`] in one scan, from a height `top` at most the support's
+/// and within `eta` of it: every point within `eta` of the support is
+/// within `2·eta` of `top`, so the scan collects those, then keeps the ones
+/// within `eta` of the highest it found. `None` where they overflow (a
+/// face of many points) or none was found (`top` above every point).
+fn hull_feature_below<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, top: T) -> Option<Feature<T>> {
+    let mut near = [(V3::<T>::ZERO, T::ZERO); FACE_POINTS];
+    let mut n = 0;
+    let floor = top - eta - eta;
+    for &p in points {
+        let h = p.dot(d);
+        if h >= floor {
+            if n == FACE_POINTS {
+                return None;
+            }
+            near[n] = (p, h);
+            n += 1;
+        }
+    }
+    // The first highest point, as the sequential support scan finds it.
+    let (point, best) = near[..n]
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.1 > a.1 { b } else { a })?;
+    if best > top + eta {
+        // `top` was too low to be within `eta` of the support.
+        return None;
+    }
+    let mut set = [V3::<T>::ZERO; FACE_POINTS];
+    let mut k = 0;
+    for &(p, h) in &near[..n] {
+        if h >= best - eta && !set[..k].contains(&p) {
+            set[k] = p;
+            k += 1;
+        }
+    }
+    Some(hull_set(point, &set[..k], false, (d, eta)))
+}
+
 /// A segment feature from `p` to `q` (with `point` one of its points).
 fn segment<T: Real>(point: V3<T>, p: V3<T>, q: V3<T>) -> Feature<T> {
     match (q - p).try_normalize() {
@@ -384,6 +444,14 @@ fn hull_feature<T: Real>(point: V3<T>, points: &[V3<T>], d: V3<T>, eta: T) -> Fe
             n += 1;
         }
     }
+    hull_set(point, &near[..n], more, (d, eta))
+}
+
+/// The feature of a hull's support set: its support `point` and the
+/// distinct points `near` within `eta` of its height (`more`: there were
+/// more than [`FACE_POINTS`]), at direction `d` and tolerance `eta`.
+fn hull_set<T: Real>(point: V3<T>, near: &[V3<T>], more: bool, (d, eta): (V3<T>, T)) -> Feature<T> {
+    let n = near.len();
     // The longest spread from the support point, then the longest across it.
     let far = near[..n]
         .iter()
@@ -508,5 +576,55 @@ mod tests {
             eta,
             DVec3::new(0.8, 1.0, 0.8)
         ));
+    }
+
+    /// The one-scan hull feature from a height just below the support
+    /// finds the same set as the two-scan one: vertices, edges and faces
+    /// (points on a box's faces and edges, so sets of one to many points
+    /// occur), the hint anywhere from `eta` below the support to on it.
+    #[test]
+    #[allow(clippy::cast_precision_loss)]
+    fn one_scan_hull_sets_match_two_scans() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut bits = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed >> 11
+        };
+        let mut next = || bits() as f64 / (1u64 << 53) as f64;
+        let (mut faces, mut edges, mut cases) = (0, 0, 0);
+        for k in 0..2000 {
+            // Points snapped to a box's faces, edges and corners.
+            let snap = |v: f64| {
+                if v < 0.4 {
+                    -1.0
+                } else if v > 0.6 {
+                    1.0
+                } else {
+                    v * 2.0 - 1.0
+                }
+            };
+            let points: Vec<DVec3> = (0..12)
+                .map(|_| DVec3::new(snap(next()), snap(next()), snap(next())))
+                .collect();
+            let hull = Shape::<f64>::hull(points);
+            let axis = [DVec3::X, DVec3::Y, DVec3::NEG_Z, DVec3::ONE][k % 4];
+            let tilt = DVec3::new(next(), next(), next()) * if k % 5 == 0 { 1.0 } else { 1e-10 };
+            let d = (axis + tilt).normalize();
+            let eta = 1e-9;
+            let top = hull.core_support(d).dot(d) - eta * next();
+            let two = flats(&hull, d, eta);
+            let one = flats_below(&hull, d, eta, top);
+            assert_eq!(one.1, two.1, "{d:?}");
+            assert_eq!(one.0, two.0, "{d:?}");
+            faces += usize::from(two.1 == 2);
+            edges += usize::from(two.1 == 1);
+            cases += 1;
+        }
+        assert!(
+            faces * 10 >= cases && edges * 10 >= cases,
+            "too few sets to test: {faces} faces, {edges} edges of {cases}"
+        );
     }
 }

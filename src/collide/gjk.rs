@@ -696,7 +696,7 @@ fn separation_at<T: Real>(
             b: cb,
             normal: n,
             lower: core.lower,
-            witness: witness::classify(cso, n, eta),
+            witness: witness::classify(cso, n, eta, (ca, cb)),
             evaluations: 0,
         };
     }

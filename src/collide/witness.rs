@@ -28,7 +28,7 @@
 //! distance's tolerance of closest.
 
 use super::cso::Cso;
-use super::feature::{Feature, Region, feature, flats, on_hull_face};
+use super::feature::{Feature, Region, feature, flats_below, on_hull_face};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -456,11 +456,19 @@ fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<
 /// Whether GJK's closest points of polytope cores (exact there) at unit
 /// normal `n` (A's frame) are unique: no direction shared by both support
 /// sets within the height tolerance `eta` (parallel faces or edges).
-pub(crate) fn classify<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T) -> Witness {
+/// `(ca, cb)` are those points (A's frame): their heights along the normal
+/// let a hull find its support set in one scan of its points.
+pub(crate) fn classify<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    eta: T,
+    (ca, cb): (V3<T>, V3<T>),
+) -> Witness {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
-    let (fa, ka) = flats(cso.shape_a(), n, eta_a);
-    let (fb, kb) = flats(cso.shape_b(), cso.b_direction(-n), eta_b);
+    let (fa, ka) = flats_below(cso.shape_a(), n, eta_a, ca.dot(n));
+    let db = cso.b_direction(-n);
+    let (fb, kb) = flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db));
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
         Witness::Unique
