@@ -270,7 +270,12 @@ fn sphere_point_away_from_the_origin_catches_the_raw_point_coefficient() {
         Placed::new(&sb, Pose::from_position(pt)),
     );
     let s: Sweep<f64> = sweep::analytic(&a, d, &b).unwrap();
-    assert!(s.hit && (s.toi - 0.4).abs() <= 1e-15, "{s:?}");
+    // The bracket holds 0.4 and is its rounding wide (a few ulps).
+    assert!(s.hit && s.toi_lower <= 0.4 && 0.4 <= s.toi_upper, "{s:?}");
+    assert!(
+        s.toi_upper - s.toi_lower <= 1e-14 && s.status == Status::Converged,
+        "{s:?}"
+    );
     assert_eq!(s.normal, DVec3::X);
     assert!((s.point - pt).length() <= 1e-12);
     // The published version is wrong here…
@@ -347,7 +352,11 @@ fn jolt_sphere_cast_hits_at_0_4() {
         let s = f(&a, m, &b);
         assert!(s.hit && (s.toi - 0.4).abs() <= 1e-7, "{name}: {s:?}");
     }
-    assert!((sweep::analytic(&a, m, &b).unwrap().toi - 0.4).abs() <= 1e-15);
+    let s = sweep::analytic(&a, m, &b).unwrap();
+    assert!(
+        s.toi_lower <= 0.4 && 0.4 <= s.toi_upper && s.toi_upper - s.toi_lower <= 1e-14,
+        "{s:?}"
+    );
 }
 
 /// parry#429: a ball cast down onto a wide cuboid; parry's TOI error grew with

@@ -350,7 +350,8 @@ fn barely_grazing_sweeps_hit() {
 }
 
 /// The default sweep of two spheres is the closed form: no support
-/// evaluations, the same answer as `sweep::analytic`, an exact bracket.
+/// evaluations, the same answer as `sweep::analytic`, a bracket as wide as
+/// its rounding.
 #[test]
 fn ray_cast_of_spheres_is_the_closed_form() {
     let mut rng = Rng::new(7);
@@ -369,7 +370,9 @@ fn ray_cast_of_spheres_is_the_closed_form() {
         assert_eq!(cast, exact);
         assert_eq!(cast.iterations, 0);
         if cast.hit {
-            assert_eq!(cast.toi_lower, cast.toi_upper);
+            // As wide as the closed form's rounding.
+            let width = (cast.toi_upper - cast.toi_lower) * m.length();
+            assert!(width <= 1e-12, "bracket {width:e} wide: {cast:?}");
             let gap = (cast.point_b - cast.point_a).length();
             assert!(
                 cast.toi == 0.0 || gap <= 1e-12,
@@ -424,4 +427,48 @@ fn json_answer_has_bracket_and_points_and_old_answers_read() {
             ..
         }
     ));
+}
+
+/// Far from each other (10 000 sizes) along a 30 000-size motion, f32
+/// cannot place the contact within its touching tolerance (one ulp of the
+/// time is ~1e-3 of the size): the bracket widens by its rounding, still
+/// holds the exact time of impact (the f64 answer on the same inputs), and
+/// the answer says `Degenerate` instead of `Converged`. In f64 the same
+/// sweeps converge.
+#[test]
+fn far_f32_sweeps_say_their_bracket_is_wide() {
+    use glam::{Quat, Vec3A};
+    let cases = [
+        (Shape::<f64>::sphere(0.5), Shape::<f64>::sphere(1.0)),
+        (Shape::capsule(1.0, 0.5), Shape::cuboid(DVec3::ONE)),
+        (Shape::cylinder(1.0, 0.5), Shape::cuboid(DVec3::ONE)),
+    ];
+    let start = DVec3::new(-10_002.0, 0.3, 0.1);
+    let m = DVec3::new(30_000.0, 0.0, 0.0);
+    // B's turn in f32, widened exactly for the f64 answer: the same inputs.
+    let q = Quat::from_rotation_z(0.35);
+    let turn = glam::DQuat::from_xyzw(q.x.into(), q.y.into(), q.z.into(), q.w.into());
+    for (sa, sb) in cases {
+        let wide = sweep::ray_cast(
+            &Placed::new(&sa, Pose::from_position(start)),
+            m,
+            &Placed::new(&sb, Pose::new(DVec3::ZERO, turn)),
+        );
+        assert!(wide.hit && wide.status == Status::Converged, "{wide:?}");
+        let (fa, fb) = (sa.to_precision::<f32>(), sb.to_precision::<f32>());
+        let narrow = sweep::ray_cast(
+            &Placed::new(&fa, Pose::from_position(Vec3A::new(-10_002.0, 0.3, 0.1))),
+            Vec3A::new(30_000.0, 0.0, 0.0),
+            &Placed::new(&fb, Pose::new(Vec3A::ZERO, q)),
+        );
+        let (lo, hi) = (f64::from(narrow.toi_lower), f64::from(narrow.toi_upper));
+        assert!(
+            narrow.hit && narrow.status != Status::Converged,
+            "{narrow:?}"
+        );
+        assert!(
+            lo <= wide.toi && wide.toi <= hi,
+            "{narrow:?} against {wide:?}"
+        );
+    }
 }

@@ -3,6 +3,7 @@
 use super::{Sweep, SweepError, record_hit};
 use crate::collide::Status;
 use crate::collide::answer;
+use crate::collide::gjk::rel_tol;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed};
 use cspace_recorder as rec;
@@ -52,8 +53,8 @@ fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), Sw
 }
 
 /// The closed-form sweep of two point cores (spheres, points; with margins).
-/// Exact to rounding: the bracket is the toi itself, and the contact points
-/// are the centres pushed out by the radii along the normal.
+/// Exact to rounding: the bracket is the toi ± that rounding, and the
+/// contact points are the centres pushed out by the radii along the normal.
 pub(super) fn sphere_sphere<T: Real>(
     a: &Placed<'_, T>,
     motion: V3<T>,
@@ -97,7 +98,32 @@ pub(super) fn sphere_sphere<T: Real>(
         .try_normalize()
         .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
     rec::point!("A at impact", centre, rec::Rgba::RED);
-    let s = Sweep::exact(toi, n, surfaces(centre, n), 0);
+    // The bracket is the toi ± its rounding (a few ulps of the relative
+    // position, the motion and the radii, in distance over the closing
+    // speed; `P` itself is one correctly rounded difference): `Converged`
+    // while that stays within the touching tolerance, which f32 cannot
+    // keep along a long motion or far apart.
+    let err = T::from_f64(4.0) * T::EPSILON * (p.length() + motion.length() + r);
+    let closing = n.dot(motion);
+    let tol = T::from_f64(4.0) * rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+    let widen = if closing > T::ZERO {
+        err / closing
+    } else {
+        T::ZERO
+    };
+    let (lower, upper) = ((toi - widen).max(T::ZERO), (toi + widen).min(T::ONE));
+    let tight = (upper - lower) * closing <= tol;
+    let s = Sweep {
+        toi: if tight { lower } else { toi },
+        toi_lower: lower,
+        toi_upper: upper,
+        status: if tight {
+            Status::Converged
+        } else {
+            Status::Degenerate
+        },
+        ..Sweep::exact(toi, n, surfaces(centre, n), 0)
+    };
     record_hit(&s);
     s
 }

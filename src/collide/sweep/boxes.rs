@@ -16,7 +16,7 @@
 //! an f32 motion of tens of sizes would otherwise round the projections by
 //! more than f32's touching tolerance.
 
-use super::{Sweep, record_hit};
+use super::{Sweep, narrowed, record_hit};
 use crate::collide::Status;
 use crate::collide::cso::Cso;
 use crate::collide::gjk::rel_tol;
@@ -131,31 +131,12 @@ pub(super) fn sweep<T: Real>(
     let cso = Cso::new(&pa, &pb);
     // The touching tolerance of the query's own precision.
     let tol = 4.0 * rel_tol::<T>().to_f64() * cso.scale;
-    let narrow = |v: DVec3| V3::<T>::from_f64(v.to_array());
     let out = match decide(&cso, wide(motion), tol)? {
-        Decided::Hit(s) => {
-            // The bracket rounded outwards, and still within the tolerance.
-            let (lower, upper) = (
-                outward::<T>(s.toi_lower, -1.0),
-                outward::<T>(s.toi_upper, 1.0),
-            );
-            let closing = s.normal.dot(wide(motion));
-            if (upper.to_f64() - lower.to_f64()) * closing > tol {
-                return None;
-            }
-            Decided::Hit(Sweep {
-                hit: true,
-                toi: lower,
-                toi_lower: lower,
-                toi_upper: upper,
-                normal: narrow(s.normal),
-                point: narrow(s.point),
-                point_a: narrow(s.point_a),
-                point_b: narrow(s.point_b),
-                iterations: 0,
-                status: Status::Converged,
-            })
-        }
+        // Rounded to `T`, the bracket must still be within the tolerance.
+        Decided::Hit(s) => match narrowed::<T>(&s, wide(motion), tol) {
+            s if s.status == Status::Converged => Decided::Hit(s),
+            _ => return None,
+        },
         Decided::Miss => Decided::Miss,
         Decided::Overlapping => Decided::Overlapping,
     };
@@ -163,17 +144,6 @@ pub(super) fn sweep<T: Real>(
         record_hit(s);
     }
     Some(out)
-}
-
-/// `x` in precision `T`, rounded towards `side` (−1 down, +1 up) where
-/// it is not exact, so that a bracket holds after narrowing.
-fn outward<T: Real>(x: f64, side: f64) -> T {
-    let y = T::from_f64(x);
-    if (y.to_f64() - x) * side >= 0.0 {
-        return y;
-    }
-    // Nearest rounding is off by at most half a unit in the last place.
-    T::from_f64(x + side * x.abs() * T::EPSILON.to_f64())
 }
 
 /// [`sweep`] in f64 on the CSO of the boxes; `tol` is the bracket's

@@ -158,9 +158,22 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     } else {
         crossing
     };
+    // Rounding in the poses and along the path (a few ulps of the
+    // coordinates, and of the time itself) widens the bracket: far from
+    // the origin or along a long motion, f32 cannot place the contact
+    // within the tolerance, and the answer must not say it did.
+    let rounding = T::from_f64(4.0) * T::EPSILON * (cso.offset().length() + m.length() + cso.scale);
+    let (lower, widen) = if closing > T::ZERO {
+        (
+            (lower - rounding / closing).max(T::ZERO),
+            rounding / closing,
+        )
+    } else {
+        (lower, T::ZERO)
+    };
     let (toi, upper, (on_a, on_b), status) = match crossing {
         Some((t, on)) if closing > T::ZERO => {
-            let upper = t.max(lower);
+            let upper = (t.max(lower) + widen).min(T::ONE);
             let tight = (upper - lower) * closing <= touch;
             let status = match found.status {
                 _ if tight => Status::Converged,

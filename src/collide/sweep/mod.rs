@@ -57,7 +57,11 @@ pub const MAX_ITERS: u32 = 128;
 /// means the bracket is within the touching tolerance: `(toi_upper −
 /// toi_lower) · (motion · normal) ≤ 4 · rel · scale` (rel 3.7e-11 in f64,
 /// 2.4e-5 in f32), i.e. over the bracket A closes on B by no more than the
-/// distance GJK calls touching. Closed forms give equal bounds.
+/// distance GJK calls touching. Both ends are widened by the rounding of
+/// the computation (a few ulps of the relative position, the motion and
+/// the size, over the closing speed): closed forms give a bracket that
+/// wide, and where it exceeds the tolerance (f32 along a motion of
+/// thousands of sizes) the answer is not `Converged`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep<T: Real> {
     /// Whether A touches B for some t ∈ [0, 1].
@@ -106,8 +110,8 @@ impl<T: Real> Sweep<T> {
         }
     }
 
-    /// A hit at `toi` known exactly (to rounding): a closed form or an
-    /// overlap at t = 0. The bracket is `[toi, toi]`.
+    /// A hit at `toi` known exactly: an overlap at t = 0, or a closed form
+    /// before it widens the bracket `[toi, toi]` by its rounding.
     #[must_use]
     pub fn exact(
         toi: T,
@@ -148,6 +152,46 @@ pub enum SweepError {
 /// scale is a scan of its points.
 pub(super) fn gjk_tol<T: Real>(cso: &Cso<'_, T>) -> T {
     gjk::rel_tol::<T>() * cso.scale
+}
+
+/// A hit computed in f64 for a query in precision `T` (exact when `T` is
+/// f64): the bracket rounded outwards, so it still holds, and `Converged`
+/// only while it stays within `tol` (the distance A closes over it, along
+/// world `motion`), which f32 cannot keep along a long motion or far from
+/// the origin.
+pub(super) fn narrowed<T: Real>(s: &Sweep<f64>, motion: glam::DVec3, tol: f64) -> Sweep<T> {
+    let narrow = |v: glam::DVec3| V3::<T>::from_f64(v.to_array());
+    // Nearest rounding is off by at most half a unit in the last place.
+    let outward = |x: f64, side: f64| {
+        let y = T::from_f64(x);
+        if (y.to_f64() - x) * side >= 0.0 {
+            y
+        } else {
+            T::from_f64(x + side * x.abs() * T::EPSILON.to_f64())
+        }
+    };
+    let (lower, upper) = (outward(s.toi_lower, -1.0), outward(s.toi_upper, 1.0));
+    let tight = (upper.to_f64() - lower.to_f64()) * s.normal.dot(motion) <= tol;
+    let status = match s.status {
+        Status::Converged if !tight => Status::Degenerate,
+        other => other,
+    };
+    Sweep {
+        hit: s.hit,
+        toi: if s.hit {
+            outward(s.toi, -1.0).max(lower)
+        } else {
+            T::ONE
+        },
+        toi_lower: lower,
+        toi_upper: upper,
+        normal: narrow(s.normal),
+        point: narrow(s.point),
+        point_a: narrow(s.point_a),
+        point_b: narrow(s.point_b),
+        iterations: s.iterations,
+        status,
+    }
 }
 
 /// The toi tolerance: a step below it ends the advancement (ε^¾).
