@@ -103,7 +103,9 @@ pub(super) fn sphere_sphere<T: Real>(
     // speed; `P` itself is one correctly rounded difference): `Converged`
     // while that stays within the touching tolerance, which f32 cannot
     // keep along a long motion or far apart.
-    let err = T::from_f64(4.0) * T::EPSILON * (p.length() + motion.length() + r);
+    // (Sums of absolute coordinates bound the lengths without a root.)
+    let sum = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
+    let err = T::from_f64(4.0) * T::EPSILON * (sum(p) + sum(motion) + r);
     let closing = n.dot(motion);
     let tol = T::from_f64(4.0) * rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
     let widen = if closing > T::ZERO {
