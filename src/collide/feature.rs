@@ -284,19 +284,25 @@ pub(crate) fn flats_below<T: Real>(
     top: T,
 ) -> ([V3<T>; 2], usize) {
     if let Geom::Hull(hull) = &shape.geom
-        && let Some(f) = hull_feature_below(hull.points(), d, eta, top)
+        && let Some(f) = hull_flats_below(hull.points(), d, eta, top)
     {
-        return (f.flats, f.count);
+        return f;
     }
     flats(shape, d, eta)
 }
 
-/// [`hull_feature`] in one scan, from a height `top` at most the support's
-/// and within `eta` of it: every point within `eta` of the support is
-/// within `2·eta` of `top`, so the scan collects those, then keeps the ones
-/// within `eta` of the highest it found. `None` where they overflow (a
-/// face of many points) or none was found (`top` above every point).
-fn hull_feature_below<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, top: T) -> Option<Feature<T>> {
+/// The flats of [`hull_feature`] in one scan, from a height `top` at most
+/// the support's and within `eta` of it: every point within `eta` of the
+/// support is within `2·eta` of `top`, so the scan collects those, then
+/// keeps the ones within `eta` of the highest it found. `None` where they
+/// overflow (a face of many points) or none was found (`top` above every
+/// point).
+fn hull_flats_below<T: Real>(
+    points: &[V3<T>],
+    d: V3<T>,
+    eta: T,
+    top: T,
+) -> Option<([V3<T>; 2], usize)> {
     let mut near = [(V3::<T>::ZERO, T::ZERO); FACE_POINTS];
     let mut n = 0;
     let floor = top - eta - eta;
@@ -327,7 +333,12 @@ fn hull_feature_below<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, top: T) -> Op
             k += 1;
         }
     }
-    Some(hull_set(point, &set[..k], false, (d, eta)))
+    if k == 1 {
+        // A vertex, the usual case: nothing to span.
+        return Some(([V3::<T>::ZERO; 2], 0));
+    }
+    let f = hull_set(point, &set[..k], false, (d, eta));
+    Some((f.flats, f.count))
 }
 
 /// A segment feature from `p` to `q` (with `point` one of its points).

@@ -468,7 +468,12 @@ pub(crate) fn classify<T: Real>(
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
     let (fa, ka) = flats_below(cso.shape_a(), n, eta_a, ca.dot(n));
     let db = cso.b_direction(-n);
-    let (fb, kb) = flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db));
+    // A vertex on A settles it: B's set is not needed.
+    let (fb, kb) = if ka == 0 {
+        ([V3::<T>::ZERO; 2], 0)
+    } else {
+        flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db))
+    };
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
         Witness::Unique
