@@ -677,7 +677,21 @@ pub(crate) fn separation<T: Real>(
 ) -> Separation<T> {
     let (ca, cb) = simplex.closest_points();
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    separation_at(cso, core, (ca, cb), n)
+    separation_at(cso, core, (ca, cb, b_first(simplex)), n)
+}
+
+/// Whether B's support is the likelier vertex: the final simplex has fewer
+/// distinct points on B than on A (a vertex against a face repeats the
+/// vertex in every simplex point). The classification tries that side
+/// first, as a vertex on either side settles it.
+fn b_first<T: Real>(simplex: &Simplex<T>) -> bool {
+    let points = simplex.points();
+    let distinct = |side: fn(&CsoPoint<T>) -> V3<T>| {
+        (0..points.len())
+            .filter(|&i| !points[..i].iter().any(|q| side(q) == side(&points[i])))
+            .count()
+    };
+    distinct(|p| p.local_b) < distinct(|p| p.local_a)
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
@@ -685,7 +699,7 @@ pub(crate) fn separation<T: Real>(
 fn separation_at<T: Real>(
     cso: &Cso<'_, T>,
     core: &CoreResult<T>,
-    (ca, cb): (V3<T>, V3<T>),
+    (ca, cb, b_first): (V3<T>, V3<T>, bool),
     n: V3<T>,
 ) -> Separation<T> {
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
@@ -696,7 +710,7 @@ fn separation_at<T: Real>(
             b: cb,
             normal: n,
             lower: core.lower,
-            witness: witness::classify(cso, n, eta, (ca, cb)),
+            witness: witness::classify(cso, n, eta, (ca, cb), b_first),
             evaluations: 0,
         };
     }
@@ -756,7 +770,7 @@ fn finish_distance<T: Real>(
                 let p = ca + n * t;
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
-                let sep = separation_at(cso, core, (ca, cb), n);
+                let sep = separation_at(cso, core, (ca, cb, b_first(simplex)), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
                 if cso.curved() {

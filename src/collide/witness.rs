@@ -457,22 +457,29 @@ fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<
 /// normal `n` (A's frame) are unique: no direction shared by both support
 /// sets within the height tolerance `eta` (parallel faces or edges).
 /// `(ca, cb)` are those points (A's frame): their heights along the normal
-/// let a hull find its support set in one scan of its points.
+/// let a hull find its support set in one scan of its points; `b_first`
+/// scans B's first (the likelier vertex).
 pub(crate) fn classify<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     eta: T,
     (ca, cb): (V3<T>, V3<T>),
+    b_first: bool,
 ) -> Witness {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
-    let (fa, ka) = flats_below(cso.shape_a(), n, eta_a, ca.dot(n));
     let db = cso.b_direction(-n);
-    // A vertex on A settles it: B's set is not needed.
-    let (fb, kb) = if ka == 0 {
-        ([V3::<T>::ZERO; 2], 0)
+    let on_a = || flats_below(cso.shape_a(), n, eta_a, ca.dot(n));
+    let on_b = || flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db));
+    // A vertex on either side settles it: the likelier one goes first and
+    // the other's set is then not needed.
+    let none = ([V3::<T>::ZERO; 2], 0);
+    let ((fa, ka), (fb, kb)) = if b_first {
+        let b = on_b();
+        (if b.1 == 0 { none } else { on_a() }, b)
     } else {
-        flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db))
+        let a = on_a();
+        (a, if a.1 == 0 { none } else { on_b() })
     };
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
