@@ -114,9 +114,12 @@ pub(super) fn sphere_sphere<T: Real>(
         T::ZERO
     };
     let (lower, upper) = ((toi - widen).max(T::ZERO), (toi + widen).min(T::ONE));
-    let tight = (upper - lower) * closing <= tol;
+    // The bracket closes no more than `2·err` (clamping only narrows it).
+    let tight = T::TWO * err <= tol;
+    // A converged answer reports the lower end (A never passes the
+    // contact), with A's contact point there.
+    let at = if tight { lower } else { toi };
     let s = Sweep {
-        toi: if tight { lower } else { toi },
         toi_lower: lower,
         toi_upper: upper,
         status: if tight {
@@ -124,7 +127,7 @@ pub(super) fn sphere_sphere<T: Real>(
         } else {
             Status::Degenerate
         },
-        ..Sweep::exact(toi, n, surfaces(centre, n), 0)
+        ..Sweep::exact(at, n, surfaces(a.pose.position + motion * at, n), 0)
     };
     record_hit(&s);
     s
