@@ -270,7 +270,7 @@ pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2],
     (out, k)
 }
 
-/// [`flats`] given `top`, a height along `d` that no point of the core
+/// [`flats`] given `top` (asked for by hulls only), a height along `d` that no point of the core
 /// exceeds and the support reaches to within the tolerance (a converged
 /// GJK's closest point on it, `top = point·d`): a hull then scans its
 /// points once (the points near `top` hold the support and its set),
@@ -281,10 +281,10 @@ pub(crate) fn flats_below<T: Real>(
     shape: &Shape<T>,
     d: V3<T>,
     eta: T,
-    top: T,
+    top: impl FnOnce() -> T,
 ) -> ([V3<T>; 2], usize) {
     if let Geom::Hull(hull) = &shape.geom
-        && let Some(f) = hull_flats_below(hull.points(), d, eta, top)
+        && let Some(f) = hull_flats_below(hull.points(), d, eta, top())
     {
         return f;
     }
@@ -626,7 +626,7 @@ mod tests {
             let eta = 1e-9;
             let top = hull.core_support(d).dot(d) - eta * next();
             let two = flats(&hull, d, eta);
-            let one = flats_below(&hull, d, eta, top);
+            let one = flats_below(&hull, d, eta, || top);
             assert_eq!(one.1, two.1, "{d:?}");
             assert_eq!(one.0, two.0, "{d:?}");
             faces += usize::from(two.1 == 2);

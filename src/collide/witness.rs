@@ -468,9 +468,11 @@ pub(crate) fn classify<T: Real>(
 ) -> Witness {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
-    let db = cso.b_direction(-n);
-    let on_a = || flats_below(cso.shape_a(), n, eta_a, ca.dot(n));
-    let on_b = || flats_below(cso.shape_b(), db, eta_b, cso.b_local_point(cb).dot(db));
+    let on_a = || flats_below(cso.shape_a(), n, eta_a, || ca.dot(n));
+    let on_b = || {
+        let db = cso.b_direction(-n);
+        flats_below(cso.shape_b(), db, eta_b, || cso.b_local_point(cb).dot(db))
+    };
     // A vertex on either side settles it: the likelier one goes first and
     // the other's set is then not needed.
     let none = ([V3::<T>::ZERO; 2], 0);
