@@ -472,3 +472,58 @@ fn far_f32_sweeps_say_their_bracket_is_wide() {
         );
     }
 }
+
+/// A small sphere a million units from the origin against a point (f32):
+/// the normal and closing speed come from the relative position, so the
+/// bracket holds the exact toi (the f64 answer on the same inputs) and the
+/// normal is right; from absolute positions, which round by more than the
+/// radius there, the normal was (0, 1, 0) and a zero-width bracket missed
+/// (a review's case). Two points meeting head-on converge, relative to
+/// their distance (they have no size).
+#[test]
+fn far_sphere_sweeps_take_the_normal_from_the_relative_position() {
+    use glam::Vec3A;
+    let (sa, sb) = (
+        Shape::<f32>::sphere(0.031_25),
+        Shape::<f32>::new(cspace::Geom::Point),
+    );
+    let (pa, pb) = (
+        Vec3A::new(1_000_000.0, 0.0, 0.0),
+        Vec3A::new(1_000_000.562_5, -0.173_321_2, 0.0),
+    );
+    let m = Vec3A::new(0.664_298_95, -0.219_446_75, 0.0);
+    let s = sweep::ray_cast(
+        &Placed::new(&sa, Pose::from_position(pa)),
+        m,
+        &Placed::new(&sb, Pose::from_position(pb)),
+    );
+    let wide = |v: Vec3A| DVec3::new(v.x.into(), v.y.into(), v.z.into());
+    let (wa, wb) = (sa.to_precision::<f64>(), sb.to_precision::<f64>());
+    let exact = sweep::ray_cast(
+        &Placed::new(&wa, Pose::from_position(wide(pa))),
+        wide(m),
+        &Placed::new(&wb, Pose::from_position(wide(pb))),
+    );
+    assert!(s.hit && exact.hit, "{s:?} {exact:?}");
+    let (lo, hi) = (f64::from(s.toi_lower), f64::from(s.toi_upper));
+    assert!(
+        s.status != Status::Converged || (lo <= exact.toi && exact.toi <= hi),
+        "{s:?} against {exact:?}"
+    );
+    assert!(
+        wide(s.normal).dot(exact.normal) > 0.999,
+        "{s:?} against {exact:?}"
+    );
+    // Two points head-on: exact to rounding, and converged.
+    let (p0, p1) = (
+        Shape::<f64>::new(cspace::Geom::Point),
+        Shape::<f64>::new(cspace::Geom::Point),
+    );
+    let s = sweep::ray_cast(
+        &Placed::new(&p0, Pose::from_position(DVec3::ZERO)),
+        DVec3::new(2.0, 0.0, 0.0),
+        &Placed::new(&p1, Pose::from_position(DVec3::X)),
+    );
+    assert!(s.hit && s.status == Status::Converged, "{s:?}");
+    assert!(s.toi_lower <= 0.5 && 0.5 <= s.toi_upper, "{s:?}");
+}

@@ -270,13 +270,14 @@ pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2],
     (out, k)
 }
 
-/// [`flats`] given `top` (asked for by hulls only), a height along `d` that no point of the core
-/// exceeds and the support reaches to within the tolerance (a converged
-/// GJK's closest point on it, `top = point·d`): a hull then scans its
-/// points once (the points near `top` hold the support and its set),
-/// where [`flats`] scans twice (the support, then the points near it).
-/// Other cores, and a hull whose near points overflow the feature, take
-/// [`flats`].
+/// [`flats`] given `top` (asked for by hulls only), a height along `d`
+/// that the support reaches and exceeds by at most `eta` (a converged
+/// GJK's closest point on the core, `top = point·d`, which no point of the
+/// core exceeds beyond rounding): a hull then scans its points once (the
+/// points near `top` hold the support and its set), where [`flats`] scans
+/// twice (the support, then the points near it). Other cores, a hull whose
+/// near points overflow the feature, and a `top` that turns out higher
+/// than that take [`flats`].
 pub(crate) fn flats_below<T: Real>(
     shape: &Shape<T>,
     d: V3<T>,
@@ -292,11 +293,10 @@ pub(crate) fn flats_below<T: Real>(
 }
 
 /// The flats of [`hull_feature`] in one scan, from a height `top` at most
-/// the support's and within `eta` of it: every point within `eta` of the
-/// support is within `2·eta` of `top`, so the scan collects those, then
-/// keeps the ones within `eta` of the highest it found. `None` where they
-/// overflow (a face of many points) or none was found (`top` above every
-/// point).
+/// `eta` above the support's: every point within `eta` of the support is
+/// within `2·eta` of `top`, so the scan collects those, then keeps the ones
+/// within `eta` of the highest it found. `None` where they overflow (a
+/// face of many points), none was found, or `top` was higher than that.
 fn hull_flats_below<T: Real>(
     points: &[V3<T>],
     d: V3<T>,
@@ -321,8 +321,9 @@ fn hull_flats_below<T: Real>(
         .iter()
         .copied()
         .reduce(|a, b| if b.1 > a.1 { b } else { a })?;
-    if best > top + eta {
-        // `top` was too low to be within `eta` of the support.
+    if best - eta < floor {
+        // `top` was more than `eta` above the support: points within
+        // `eta` of it may lie below the scan's floor.
         return None;
     }
     let mut set = [V3::<T>::ZERO; FACE_POINTS];
@@ -637,5 +638,24 @@ mod tests {
             faces * 10 >= cases && edges * 10 >= cases,
             "too few sets to test: {faces} faces, {edges} edges of {cases}"
         );
+    }
+
+    /// A hint above the support by more than `eta` (an edge whose far end
+    /// is 0.9·eta below the top, hint 1.5·eta above it) falls back to the
+    /// two scans instead of missing the edge's far end (a review's case).
+    #[test]
+    fn a_hint_too_high_falls_back() {
+        let points = vec![
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(1.0, 1.0 - 0.9e-3, 0.0),
+            DVec3::new(0.0, -1.0, 0.0),
+            DVec3::new(0.0, 0.0, 1.0),
+            DVec3::new(0.0, 0.0, -1.0),
+        ];
+        let hull = Shape::<f64>::hull(points);
+        let (d, eta) = (DVec3::Y, 1e-3);
+        let two = flats(&hull, d, eta);
+        assert_eq!(two.1, 1, "an edge");
+        assert_eq!(flats_below(&hull, d, eta, || 1.0 + 1.5e-3), two);
     }
 }

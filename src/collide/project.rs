@@ -54,6 +54,9 @@ pub(crate) fn project<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<Projection<T>
 /// [`project`] only near their surface. `None` where `project` does not
 /// apply or the input is not finite.
 pub(crate) fn within<T: Real>(geom: &Geom<T>, p: V3<T>, limit: T) -> Option<bool> {
+    if !p.is_finite() {
+        return None;
+    }
     let near = match geom {
         Geom::Box { half_extents: h } => V3::<T>::new(
             p.x().max(-h.x()).min(h.x()),

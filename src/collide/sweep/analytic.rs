@@ -94,7 +94,9 @@ pub(super) fn sphere_sphere<T: Real>(
         return Sweep::miss(0, Status::Converged);
     }
     let centre = a.pose.position + motion * toi;
-    let n = (b.pose.position - centre)
+    // From the relative position, as the root: far from the origin the
+    // absolute positions round by more than the radii.
+    let n = (-(p + motion * toi))
         .try_normalize()
         .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
     rec::point!("A at impact", centre, rec::Rgba::RED);
@@ -107,15 +109,20 @@ pub(super) fn sphere_sphere<T: Real>(
     let sum = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
     let err = T::from_f64(4.0) * T::EPSILON * (sum(p) + sum(motion) + r);
     let closing = n.dot(motion);
-    let tol = T::from_f64(4.0) * rel_tol::<T>() * a.shape.scale().max(b.shape.scale());
+    // Relative to the shapes' size; two points have none, and touch only
+    // on an exact line: relative to their distance then.
+    let size = a.shape.scale().max(b.shape.scale());
+    let size = if size > T::ZERO { size } else { sum(p) };
+    let tol = T::from_f64(4.0) * rel_tol::<T>() * size;
     let widen = if closing > T::ZERO {
         err / closing
     } else {
         T::ZERO
     };
     let (lower, upper) = ((toi - widen).max(T::ZERO), (toi + widen).min(T::ONE));
-    // The bracket closes no more than `2·err` (clamping only narrows it).
-    let tight = T::TWO * err <= tol;
+    // The bracket closes no more than `2·err` (clamping only narrows it);
+    // a grazing contact (no closing speed) has no width to bound.
+    let tight = closing > T::ZERO && T::TWO * err <= tol;
     // A converged answer reports the lower end (A never passes the
     // contact), with A's contact point there.
     let at = if tight { lower } else { toi };

@@ -60,8 +60,8 @@ pub const MAX_ITERS: u32 = 128;
 /// distance GJK calls touching. Both ends are widened by the rounding of
 /// the computation (a few ulps of the relative position, the motion and
 /// the size, over the closing speed): closed forms give a bracket that
-/// wide, and where it exceeds the tolerance (f32 along a motion of
-/// thousands of sizes) the answer is not `Converged`.
+/// wide, and where it exceeds the tolerance (f32 along a motion of about a
+/// hundred sizes or more, or as far apart) the answer is not `Converged`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep<T: Real> {
     /// Whether A touches B for some t ∈ [0, 1].
