@@ -489,7 +489,7 @@ fn far_sphere_sweeps_take_the_normal_from_the_relative_position() {
     );
     let (pa, pb) = (
         Vec3A::new(1_000_000.0, 0.0, 0.0),
-        Vec3A::new(1_000_000.562_5, -0.173_321_2, 0.0),
+        Vec3A::new(1_000_000.0 + 0.562_5, -0.173_321_2, 0.0),
     );
     let m = Vec3A::new(0.664_298_95, -0.219_446_75, 0.0);
     let s = sweep::ray_cast(
