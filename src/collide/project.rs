@@ -54,9 +54,6 @@ pub(crate) fn project<T: Real>(geom: &Geom<T>, p: V3<T>) -> Option<Projection<T>
 /// [`project`] only near their surface. `None` where `project` does not
 /// apply or the input is not finite.
 pub(crate) fn within<T: Real>(geom: &Geom<T>, p: V3<T>, limit: T) -> Option<bool> {
-    if !p.is_finite() {
-        return None;
-    }
     let near = match geom {
         Geom::Box { half_extents: h } => V3::<T>::new(
             p.x().max(-h.x()).min(h.x()),
@@ -72,18 +69,20 @@ pub(crate) fn within<T: Real>(geom: &Geom<T>, p: V3<T>, limit: T) -> Option<bool
         } => {
             // Radially inside, or beyond reach: no root needed; only the
             // shell around the side takes the radial distance.
-            let rho2 = p.x() * p.x() + p.z() * p.z();
-            let over = (p.y().abs() - *h).max(T::ZERO);
+            // (`max` ignores a NaN height: `finite` checks it.)
+            let (rho2, y) = (p.x() * p.x() + p.z() * p.z(), p.y().abs());
+            let over = (y - *h).max(T::ZERO);
+            let finite = (rho2 + y).is_finite();
             if rho2 <= *r * *r {
-                return over.is_finite().then_some(over <= limit);
+                return finite.then_some(over <= limit);
             }
             let reach = *r + limit;
             if rho2 > reach * reach {
-                return rho2.is_finite().then_some(false);
+                return finite.then_some(false);
             }
             let side = rho2.sqrt() - *r;
             let d2 = side * side + over * over;
-            return d2.is_finite().then_some(d2 <= limit * limit);
+            return finite.then_some(d2 <= limit * limit);
         }
         Geom::Cone {
             half_height: h,
@@ -277,6 +276,15 @@ mod tests {
             }
         }
         assert!(checked > 20_000, "{checked}");
+        // Non-finite points are declined, whichever coordinate it is.
+        for geom in shapes() {
+            for p in [
+                DVec3::new(0.0, f64::NAN, 0.0),
+                DVec3::new(f64::INFINITY, 0.0, 0.0),
+            ] {
+                assert_eq!(within(&geom, p, 0.1), None, "{geom:?} {p}");
+            }
+        }
     }
 
     /// The brute-force signed distance of `p` from a core: the largest
