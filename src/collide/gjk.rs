@@ -677,21 +677,7 @@ pub(crate) fn separation<T: Real>(
 ) -> Separation<T> {
     let (ca, cb) = simplex.closest_points();
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    separation_at(cso, core, (ca, cb, b_first(simplex)), n)
-}
-
-/// Whether B's support is the likelier vertex: the final simplex has fewer
-/// distinct points on B than on A (a vertex against a face repeats the
-/// vertex in every simplex point). The classification tries that side
-/// first, as a vertex on either side settles it.
-fn b_first<T: Real>(simplex: &Simplex<T>) -> bool {
-    let points = simplex.points();
-    let distinct = |side: fn(&CsoPoint<T>) -> V3<T>| {
-        (0..points.len())
-            .filter(|&i| !points[..i].iter().any(|q| side(q) == side(&points[i])))
-            .count()
-    };
-    distinct(|p| p.local_b) < distinct(|p| p.local_a)
+    separation_at(cso, core, (ca, cb, simplex.repeats_b()), n)
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
@@ -770,7 +756,7 @@ fn finish_distance<T: Real>(
                 let p = ca + n * t;
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
-                let sep = separation_at(cso, core, (ca, cb, b_first(simplex)), n);
+                let sep = separation_at(cso, core, (ca, cb, simplex.repeats_b()), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
                 if cso.curved() {

@@ -97,6 +97,21 @@ impl<T: Real> Simplex<T> {
         &self.points[..self.len]
     }
 
+    /// Whether the points have fewer distinct support points on B than on
+    /// A: a vertex of B against a face of A repeats it in every point, so
+    /// B's support is the likelier vertex (the witness classification
+    /// looks there first, as a vertex on either side settles it).
+    #[must_use]
+    pub fn repeats_b(&self) -> bool {
+        let points = self.points();
+        let distinct = |side: fn(&CsoPoint<T>) -> V3<T>| {
+            (0..points.len())
+                .filter(|&i| !points[..i].iter().any(|q| side(q) == side(&points[i])))
+                .count()
+        };
+        distinct(|p| p.local_b) < distinct(|p| p.local_a)
+    }
+
     /// The barycentric weights of the closest point found by the last
     /// [`closest_to_origin`](Self::closest_to_origin), one per point (they sum to 1).
     #[inline]
