@@ -12,27 +12,13 @@ mod gjk_common;
 
 use cspace::sweep::{self, Sweep};
 use cspace::{Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, gjk};
-use exact_common::Case;
+use exact_common::SweepCase;
 use gjk_common::Rng;
 use glam::{DQuat, DVec3};
 
 /// The ray cast answered in closed form: it evaluated no support point.
 fn closed_form<T: Real>(s: &Sweep<T>) -> bool {
     s.iterations == 0
-}
-
-/// A constructed touching case of two boxes, moved apart along a closing
-/// motion: the case, A's start, the motion and the exact time of impact.
-fn moved_back(rng: &mut Rng, touch: Case) -> (Case, Pose<f64>, DVec3, f64) {
-    let motion = loop {
-        let u = rng.unit();
-        if u.dot(touch.normal) >= 0.3 {
-            break u * touch.scale * rng.range(0.5, 3.0);
-        }
-    };
-    let toi = rng.range(0.1, 0.9);
-    let start = Pose::new(touch.pose_a.position - motion * toi, touch.pose_a.rotation);
-    (touch, start, motion, toi)
 }
 
 /// B a box whose face (a point inside it) faces `−n`.
@@ -71,8 +57,8 @@ struct Worst {
     general: u32,
 }
 
-fn check_exact(c: &(Case, Pose<f64>, DVec3, f64), w: &mut Worst) {
-    let (t, start, motion, toi) = c;
+fn check_exact(c: &SweepCase, w: &mut Worst) {
+    let (t, start, motion, toi) = (&c.touch, &c.start, &c.motion, &c.toi);
     let a = Placed::new(&t.a, *start);
     let b = Placed::new(&t.b, t.pose_b);
     let s = sweep::ray_cast(&a, *motion, &b);
@@ -113,7 +99,7 @@ fn vertex_onto_face_and_crossing_edges_are_exact() {
         let pose = rng.pose(3.0);
         let twist = rng.range(0.0, std::f64::consts::TAU);
         let touch = exact_common::place("vertex onto face".into(), a, b, pose, twist, 0.0);
-        check_exact(&moved_back(&mut rng, touch), &mut vertex);
+        check_exact(&exact_common::moved_back(&mut rng, touch), &mut vertex);
         // Two edges, both perpendicular to n, crossing at a clear angle.
         let (ea, eb) = (box_edge(&mut rng), box_edge(&mut rng));
         let pose = rng.pose(3.0);
@@ -132,7 +118,7 @@ fn vertex_onto_face_and_crossing_edges_are_exact() {
                 break t;
             }
         };
-        check_exact(&moved_back(&mut rng, touch), &mut edges);
+        check_exact(&exact_common::moved_back(&mut rng, touch), &mut edges);
     }
     println!("vertex onto face: {vertex:?}\ncrossing edges: {edges:?}");
     for (name, w) in [("vertex onto face", &vertex), ("crossing edges", &edges)] {

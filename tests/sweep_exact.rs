@@ -21,7 +21,7 @@ mod gjk_common;
 
 use cspace::sweep::{self, Sweep};
 use cspace::{Placed, Pose, Shape, Status, V3};
-use exact_common::Case;
+use exact_common::{Case, SweepCase};
 use gjk_common::Rng;
 use glam::DVec3;
 
@@ -94,14 +94,6 @@ fn smooth_or_face(rng: &mut Rng) -> (Shape<f64>, DVec3, DVec3) {
     }
 }
 
-/// One sweep case: the touching case, the start pose of A, the motion and `t*`.
-struct SweepCase {
-    touch: Case,
-    start: Pose<f64>,
-    motion: DVec3,
-    toi: f64,
-}
-
 fn sweep_case(rng: &mut Rng, family: &str) -> SweepCase {
     let a = exact_common::unique_support(rng, family);
     let b = smooth_or_face(rng);
@@ -109,21 +101,7 @@ fn sweep_case(rng: &mut Rng, family: &str) -> SweepCase {
     let twist = rng.range(0.0, std::f64::consts::TAU);
     let name = format!("{family} vs {}", exact_common::kind(&b.0));
     let touch = exact_common::place(name, a, b, pose_a, twist, 0.0);
-    // A motion closing on B along n at cos ≥ 0.3.
-    let motion = loop {
-        let u = rng.unit();
-        if u.dot(touch.normal) >= 0.3 {
-            break u * touch.scale * rng.range(0.5, 3.0);
-        }
-    };
-    let toi = rng.range(0.1, 0.9);
-    let start = Pose::new(touch.pose_a.position - motion * toi, touch.pose_a.rotation);
-    SweepCase {
-        touch,
-        start,
-        motion,
-        toi,
-    }
+    exact_common::moved_back(rng, touch)
 }
 
 /// Worst errors of one family and method.

@@ -595,16 +595,9 @@ mod tests {
     /// (points on a box's faces and edges, so sets of one to many points
     /// occur), the hint anywhere from `eta` below the support to on it.
     #[test]
-    #[allow(clippy::cast_precision_loss)]
     fn one_scan_hull_sets_match_two_scans() {
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut bits = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed >> 11
-        };
-        let mut next = || bits() as f64 / (1u64 << 53) as f64;
+        let mut next = || crate::collide::uniform(&mut seed);
         let (mut faces, mut edges, mut cases) = (0, 0, 0);
         for k in 0..2000 {
             // Points snapped to a box's faces, edges and corners.

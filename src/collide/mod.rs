@@ -28,6 +28,17 @@ mod witness;
 
 pub use witness::Witness;
 
+/// A uniform draw in [0, 1) from an xorshift state, for the unit tests'
+/// random inputs (seeded, so every run sees the same cases).
+#[cfg(test)]
+#[allow(clippy::cast_precision_loss)]
+pub(crate) fn uniform(seed: &mut u64) -> f64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    (*seed >> 11) as f64 / (1u64 << 53) as f64
+}
+
 /// How an iterative query ended. Every result carries one, so hitting an
 /// iteration bound or a rounding stall is never silent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -254,12 +254,7 @@ mod tests {
     #[test]
     fn within_agrees_with_the_projection() {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = || crate::collide::uniform(&mut seed);
         let mut checked = 0;
         for geom in shapes() {
             for _ in 0..4000 {

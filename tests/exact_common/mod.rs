@@ -192,6 +192,35 @@ pub fn box_edge(rng: &mut Rng, h: DVec3, t: f64) -> (Shape<f64>, DVec3, DVec3) {
     (b, mb, DVec3::new(h.x, h.y, t * h.z))
 }
 
+/// A touching case moved apart for a sweep: A starts at `start` and moves
+/// by `motion`, touching B (at the case's point and normal) at `toi`.
+#[derive(Clone, Debug)]
+pub struct SweepCase {
+    pub touch: Case,
+    pub start: Pose<f64>,
+    pub motion: DVec3,
+    pub toi: f64,
+}
+
+/// `touch` moved back along a motion closing on B at cos ≥ 0.3 (0.5 to 3
+/// sizes long) by a random exact time of impact in (0.1, 0.9).
+pub fn moved_back(rng: &mut Rng, touch: Case) -> SweepCase {
+    let motion = loop {
+        let u = rng.unit();
+        if u.dot(touch.normal) >= 0.3 {
+            break u * touch.scale * rng.range(0.5, 3.0);
+        }
+    };
+    let toi = rng.range(0.1, 0.9);
+    let start = Pose::new(touch.pose_a.position - motion * toi, touch.pose_a.rotation);
+    SweepCase {
+        touch,
+        start,
+        motion,
+        toi,
+    }
+}
+
 /// The kind of a shape, for names.
 pub fn kind(s: &Shape<f64>) -> &'static str {
     match s.geom {
