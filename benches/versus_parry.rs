@@ -27,6 +27,16 @@ use scenes::{
 /// callgrind.
 static ONLY: OnceLock<Option<(String, Option<String>)>> = OnceLock::new();
 
+/// `--prec f64|f32`: run just that precision (both when absent).
+static PREC: OnceLock<Option<String>> = OnceLock::new();
+
+/// Whether precision `prec` is selected by `--prec`.
+fn precision_selected(prec: &str) -> bool {
+    PREC.get()
+        .and_then(Option::as_ref)
+        .is_none_or(|p| p == prec)
+}
+
 /// Whether `query` on `family` is selected by `--only`.
 fn selected(query: &str, family: &str) -> bool {
     match ONLY.get().and_then(Option::as_ref) {
@@ -515,6 +525,11 @@ fn main() {
         )
     });
     ONLY.set(only).expect("set once");
+    let prec = args
+        .iter()
+        .position(|a| a == "--prec")
+        .and_then(|i| args.get(i + 1).cloned());
+    PREC.set(prec).expect("set once");
     let passes = if quick { 3 } else { 15 };
     let mut rows = Vec::new();
     if !only_recorder {
@@ -522,13 +537,21 @@ fn main() {
             "{:<12} {:<4} {:<10} {:<10} {:>10} {:>10} {:>7}",
             "query", "prec", "family", "method", "cspace ns", "parry ns", "ratio"
         );
-        versus!(parry3d_f64, f64, "f64", passes, rows);
-        versus!(parry3d, f32, "f32", passes, rows);
+        if precision_selected("f64") {
+            versus!(parry3d_f64, f64, "f64", passes, rows);
+        }
+        if precision_selected("f32") {
+            versus!(parry3d, f32, "f32", passes, rows);
+        }
         for r in rows.drain(..) {
             println!("{r}");
         }
-        coherent::<f64>(passes, &mut rows);
-        coherent::<f32>(passes, &mut rows);
+        if precision_selected("f64") {
+            coherent::<f64>(passes, &mut rows);
+        }
+        if precision_selected("f32") {
+            coherent::<f32>(passes, &mut rows);
+        }
         sweep_spread(&mut rows);
     }
     recorder_price(passes, &mut rows);

@@ -162,6 +162,14 @@ impl<'a, T: Real> Cso<'a, T> {
         curved(self.a) || curved(self.b)
     }
 
+    /// Whether both cores have curved features (cylinders or cones).
+    #[inline]
+    pub fn both_curved(&self) -> bool {
+        use crate::shape::Geom;
+        let curved = |s: &Shape<T>| matches!(s.geom, Geom::Cylinder { .. } | Geom::Cone { .. });
+        curved(self.a) && curved(self.b)
+    }
+
     /// Whether either core is a convex hull.
     #[inline]
     pub fn hull(&self) -> bool {

@@ -27,7 +27,7 @@
 //! iterations there; polytopes converge exactly either way).
 //!
 //! Where GJK's bounds straddle the touching tolerance (1e-12 of the size in
-//! f64) the `touch` module settles the verdict; on curved cores in f64 the
+//! f64) the `touch` module settles the verdict; on curved cores the
 //! `handover` module lets the witness polish finish what GJK started.
 //!
 //! Pairs whose cores are both points (spheres, points) are answered in
@@ -38,7 +38,9 @@ use super::Status;
 use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
-use super::handover::{ROUGH_REL, SLOW_WARM, from_normal, rough_then_polish};
+use super::handover::{
+    SLOW_WARM, from_normal, hands_over, rough_rel, rough_then_polish, warm_polish,
+};
 use super::simplex::{CsoPoint, Simplex};
 use super::touch::near_touching;
 pub(crate) use super::touch::{touch_tol, touches};
@@ -467,7 +469,7 @@ fn distance_gjk_in<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &mut Simplex<T>,
 ) -> (Distance<T>, Option<CoreResult<T>>) {
-    let mut core = if T::PRECISION == rec::Precision::F64 && cso.curved() && !cso.hull() {
+    let mut core = if hands_over(cso) {
         match rough_then_polish(cso, simplex, rel_tol::<T>()) {
             Ok(out) => return (out, None),
             Err(core) => core,
@@ -548,11 +550,7 @@ pub fn distance_with_tolerance<T: Real>(
             return out;
         }
         let mut simplex = Simplex::new();
-        let core = if T::PRECISION == rec::Precision::F64
-            && cso.curved()
-            && !cso.hull()
-            && rel < T::from_f64(ROUGH_REL)
-        {
+        let core = if hands_over(&cso) && rel < rough_rel::<T>() {
             match rough_then_polish(&cso, &mut simplex, rel) {
                 Ok(out) => return out,
                 Err(core) => core,
@@ -569,8 +567,8 @@ pub fn distance_with_tolerance<T: Real>(
 
 /// [`distance`], starting from the simplex `cache` holds and storing the
 /// final simplex back into it. A coherent next query usually ends after one
-/// iteration. On curved cores (cylinders, cones) in f64 the last unique normal is
-/// kept too: Newton steps on it (the witness polish) usually certify the
+/// iteration. On curved cores (cylinders, cones; in f32 two of them) the
+/// last unique normal is kept too: Newton steps on it (the witness polish) usually certify the
 /// new answer to GJK's tolerance in two or three support evaluations, and
 /// GJK runs only when they do not.
 pub fn distance_warm<T: Real>(
@@ -603,7 +601,7 @@ pub(crate) fn distance_warm_in<T: Real>(
     if let Some(out) = boxes::distance_from(cso, &mut cache.normal) {
         return out;
     }
-    if T::PRECISION == rec::Precision::F64 && cso.curved() && cache.normal != V3::<T>::ZERO {
+    if warm_polish(cso) && cache.normal != V3::<T>::ZERO {
         rec::text!("warm start from the last normal");
         if let Some(out) = from_normal(cso, cache.normal, rel_tol::<T>())
             && out.lower_bound > near_touching(cso)
@@ -642,7 +640,7 @@ pub(crate) fn distance_warm_in<T: Real>(
     let out = finish_distance(cso, &simplex, &core, rel_tol::<T>(), touching);
     // Worth trying next time only where GJK took longer than the polish
     // usually does (its rim alternation on curved cores).
-    let slow = T::PRECISION == rec::Precision::F64 && core.iterations > SLOW_WARM;
+    let slow = warm_polish(cso) && core.iterations > SLOW_WARM;
     cache.normal = if !slow || out.intersecting || out.witness != Witness::Unique {
         V3::<T>::ZERO
     } else {

@@ -1,4 +1,4 @@
-//! Curved cores in f64 hand GJK's answer over to the witness polish: GJK
+//! Curved cores hand GJK's answer over to the witness polish: GJK
 //! converges only linearly on a cylinder's or cone's rim, the polish's
 //! Newton steps on the normal quadratically. A cold query runs GJK to a
 //! rough tolerance first ([`rough_then_polish`]); a warm one starts from the
@@ -14,26 +14,47 @@ use super::witness::{self, Witness};
 use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
 
-/// The relative gap at which GJK on curved cores (f64) hands over to the
-/// polish: its normal is then within a few hundredths of a radian (1e-3,
-/// 1e-4 and 1e-6 measured slower on cylinders: GJK's linear convergence
-/// costs more than the polish's extra step; 1e-2 no faster).
-pub(super) const ROUGH_REL: f64 = 3e-3;
+/// The relative gap at which GJK on curved cores hands over to the polish:
+/// its normal is then within a few hundredths of a radian. In f64 3e-3
+/// (1e-3, 1e-4 and 1e-6 measured slower on cylinders: GJK's linear
+/// convergence costs more than the polish's extra step; 1e-2 no faster);
+/// in f32 1e-2 (cylinders: 3e-3 and 3e-2 1.08× its time, 1e-3 1.15×, 1e-4
+/// 1.3×, GJK alone to f32's tolerance then the polish 1.17×).
+pub(super) fn rough_rel<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F64 => T::from_f64(3e-3),
+        rec::Precision::F32 => T::from_f64(1e-2),
+    }
+}
 
-/// Curved cores in f64 without a hull: GJK to [`ROUGH_REL`], then the polish from its
+/// Whether GJK's distance on `cso` hands over to the polish: curved cores
+/// without a hull (its faces near a rough normal make the polish's support
+/// sets costly and often unsettled: hull–cylinder pairs measured 20 %
+/// slower); in f32 only two curved cores (a box or capsule with a curved
+/// core measured 3–11 % more instructions: GJK reaches f32's tolerance
+/// sooner there, and a side along a face does not settle).
+pub(super) fn hands_over<T: Real>(cso: &Cso<'_, T>) -> bool {
+    let curved = match T::PRECISION {
+        rec::Precision::F64 => cso.curved(),
+        rec::Precision::F32 => cso.both_curved(),
+    };
+    curved && !cso.hull()
+}
+
+/// Curved cores ([`hands_over`]): GJK to [`rough_rel`], then the polish from its
 /// normal ([`from_normal`]), which converges quadratically where GJK
 /// converges linearly (the rim alternation). When the polish does not
-/// certify the answer, GJK runs again from scratch to the tolerance (as
-/// every other query does, so verdicts near touching agree), and its result
-/// is returned for the usual finish. Not with a
-/// hull: its faces near a rough normal make the polish's support sets
-/// costly and often unsettled (hull–cylinder pairs measured 20 % slower).
+/// certify the answer, GJK goes on from its simplex to the tolerance where
+/// the cores are clearly apart, and runs again from scratch otherwise (as
+/// every other query does, so verdicts near touching agree); its result is
+/// returned for the usual finish.
 pub(super) fn rough_then_polish<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &mut Simplex<T>,
     rel: T,
 ) -> Result<Distance<T>, CoreResult<T>> {
-    let rough = run_with(cso, simplex, None, T::from_f64(ROUGH_REL));
+    let rough_rel = rough_rel::<T>();
+    let rough = run_with(cso, simplex, None, rough_rel);
     // A tetrahedron enclosing the origin proves the cores overlap at any
     // tolerance: GJK again would find the same.
     if rough.end == End::MaxIterations || (rough.overlap() && simplex.len() == 4) {
@@ -42,12 +63,24 @@ pub(super) fn rough_then_polish<T: Real>(
     let r = cso.radius();
     let dc = rough.v.length();
     // Clearly apart (the touching band is GJK's to settle).
-    if !rough.overlap() && rough.lower - r > T::from_f64(4.0 * ROUGH_REL) * cso.scale {
+    if !rough.overlap() && rough.lower - r > T::from_f64(4.0) * rough_rel * cso.scale {
         let n = face_normal(simplex, rough.v).unwrap_or(-rough.v / dc);
-        rec::text!("GJK within {ROUGH_REL:e} of the size: the polish takes over from its normal");
+        rec::text!("GJK within {rough_rel:?} of the size: the polish takes over from its normal");
         if let Some(mut out) = from_normal(cso, n, rel) {
             out.iterations += rough.iterations;
             return Ok(out);
+        }
+        if rough.end == End::Gap {
+            // Clearly apart, so no verdict depends on the path: GJK goes on
+            // from where it stopped (a side along a face, whose points are
+            // not unique, is the usual case).
+            rec::text!("the polish did not settle: GJK goes on to the tolerance");
+            let more = run_with(cso, simplex, None, rel);
+            return Err(CoreResult {
+                iterations: rough.iterations + more.iterations,
+                lower: more.lower.max(rough.lower),
+                ..more
+            });
         }
         rec::text!("the polish did not settle: GJK again, to the tolerance");
     } else {
@@ -66,9 +99,19 @@ pub(super) fn rough_then_polish<T: Real>(
 
 /// GJK iterations after a warm start above which the next query of the
 /// pair tries the polish from the normal first (it usually certifies in 2–3
-/// Newton steps). Only in f64: f32's gap tolerance, 2.4e-5, is reached by
-/// GJK in a few iterations, fewer than the polish costs (measured).
+/// Newton steps).
 pub(super) const SLOW_WARM: u32 = 6;
+
+/// Whether a warm distance query on `cso` keeps the last normal for the
+/// polish ([`SLOW_WARM`]): curved cores; in f32 only two of them (GJK
+/// reaches f32's tolerance in a few iterations elsewhere, fewer than the
+/// polish costs; two cylinders measured 6 % fewer instructions with it).
+pub(super) fn warm_polish<T: Real>(cso: &Cso<'_, T>) -> bool {
+    match T::PRECISION {
+        rec::Precision::F64 => cso.curved(),
+        rec::Precision::F32 => cso.both_curved(),
+    }
+}
 
 /// The distance of apart shapes from a normal `n` (A's frame) near the
 /// answer's, without GJK: the witness polish from `n`, accepted when its
