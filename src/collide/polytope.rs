@@ -31,6 +31,9 @@ const TWO_FACES: usize = usize::MAX - 1;
 pub(super) struct Polytope<T: Real> {
     pub(super) verts: Vec<CsoPoint<T>>,
     pub(super) faces: Vec<Face<T>>,
+    /// Each face's `d`, `T::MAX` once removed: what [`closest`](Self::closest)
+    /// scans (a dense array, not the faces' 100-odd bytes each).
+    dist: Vec<T>,
     /// Scratch: faces to visit and horizon edges.
     pub(super) stack: Vec<(usize, usize)>,
     pub(super) horizon: Vec<(usize, usize)>,
@@ -67,6 +70,7 @@ impl<T: Real> Polytope<T> {
             Box::new(Self {
                 verts: Vec::with_capacity(32),
                 faces: Vec::with_capacity(64),
+                dist: Vec::with_capacity(64),
                 stack: Vec::with_capacity(16),
                 horizon: Vec::with_capacity(16),
                 by_vertex: Vec::with_capacity(32),
@@ -75,6 +79,7 @@ impl<T: Real> Polytope<T> {
         });
         p.verts.clear();
         p.faces.clear();
+        p.dist.clear();
         p.by_vertex.clear();
         p.reach = T::ZERO;
         for v in verts {
@@ -116,7 +121,7 @@ impl<T: Real> Polytope<T> {
                 };
                 f = g;
             }
-            self.faces.push(f);
+            self.push_face(f);
         }
         for i in 0..self.faces.len() {
             for e in 0..3 {
@@ -146,13 +151,25 @@ impl<T: Real> Polytope<T> {
     pub(super) fn closest(&self) -> Option<usize> {
         let mut best = None;
         let mut best_d = T::MAX;
-        for (i, f) in self.faces.iter().enumerate() {
-            if !f.dead && f.d < best_d {
-                best_d = f.d;
+        for (i, &d) in self.dist.iter().enumerate() {
+            if d < best_d {
+                best_d = d;
                 best = Some(i);
             }
         }
         best
+    }
+
+    /// Adds face `f`.
+    fn push_face(&mut self, f: Face<T>) {
+        self.dist.push(f.d);
+        self.faces.push(f);
+    }
+
+    /// Removes face `i`.
+    fn kill(&mut self, i: usize) {
+        self.faces[i].dead = true;
+        self.dist[i] = T::MAX;
     }
 
     /// Adds vertex `p` seen from face `seed`: removes the faces it sees and
@@ -164,7 +181,7 @@ impl<T: Real> Polytope<T> {
         self.reach = self.reach.max(w.length());
         self.verts.push(p);
         let iw = self.verts.len() - 1;
-        self.faces[seed].dead = true;
+        self.kill(seed);
         self.stack.clear();
         self.horizon.clear();
         self.stack.extend(self.faces[seed].adj);
@@ -177,7 +194,7 @@ impl<T: Real> Polytope<T> {
             }
             if self.removes(f, w, slack) {
                 let adj = f.adj;
-                self.faces[g].dead = true;
+                self.kill(g);
                 self.stack.push(adj[(j + 1) % 3]);
                 self.stack.push(adj[(j + 2) % 3]);
             } else {
@@ -193,7 +210,7 @@ impl<T: Real> Polytope<T> {
             };
             f.adj[0] = (g, j);
             self.faces[g].adj[j] = (first + k, 0);
-            self.faces.push(f);
+            self.push_face(f);
         }
         // Link the fan: edge 1 (s → w) of one new face meets edge 2 (w → s)
         // of the one starting at s, found through `by_vertex` (a vertex
