@@ -168,7 +168,14 @@ impl<T: Real> Simplex<T> {
                 [l[0], l[1], T::ZERO, T::ZERO]
             }
             3 => {
-                let l = triangle(w[0], w[1], w[2]);
+                let (l, plane) = triangle(w[0], w[1], w[2]);
+                if let Some(v) = plane
+                    && l.iter().all(|&x| x > T::ZERO)
+                {
+                    // Inside the triangle: the origin's projection on its
+                    // plane, as `face_projection` would compute it again.
+                    return ([l[0], l[1], l[2], T::ZERO], v);
+                }
                 [l[0], l[1], l[2], T::ZERO]
             }
             _ => tetrahedron(w),
@@ -316,25 +323,28 @@ fn face_projection<T: Real>(w: &[V3<T>; 4], lambda: &[T; 4], fallback: V3<T>) ->
     }
 }
 
-/// Weights of the closest point of triangle `s0 s1 s2` to the origin.
-fn triangle<T: Real>(s0: V3<T>, s1: V3<T>, s2: V3<T>) -> [T; 3] {
+/// Weights of the closest point of triangle `s0 s1 s2` to the origin, and
+/// when it is inside the triangle, the point itself: the origin projected
+/// on the plane (see [`face_projection`]).
+fn triangle<T: Real>(s0: V3<T>, s1: V3<T>, s2: V3<T>) -> ([T; 3], Option<V3<T>>) {
     let n = (s1 - s0).cross(s2 - s0);
     let nn = n.dot(n);
     if nn > T::ZERO && nn.is_finite() {
         // The origin projected on the plane, then signed areas on the
         // coordinate plane where the triangle is largest.
         let j = largest_axis::<T>(n);
-        let p = drop_axis::<T>(n * (s0.dot(n) / nn), j);
+        let plane = n * (s0.dot(n) / nn);
+        let p = drop_axis::<T>(plane, j);
         let [a, b, c] = [s0, s1, s2].map(|v| drop_axis::<T>(v, j));
         let mu = area(a, b, c);
         let c = [area(p, b, c), area(a, p, c), area(a, b, p)];
         if c.iter().all(|&ci| same_sign(mu, ci)) {
             let k = T::ONE / mu;
-            return [c[0] * k, c[1] * k, c[2] * k];
+            return ([c[0] * k, c[1] * k, c[2] * k], Some(plane));
         }
-        return best_edge([s0, s1, s2], |i| !same_sign(mu, c[i]));
+        return (best_edge([s0, s1, s2], |i| !same_sign(mu, c[i])), None);
     }
-    best_edge([s0, s1, s2], |_| true)
+    (best_edge([s0, s1, s2], |_| true), None)
 }
 
 /// The best of the edges opposite the vertices `i` for which `consider(i)`.
@@ -378,7 +388,7 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
             continue;
         }
         let f = [(i + 1) % 4, (i + 2) % 4, (i + 3) % 4];
-        let l = triangle(s[f[0]], s[f[1]], s[f[2]]);
+        let (l, _) = triangle(s[f[0]], s[f[1]], s[f[2]]);
         let d = weighted_len2::<T>(&[s[f[0]], s[f[1]], s[f[2]]], &l);
         if d < best_d {
             best_d = d;
