@@ -221,6 +221,110 @@ fn constructed_sweeps_are_bracketed_with_exact_normals_and_points() {
     }
 }
 
+/// Worst errors of f32 sweeps on one family and method.
+#[derive(Default)]
+struct Worst32 {
+    normal: f64,
+    point: f64,
+    outside: f64,
+    not_converged: u32,
+    bad_normals: u32,
+}
+
+/// `c` in f32 (shapes, poses and motion rounded once), swept by `method`;
+/// errors against the exact f64 answer folded into `w`. Rounding the input
+/// moves the contact by ~1e-7 of the coordinates, which turns a unique
+/// normal by about that over the contact's curvature radius: far below
+/// f32's contract (1e-3 rad, points 1e-3 of the size).
+fn check_f32(name: &str, method: Method32, c: &SweepCase, w: &mut Worst32) {
+    use glam::{Quat, Vec3A};
+    let pose = |p: &Pose<f64>| {
+        let q = p.rotation.as_quat();
+        Pose::new(
+            Vec3A::from(p.position.as_vec3()),
+            Quat::from_xyzw(q.x, q.y, q.z, q.w),
+        )
+    };
+    let t = &c.touch;
+    let (sa, sb) = (t.a.to_precision::<f32>(), t.b.to_precision::<f32>());
+    let a = Placed::new(&sa, pose(&c.start));
+    let b = Placed::new(&sb, pose(&t.pose_b));
+    let s = method(&a, Vec3A::from(c.motion.as_vec3()), &b);
+    let label = format!("{name} f32: {} (t* {})", t.name, c.toi);
+    assert!(s.hit, "{label}: missed {s:?}");
+    if s.status != Status::Converged {
+        w.not_converged += 1;
+        return;
+    }
+    let closing = c.motion.dot(t.normal);
+    let (lo, hi) = (f64::from(s.toi_lower), f64::from(s.toi_upper));
+    // How far A closes beyond the bracket, in f32 roundings of the reach
+    // (rounding the input moves the contact by a few of them).
+    let reach = (c.start.position - t.pose_b.position).length() + c.motion.length() + t.scale;
+    let outside =
+        (lo - c.toi).max(c.toi - hi).max(0.0) * closing / (f64::from(f32::EPSILON) * reach);
+    w.outside = w.outside.max(outside);
+    let n = s.normal.as_dvec3();
+    let angle = n.cross(t.normal).length().atan2(n.dot(t.normal));
+    if angle > 1e-3 && w.bad_normals == 0 {
+        println!("{label}: normal {angle:e} rad off {s:?}");
+    }
+    w.bad_normals += u32::from(angle > 1e-3);
+    w.normal = w.normal.max(angle);
+    let pa = (s.point_a.as_dvec3() - t.point_a).length() / t.scale;
+    let pb = (s.point_b.as_dvec3() - t.point_a).length() / t.scale;
+    w.point = w.point.max(pa).max(pb);
+}
+
+/// An f32 sweep method.
+type Method32 = fn(&Placed<'_, f32>, V3<f32>, &Placed<'_, f32>) -> Sweep<f32>;
+
+/// The constructed cases in f32: a `Converged` answer's normal within 2e-3
+/// rad (the f32 bracket's width, ~1e-4 of the size, over the contact's
+/// curvature radius: measured up to 1.5e-3 at a cone's apex, 7.6e-3 before
+/// the polish widened its probes), its points within 1e-3 of the size and
+/// its bracket holding t* to the rounding of the input.
+#[test]
+fn constructed_f32_sweeps_keep_f32_normals_and_points() {
+    let methods: [(&str, Method32); 3] = [
+        ("raycast", sweep::ray_cast),
+        ("ca", sweep::conservative_advancement),
+        ("swept-mpr", sweep::swept_mpr),
+    ];
+    let mut rng = Rng::new(32);
+    let n = 400;
+    for (name, method) in methods {
+        for family in FAMILIES {
+            let mut w = Worst32::default();
+            for _ in 0..n {
+                let c = sweep_case(&mut rng, family);
+                check_f32(name, method, &c, &mut w);
+            }
+            println!(
+                "{name:<10} {family:<13} f32 normal {:.1e} rad ({} over 1e-3)  points {:.1e}  beyond the bracket {:.1} ε·reach  not converged {} of {n}",
+                w.normal, w.bad_normals, w.point, w.outside, w.not_converged
+            );
+            assert!(w.normal <= 2e-3, "{name} {family}: normal {:e}", w.normal);
+            assert!(w.point <= 1e-3, "{name} {family}: points {:e}", w.point);
+            // The default method's bracket holds t* to the input's rounding;
+            // conservative advancement's and swept MPR's miss it by up to
+            // ~33 roundings (their f32 lower ends: an open issue, noted in
+            // BENCHMARKS.md).
+            let limit = if name == "raycast" { 4.0 } else { 64.0 };
+            assert!(
+                w.outside <= limit,
+                "{name} {family}: t* {} f32 roundings outside",
+                w.outside
+            );
+            assert!(
+                w.not_converged * 20 <= n,
+                "{name} {family}: {} of {n} not converged",
+                w.not_converged
+            );
+        }
+    }
+}
+
 /// A grazing sweep against a sphere: A of `family` touching a sphere B
 /// (the other way round for odd `k`), moved back along a motion at a
 /// cosine in `cos` to the contact normal. The case, A's start, the motion,

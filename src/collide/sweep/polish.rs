@@ -30,11 +30,18 @@ const HALVINGS: u32 = 3;
 /// Re-probes of an edge along itself.
 const EDGE_ROUNDS: u32 = 3;
 
-/// The probe angle (rad): larger than the methods' normal errors, so a
-/// probe pair straddles the edge where the normal is flat.
+/// The probe angle (rad): larger than the methods' normal errors in f64,
+/// so a probe pair straddles the edge where the normal is flat.
 fn probe<T: Real>() -> T {
     T::from_f64(1e-4)
 }
+
+/// The widest probe angle (rad) a round retries with when no step along
+/// its proposal raised the gap: an f32 method's normal can be off by
+/// ~1e-2 rad (its distance tolerance's square root), so probes at
+/// [`probe`] miss a flat edge and see its end as a smooth point whose
+/// Newton step turns the wrong way.
+const WIDEST_PROBE: f64 = 3e-2;
 
 /// The contact normal at `x` from the method's `n0` (unit), its support
 /// point, and which shape's support the probes found unique around it (none
@@ -60,8 +67,11 @@ pub(super) fn polish<T: Real>(
     // A step below this is the last: Newton's error after it is its square.
     let done = T::from_f64(4.0) * T::EPSILON.sqrt();
     let mut rounds = 0;
-    for _ in 0..ROUNDS {
-        let (base, step, alone) = proposal(cso, x, n, &hub, iterations);
+    let mut h = probe::<T>();
+    let mut tries = 0;
+    while rounds < ROUNDS && tries < ROUNDS + 2 {
+        tries += 1;
+        let (base, step, alone) = proposal(cso, x, n, &hub, h, iterations);
         unique = Some(alone);
         // A face's normal (no step) is exact: nothing further to polish.
         let face = step == V3::<T>::ZERO && base != n;
@@ -81,12 +91,25 @@ pub(super) fn polish<T: Real>(
             scale *= T::HALF;
         }
         let Some((next, k, g)) = kept else {
+            if h < T::from_f64(WIDEST_PROBE) && step.length() > T::from_f64(10.0) * h {
+                // A step far beyond the probes that lowers the gap: they
+                // missed a flat edge the normal is off from by more than
+                // their angle. Ten times wider probes straddle it.
+                h = (h * T::from_f64(10.0)).min(T::from_f64(WIDEST_PROBE));
+                rec::text!("no step raised the gap: probes at {h:?} rad");
+                continue;
+            }
             break;
         };
+        // Wide probes' differences carry the smooth motion over their
+        // angle: their step is not Newton's nor their face normal exact,
+        // and narrow ones go on from there.
+        let narrow = h == probe::<T>();
+        h = probe::<T>();
         let turn = n.cross(next).length();
         (n, hub, gap) = (next, k, g);
         rounds += 1;
-        if turn <= done || face {
+        if narrow && (turn <= done || face) {
             break;
         }
     }
@@ -128,9 +151,9 @@ fn proposal<T: Real>(
     x: V3<T>,
     n: V3<T>,
     hub: &Full<T>,
+    h: T,
     iterations: &mut u32,
 ) -> (V3<T>, V3<T>, Unique) {
-    let h = probe::<T>();
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = crate::real::tangents::<T>(n);
     // The probes' difference on K, on A and on B.
@@ -149,22 +172,20 @@ fn proposal<T: Real>(
     } else {
         Unique::Neither
     };
-    let (base, step) = step_from(cso, x, n, hub, (t1, d1), (t2, d2), iterations);
+    let (base, step) = step_from(cso, (x, n, h), hub, (t1, d1), (t2, d2), iterations);
     (base, step, unique)
 }
 
 /// The proposal's base and step from the probes' differences `d1`, `d2` on
-/// `K` along tangents `t1`, `t2`.
+/// `K` along tangents `t1`, `t2`, probed at `h` rad around `n`.
 fn step_from<T: Real>(
     cso: &Cso<'_, T>,
-    x: V3<T>,
-    n: V3<T>,
+    (x, n, h): (V3<T>, V3<T>, T),
     hub: &Full<T>,
     (t1, d1): (V3<T>, V3<T>),
     (t2, d2): (V3<T>, V3<T>),
     iterations: &mut u32,
 ) -> (V3<T>, V3<T>) {
-    let h = probe::<T>();
     let jump = T::from_f64(16.0) * h * cso.scale;
     let f = hub.k - x;
     let (jump1, jump2) = (d1.length() > jump, d2.length() > jump);
@@ -198,7 +219,7 @@ fn step_from<T: Real>(
         }
         (flat1, _) => {
             let d = if flat1 { d1 } else { d2 };
-            let edge = edge_along(cso, n, d, iterations);
+            let edge = edge_along(cso, (n, h), d, iterations);
             // n turned into the plane perpendicular to the edge, then Newton
             // about the edge.
             let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
@@ -264,8 +285,12 @@ pub(super) fn unique_near<T: Real>(cso: &Cso<'_, T>, n: V3<T>, iterations: &mut 
 /// motion between the probes does not tilt it, and re-probed along itself,
 /// each time from `n` made perpendicular to it, so that its two ends are
 /// supports of the same position along the shape's curve.
-fn edge_along<T: Real>(cso: &Cso<'_, T>, n: V3<T>, d: V3<T>, iterations: &mut u32) -> V3<T> {
-    let h = probe::<T>();
+fn edge_along<T: Real>(
+    cso: &Cso<'_, T>,
+    (n, h): (V3<T>, T),
+    d: V3<T>,
+    iterations: &mut u32,
+) -> V3<T> {
     let tangential = |e: V3<T>| (e - n * n.dot(e)).try_normalize();
     let Some(mut edge) = tangential(d) else {
         return d.try_normalize().unwrap_or(V3::<T>::X);
