@@ -486,7 +486,14 @@ fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<C
 /// signed areas with a tolerance of the coordinates' rounding.
 fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T>> {
     let dir = -path.m;
-    let normal = (p[1].k - p[0].k).cross(p[2].k - p[0].k);
+    // The normal from the two edges at the vertex opposite the longest
+    // edge (the same orientation, a cyclic turn of the vertices): the other
+    // pairs of a needle are nearly parallel, and their cross product loses
+    // its direction to cancellation (in f32, 2e-4 rad on a fan's triangle
+    // along a cylinder's side, which moved its crossing by 3e-5 of the time).
+    let len2 = |i: usize| (p[(i + 2) % 3].k - p[(i + 1) % 3].k).length_squared();
+    let o = (0..3).fold(0, |best, i| if len2(i) > len2(best) { i } else { best });
+    let normal = (p[(o + 1) % 3].k - p[o].k).cross(p[(o + 2) % 3].k - p[o].k);
     let area2 = normal.length();
     let along = normal.dot(dir);
     // A path (almost) in the triangle's plane, or a triangle collapsed to a
