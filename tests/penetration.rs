@@ -567,3 +567,73 @@ fn contact_points_lie_on_their_shapes_on_faces_and_rims() {
         }
     }
 }
+
+/// f32 EPA against f64 EPA on the same inputs (shapes and poses of f32
+/// values): random overlaps of curved, box, capsule and hull pairs. A
+/// `Converged` f32 answer's bounds hold the f64 depth (good to 1e-8 of the
+/// size) to the input's rounding; its normal is within 1e-3 rad of the f64
+/// one except where the depth is flat in the normal (here 13 of 3 893; of
+/// 19 546 such overlaps 85, worst 1.7e-2 rad, with depths within 1.4e-5 of
+/// the size: f32's stated depth tolerance, 2.4e-5, leaves the normal
+/// ~√(2.4e-5) free where the depth's curvature is small).
+#[test]
+fn f32_penetration_is_bracketed_by_its_bounds() {
+    use glam::Vec3A;
+    let r32 = |v: DVec3| v.as_vec3().as_dvec3();
+    let q32 = |q: DQuat| {
+        let f = q.as_quat();
+        DQuat::from_xyzw(f.x.into(), f.y.into(), f.z.into(), f.w.into())
+    };
+    let mut rng = Rng::new(5);
+    let (mut compared, mut loose, mut worst_out) = (0u32, 0u32, 0.0f64);
+    for _ in 0..4000 {
+        let size = |rng: &mut Rng| f64::from(rng.range(0.2, 2.0) as f32);
+        let shape = |rng: &mut Rng| match rng.below(5) {
+            0 => Shape::cylinder(size(rng), size(rng)),
+            1 => Shape::cone(size(rng), size(rng)),
+            2 => Shape::cuboid(DVec3::new(size(rng), size(rng), size(rng))),
+            3 => Shape::capsule(size(rng), size(rng)),
+            _ => Shape::hull((0..12).map(|_| r32(rng.unit() * 1.5)).collect()),
+        };
+        let (sa, sb) = (shape(&mut rng), shape(&mut rng));
+        let (qa, qb) = (q32(rng.rotation()), q32(rng.rotation()));
+        let pa = r32(rng.unit() * 4.0);
+        let pb = pa + r32(rng.unit() * rng.range(0.0, 1.5));
+        let wide = epa::penetration(
+            &Placed::new(&sa, Pose::new(pa, qa)),
+            &Placed::new(&sb, Pose::new(pb, qb)),
+        );
+        if !(wide.intersecting && wide.status == Status::Converged && wide.depth > 1e-3) {
+            continue;
+        }
+        let (fa, fb) = (sa.to_precision::<f32>(), sb.to_precision::<f32>());
+        let pose = |p: DVec3, q: DQuat| Pose::<f32>::new(Vec3A::from(p.as_vec3()), q.as_quat());
+        let narrow = epa::penetration(
+            &Placed::new(&fa, pose(pa, qa)),
+            &Placed::new(&fb, pose(pb, qb)),
+        );
+        if narrow.status != Status::Converged {
+            continue;
+        }
+        compared += 1;
+        let reach = pa.length() + pb.length() + sa.scale().max(sb.scale());
+        let (lo, hi) = (f64::from(narrow.lower_bound), f64::from(narrow.upper_bound));
+        let out =
+            (lo - wide.depth).max(wide.depth - hi).max(0.0) / (f64::from(f32::EPSILON) * reach);
+        worst_out = worst_out.max(out);
+        assert!(
+            out <= 4.0,
+            "f32 bounds [{lo}, {hi}] miss {} by {out} roundings",
+            wide.depth
+        );
+        let n = narrow.normal.as_dvec3();
+        loose += u32::from(n.cross(wide.normal).length().atan2(n.dot(wide.normal)) > 1e-3);
+    }
+    println!(
+        "f32 EPA: {compared} compared, bounds miss the f64 depth by ≤ {worst_out:.2} roundings, {loose} normals over 1e-3 rad"
+    );
+    assert!(
+        compared > 3000 && loose * 100 <= compared,
+        "{compared} {loose}"
+    );
+}
