@@ -110,17 +110,18 @@ fn own_eta<T: Real>(tol: &Tol<T>, eta: T) -> (T, T) {
 /// Both support features at unit direction `n` (A's frame), within `eta`.
 fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, tol: &Tol<T>) -> Eval<T> {
     let (eta_a, eta_b) = own_eta(tol, eta);
-    let fa = feature(cso.shape_a(), n, eta_a);
-    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta_b)
-        .map(|p| cso.b_point(p), |v| cso.b_vector(v));
-    let p = fb.point - fa.point;
-    Eval {
+    // Built in place (the features are a few hundred bytes), then `p` and `l`.
+    let mut e = Eval {
         n,
-        fa,
-        fb,
-        p,
-        l: n.dot(p),
-    }
+        fa: feature(cso.shape_a(), n, eta_a),
+        fb: feature(cso.shape_b(), cso.b_direction(-n), eta_b)
+            .map(|p| cso.b_point(p), |v| cso.b_vector(v)),
+        p: V3::<T>::ZERO,
+        l: T::ZERO,
+    };
+    e.p = e.fb.point - e.fa.point;
+    e.l = n.dot(e.p);
+    e
 }
 
 /// Up to two orthonormal directions spanning both features' flats, the
@@ -361,31 +362,26 @@ pub(crate) fn settle_normal<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> (V
     let recording = rec::ENABLED && rec::is_on();
     let _settle = rec::scope!("settle the normal", recording);
     let mut steps = 0;
-    let cur = descend(
-        cso,
-        eval(cso, n0, eta0, &tol),
-        eta0,
-        tol,
-        &mut steps,
-        recording,
-    );
+    let mut cur = eval(cso, n0, eta0, &tol);
+    descend(cso, &mut cur, eta0, tol, &mut steps, recording);
     (cur.n, steps)
 }
 
 /// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
 /// `steps`), support sets taken within `eta0` at first and within twice
-/// the last step's turn after it; returns the last accepted evaluation.
+/// the last step's turn after it; `cur` becomes the last accepted
+/// evaluation (in place: an evaluation is a few hundred bytes).
 fn descend<T: Real>(
     cso: &Cso<'_, T>,
-    mut cur: Eval<T>,
+    cur: &mut Eval<T>,
     eta0: T,
     tol: Tol<T>,
     steps: &mut u32,
     recording: bool,
-) -> Eval<T> {
+) {
     let four_eps = T::from_f64(4.0) * T::EPSILON;
     while *steps < MAX_STEPS {
-        let Some(m) = Model::at(&cur) else {
+        let Some(m) = Model::at(cur) else {
             break;
         };
         if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
@@ -401,24 +397,23 @@ fn descend<T: Real>(
             let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
             let e = eval(cso, next, eta, &tol);
             if e.l >= cur.l - tol.slack {
-                accepted = Some((e, angle));
+                *cur = e;
+                accepted = Some(angle);
                 break;
             }
             next = (cur.n + next).try_normalize().unwrap_or(cur.n);
         }
-        let Some((e, angle)) = accepted else {
+        let Some(angle) = accepted else {
             break;
         };
         *steps += 1;
-        cur = e;
         if recording {
-            record_step(cso, &cur);
+            record_step(cso, cur);
         }
         if angle <= four_eps {
             break;
         }
     }
-    cur
 }
 
 /// The witnesses at `cur` and how far they can be trusted. The points'
@@ -510,21 +505,15 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let _polish = rec::scope!("polish witnesses", recording);
     let mut steps = 0;
     let mut cur = eval(cso, n0, eta0, &tol);
-    cur = descend(cso, cur, eta0, tol, &mut steps, recording);
+    descend(cso, &mut cur, eta0, tol, &mut steps, recording);
     let (mut best, mut witness) = judge(cso, &cur, tol);
     if witness == Witness::Approximate && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
         // vertex or a rim point seen from a rough normal: again, with
         // exact ties only.
         rec::text!("polish: again with exact ties only");
-        let again = descend(
-            cso,
-            eval(cso, cur.n, tol.floor, &tol),
-            tol.floor,
-            tol,
-            &mut steps,
-            recording,
-        );
+        let mut again = eval(cso, cur.n, tol.floor, &tol);
+        descend(cso, &mut again, tol.floor, tol, &mut steps, recording);
         let (b, w) = judge(cso, &again, tol);
         if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
             (cur, best, witness) = (again, b, w);
