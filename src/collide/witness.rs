@@ -136,6 +136,19 @@ fn constraints<T: Real>(e: &Eval<T>) -> ([V3<T>; 2], usize, bool) {
     )
 }
 
+/// The sine below which two flats (or two segments) count as parallel:
+/// their closest points then slide along them by the rounding of their
+/// offset over that sine, ~1e-15 of the size in f64 (1e-6: within the
+/// witness tolerance, 1e-8) but ~5e-7 in f32, where two sides 4e-5 rad
+/// apart put the points 0.8 of the size off (1e-2: within 1e-4; at 3e-3,
+/// a box edge along a cylinder's side was still 0.19 of the size off).
+fn parallel<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(1e-2),
+        rec::Precision::F64 => T::from_f64(1e-6),
+    }
+}
+
 /// Up to two orthonormal directions spanning `flats`, their count, and
 /// whether a flat was left out as dependent on them.
 fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool) {
@@ -148,7 +161,7 @@ fn span<T: Real>(flats: impl Iterator<Item = V3<T>>) -> ([V3<T>; 2], usize, bool
             r -= *b * r.dot(*b);
         }
         match r.try_normalize() {
-            Some(u) if k < 2 && r.length() > T::from_f64(1e-6) => {
+            Some(u) if k < 2 && r.length() > parallel::<T>() => {
                 basis[k] = u;
                 k += 1;
             }
@@ -304,7 +317,7 @@ fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>
             // s·u − t·v = r on the tangent plane.
             let (a11, a12, a21, a22) = (u.dot(t1), -v.dot(t1), u.dot(t2), -v.dot(t2));
             let det = a11 * a22 - a12 * a21;
-            if det.abs() <= T::from_f64(1e-6) {
+            if det.abs() <= parallel::<T>() {
                 return None;
             }
             let (r1, r2) = (r.dot(t1), r.dot(t2));
