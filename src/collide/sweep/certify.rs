@@ -29,6 +29,7 @@
 use super::polish::{polish, unique_near};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
+use crate::collide::feature::feature;
 use crate::collide::project::project;
 use crate::collide::simplex::CsoPoint;
 use crate::collide::{Status, gjk};
@@ -278,7 +279,7 @@ fn contact_normal<T: Real>(
         }
         return (n, hub, Some(unique));
     }
-    match polish(cso, x, n0, near, iterations) {
+    let (n, hub, unique) = match polish(cso, x, n0, near, iterations) {
         // On a curved core a face of `K` (a rim point against a flat side)
         // or the probes' verdict leaves the contact point to a mix of
         // support points along the rim: look closer.
@@ -286,6 +287,29 @@ fn contact_normal<T: Real>(
             (n, hub, Some(unique_near(cso, n, iterations)))
         }
         polished => polished,
+    };
+    (n, hub, sets_decide(cso, n).or(unique))
+}
+
+/// In f32, which shape's support is a single point when the support sets
+/// are taken within the normal's error (heights within 4e-3 of the size):
+/// f32's normal is off by up to ~1.5e-3 rad, which the probes (1e-4 rad)
+/// do not straddle, so a face of the moving shape looked like a unique
+/// vertex and the contact snapped to it (a third of the size off). `None`
+/// where both are points (the probes decide) and always in f64, whose
+/// normal the probes straddle.
+fn sets_decide<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<Unique> {
+    if T::PRECISION != rec::Precision::F32 {
+        return None;
+    }
+    let eta = T::from_f64(4e-3) * cso.scale;
+    let on_a = feature(cso.shape_a(), n, eta).count;
+    let on_b = feature(cso.shape_b(), cso.b_direction(-n), eta).count;
+    match (on_a, on_b) {
+        (0, 0) => None,
+        (0, _) => Some(Unique::A),
+        (_, 0) => Some(Unique::B),
+        _ => Some(Unique::Neither),
     }
 }
 

@@ -69,10 +69,12 @@ pub(super) fn polish<T: Real>(
     let mut rounds = 0;
     let mut h = probe::<T>();
     let mut tries = 0;
+    let mut classified_wide = false;
     while rounds < ROUNDS && tries < ROUNDS + 2 {
         tries += 1;
         let (base, step, alone) = proposal(cso, x, n, &hub, h, iterations);
         unique = Some(alone);
+        classified_wide = h > probe::<T>();
         // A face's normal (no step) is exact: nothing further to polish.
         let face = step == V3::<T>::ZERO && base != n;
         let mut scale = T::ONE;
@@ -112,6 +114,12 @@ pub(super) fn polish<T: Real>(
         if narrow && (turn <= done || face) {
             break;
         }
+    }
+    if classified_wide {
+        // Wide probes call a face smaller than their jump threshold (16 ×
+        // angle × size) a unique point, whose support the contact would
+        // snap to: the last word on which support is unique is narrow.
+        unique = Some(proposal(cso, x, n, &hub, probe::<T>(), iterations).2);
     }
     if rounds > 0 {
         rec::text!(
