@@ -288,28 +288,35 @@ fn contact_normal<T: Real>(
         }
         polished => polished,
     };
-    (n, hub, sets_decide(cso, n).or(unique))
+    (n, hub, sets_check(cso, n, unique))
 }
 
-/// In f32, which shape's support is a single point when the support sets
-/// are taken within the normal's error (heights within 4e-3 of the size):
+/// In f32, the probes' verdict `unique` checked against the support sets
+/// taken within the normal's error (heights within 4e-3 of the size):
 /// f32's normal is off by up to ~1.5e-3 rad, which the probes (1e-4 rad)
 /// do not straddle, so a face of the moving shape looked like a unique
-/// vertex and the contact snapped to it (a third of the size off). `None`
-/// where both are points (the probes decide) and always in f64, whose
-/// normal the probes straddle.
-fn sets_decide<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<Unique> {
+/// vertex and the contact snapped to it (a third of the size off). The
+/// side called unique must be a single point there, else the other side
+/// is, or neither. Unchanged in f64, whose normal the probes straddle.
+fn sets_check<T: Real>(cso: &Cso<'_, T>, n: V3<T>, unique: Option<Unique>) -> Option<Unique> {
     if T::PRECISION != rec::Precision::F32 {
-        return None;
+        return unique;
     }
     let eta = T::from_f64(4e-3) * cso.scale;
-    let on_a = feature(cso.shape_a(), n, eta).count;
-    let on_b = feature(cso.shape_b(), cso.b_direction(-n), eta).count;
-    match (on_a, on_b) {
-        (0, 0) => None,
-        (0, _) => Some(Unique::A),
-        (_, 0) => Some(Unique::B),
-        _ => Some(Unique::Neither),
+    let point_a = || feature(cso.shape_a(), n, eta).count == 0;
+    let point_b = || feature(cso.shape_b(), cso.b_direction(-n), eta).count == 0;
+    match unique {
+        Some(Unique::A) if !point_a() => Some(if point_b() {
+            Unique::B
+        } else {
+            Unique::Neither
+        }),
+        Some(Unique::B) if !point_b() => Some(if point_a() {
+            Unique::A
+        } else {
+            Unique::Neither
+        }),
+        other => other,
     }
 }
 
