@@ -337,12 +337,20 @@ pub(crate) fn box_box_contact<T: Real>(
             ca = ca - axes_a[i] * ca.get(i);
             let (cb, h) = corner_b(-n);
             let cb = cb - axes_b[j] * h[j];
-            // Closest points of the lines ca + u e_i and cb + v b_j.
+            // Closest points of the lines ca + u e_i and cb + v b_j, with
+            // b_j split into b·e_i and w ⊥ e_i (|w| = sin of the edges'
+            // angle): u = b (w·r)/|w|² − r_i. Written as `(b f − r_i)/(1 −
+            // b²)` it cancels twice for nearly parallel edges (an error of
+            // ε/sin² where the geometry allows ε/sin: f32 points 3.4e-4 of
+            // the size off at 3e-2 rad).
             let r = ca - cb;
-            let b = axes_b[j].get(i);
-            let (c, f) = (r.get(i), axes_b[j].dot(r));
-            let u = (b * f - c) / (T::ONE - b * b);
-            let v = f + u * b;
+            let bj = axes_b[j];
+            let b = bj.get(i);
+            let (k, m) = ((i + 1) % 3, (i + 2) % 3);
+            let ww = bj.get(k) * bj.get(k) + bj.get(m) * bj.get(m);
+            let wr = bj.get(k) * r.get(k) + bj.get(m) * r.get(m);
+            let u = b * wr / ww - r.get(i);
+            let v = bj.dot(r) + u * b;
             let inside = u.abs() <= ha.get(i) && v.abs() <= hs[j];
             inside.then_some((ca + axes_a[i] * u, cb + axes_b[j] * v))
         }
