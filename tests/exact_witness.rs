@@ -138,9 +138,7 @@ fn witnesses_and_normals_f32() {
             let d = 10f64.powf(rng.range(-3.0, 0.0));
             let c = exact_common::case(&mut rng, family, d);
             let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-            let pose = |p: &Pose<f64>| {
-                Pose::<f32>::new(Vec3A::from(p.position.as_vec3()), p.rotation.as_quat())
-            };
+            let pose = gjk_common::pose_f32;
             let r = gjk::distance(
                 &Placed::new(&sa, pose(&c.pose_a)),
                 &Placed::new(&sb, pose(&c.pose_b)),

@@ -241,14 +241,8 @@ struct Worst32 {
 /// standing at its touching pose: the same contact, seen from the other
 /// shape, the normal reversed.
 fn check_f32(name: &str, method: Method32, c: &SweepCase, swapped: bool, w: &mut Worst32) {
-    use glam::{Quat, Vec3A};
-    let pose = |p: &Pose<f64>| {
-        let q = p.rotation.as_quat();
-        Pose::new(
-            Vec3A::from(p.position.as_vec3()),
-            Quat::from_xyzw(q.x, q.y, q.z, q.w),
-        )
-    };
+    use glam::Vec3A;
+    let pose = gjk_common::pose_f32;
     let t = &c.touch;
     let (sa, sb) = (t.a.to_precision::<f32>(), t.b.to_precision::<f32>());
     let s = if swapped {

@@ -229,6 +229,19 @@ fn far_apart_curved_pairs_are_apart() {
     }
 }
 
+/// A cold query and the second of two warm ones on `a` and `b`, when their
+/// verdicts differ.
+fn warm_disagrees<T: cspace::Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+) -> Option<(gjk::Distance<T>, gjk::Distance<T>)> {
+    let cold = gjk::distance(a, b);
+    let mut cache = gjk::SimplexCache::default();
+    let _ = gjk::distance_warm(a, b, &mut cache);
+    let warm = gjk::distance_warm(a, b, &mut cache);
+    (cold.intersecting != warm.intersecting).then_some((cold, warm))
+}
+
 /// A warm-started distance near touching answers as the cold one does, in
 /// both precisions: the verdict (and every number) is the cold query's.
 /// In f32 a warm query called 24 of 20 000 constructed exact touches and
@@ -236,7 +249,6 @@ fn far_apart_curved_pairs_are_apart() {
 /// bounds depend on where GJK starts); found by a review.
 #[test]
 fn warm_distance_near_touching_agrees_with_cold_in_f32_and_f64() {
-    use glam::Vec3A;
     let mut rng = Rng::new(3);
     let mut failures = Vec::new();
     for i in 0..6000 {
@@ -244,29 +256,19 @@ fn warm_distance_near_touching_agrees_with_cold_in_f32_and_f64() {
         let d = [0.0, 1e-7, 1e-6, 1e-5, 3e-5, 1e-4][i % 6] * rng.range(0.5, 1.5);
         let c = exact_common::case(&mut rng, family, d);
         let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-        let pose = |p: &Pose<f64>| {
-            Pose::<f32>::new(Vec3A::from(p.position.as_vec3()), p.rotation.as_quat())
-        };
+        let pose = gjk_common::pose_f32;
         let (a, b) = (
             Placed::new(&sa, pose(&c.pose_a)),
             Placed::new(&sb, pose(&c.pose_b)),
         );
-        let cold = gjk::distance(&a, &b);
-        let mut cache = gjk::SimplexCache::default();
-        let _ = gjk::distance_warm(&a, &b, &mut cache);
-        let warm = gjk::distance_warm(&a, &b, &mut cache);
-        if cold.intersecting != warm.intersecting {
+        if let Some((cold, warm)) = warm_disagrees(&a, &b) {
             failures.push(format!(
                 "f32 case {i} ({}): cold {cold:?} warm {warm:?}",
                 c.name
             ));
         }
         let (a, b) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
-        let cold = gjk::distance(&a, &b);
-        let mut cache = gjk::SimplexCache::default();
-        let _ = gjk::distance_warm(&a, &b, &mut cache);
-        let warm = gjk::distance_warm(&a, &b, &mut cache);
-        if cold.intersecting != warm.intersecting {
+        if let Some((cold, warm)) = warm_disagrees(&a, &b) {
             failures.push(format!(
                 "f64 case {i} ({}): cold {cold:?} warm {warm:?}",
                 c.name

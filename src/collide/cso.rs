@@ -114,6 +114,13 @@ pub(crate) struct Cso<'a, T: Real> {
     pub scales: (T, T),
 }
 
+/// Whether a core has curved features (a cylinder's or cone's rim).
+#[inline]
+fn curved_core<T: Real>(s: &Shape<T>) -> bool {
+    use crate::shape::Geom;
+    matches!(s.geom, Geom::Cylinder { .. } | Geom::Cone { .. })
+}
+
 impl<'a, T: Real> Cso<'a, T> {
     /// The CSO of `a` and `b`.
     /// The rotations are normalised: queries see the nearest true rotation
@@ -157,17 +164,13 @@ impl<'a, T: Real> Cso<'a, T> {
     /// where GJK converges only linearly and witnesses need polishing.
     #[inline]
     pub fn curved(&self) -> bool {
-        use crate::shape::Geom;
-        let curved = |s: &Shape<T>| matches!(s.geom, Geom::Cylinder { .. } | Geom::Cone { .. });
-        curved(self.a) || curved(self.b)
+        curved_core(self.a) || curved_core(self.b)
     }
 
     /// Whether both cores have curved features (cylinders or cones).
     #[inline]
     pub fn both_curved(&self) -> bool {
-        use crate::shape::Geom;
-        let curved = |s: &Shape<T>| matches!(s.geom, Geom::Cylinder { .. } | Geom::Cone { .. });
-        curved(self.a) && curved(self.b)
+        curved_core(self.a) && curved_core(self.b)
     }
 
     /// Whether either core is a convex hull.

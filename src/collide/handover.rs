@@ -34,11 +34,8 @@ pub(super) fn rough_rel<T: Real>() -> T {
 /// core measured 3–11 % more instructions: GJK reaches f32's tolerance
 /// sooner there, and a side along a face does not settle).
 pub(super) fn hands_over<T: Real>(cso: &Cso<'_, T>) -> bool {
-    let curved = match T::PRECISION {
-        rec::Precision::F64 => cso.curved(),
-        rec::Precision::F32 => cso.both_curved(),
-    };
-    curved && !cso.hull()
+    // The same curved pairs as the warm start's polish, less hulls.
+    warm_polish(cso) && !cso.hull()
 }
 
 /// Curved cores ([`hands_over`]): GJK to [`rough_rel`], then the polish from its

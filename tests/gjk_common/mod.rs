@@ -347,6 +347,14 @@ parry_impl!(
     2e-3
 );
 
+/// An f64 pose rounded once to f32 (position and quaternion).
+pub fn pose_f32(p: &Pose<f64>) -> Pose<f32> {
+    Pose::new(
+        glam::Vec3A::from(p.position.as_vec3()),
+        p.rotation.as_quat(),
+    )
+}
+
 /// Widens a vector of precision `T` to f64.
 pub fn wide<T: Real>(v: V3<T>) -> DVec3 {
     DVec3::from_array(v.to_f64())
