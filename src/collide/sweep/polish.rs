@@ -11,7 +11,10 @@
 //!   that edge.
 //!
 //! Symmetric probes at `±PROBE` rad tell the two apart (a jump is longer than
-//! any smooth motion, `2·ρ·PROBE`); an edge is re-probed along itself until
+//! any smooth motion, `2·ρ·PROBE`, up to a radius of 8 × the size; a rim
+//! seen almost along its axis moves faster, so a short jump is re-probed at
+//! an eighth of the angle across its own perpendicular, where an edge's
+//! stays and a curve's shrinks); an edge is re-probed along itself until
 //! its two ends are supports of the same smooth position (each round divides
 //! its error by ~`L / (2ρ·PROBE)`). Two flat directions give the face's
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
@@ -164,36 +167,52 @@ fn proposal<T: Real>(
 ) -> (V3<T>, V3<T>, Unique) {
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = crate::real::tangents::<T>(n);
-    // The probes' difference on K, on A and on B.
+    // The probes' difference on K, and the lengths of A's and of B's.
     let spread = |t: V3<T>, iterations: &mut u32| {
         *iterations += 2;
         let plus = support(cso, (n + t * h).try_normalize().unwrap_or(n));
         let minus = support(cso, (n - t * h).try_normalize().unwrap_or(n));
-        (plus.k - minus.k, plus.a - minus.a, plus.b - minus.b)
+        let (a, b) = (plus.a - minus.a, plus.b - minus.b);
+        let probe = Probe {
+            t,
+            k: plus.k - minus.k,
+            core: larger::<T>(a, b),
+        };
+        (probe, a.length(), b.length())
     };
-    let (d1, a1, b1) = spread(t1, iterations);
-    let (d2, a2, b2) = spread(t2, iterations);
-    let unique = if a1.length().max(a2.length()) <= jump {
+    let (p1, a1, b1) = spread(t1, iterations);
+    let (p2, a2, b2) = spread(t2, iterations);
+    let unique = if a1.max(a2) <= jump {
         Unique::A
-    } else if b1.length().max(b2.length()) <= jump {
+    } else if b1.max(b2) <= jump {
         Unique::B
     } else {
         Unique::Neither
     };
-    let (base, step) = step_from(cso, (x, n, h), hub, (t1, d1), (t2, d2), iterations);
+    let (base, step) = step_from(cso, (x, n, h), hub, [p1, p2], iterations);
     (base, step, unique)
 }
 
-/// The proposal's base and step from the probes' differences `d1`, `d2` on
-/// `K` along tangents `t1`, `t2`, probed at `h` rad around `n`.
+/// A probe pair's differences across the normal along one tangent.
+#[derive(Clone, Copy)]
+struct Probe<T: Real> {
+    /// The tangent the normal was tilted along.
+    t: V3<T>,
+    /// The difference of the two supports of `K`.
+    k: V3<T>,
+    /// The larger of A's and B's core differences, and whether it is A's.
+    core: (V3<T>, bool),
+}
+
+/// The proposal's base and step from its two `probes` at `h` rad around `n`.
 fn step_from<T: Real>(
     cso: &Cso<'_, T>,
     (x, n, h): (V3<T>, V3<T>, T),
     hub: &Full<T>,
-    (t1, d1): (V3<T>, V3<T>),
-    (t2, d2): (V3<T>, V3<T>),
+    [p1, p2]: [Probe<T>; 2],
     iterations: &mut u32,
 ) -> (V3<T>, V3<T>) {
+    let (t1, d1, t2, d2) = (p1.t, p1.k, p2.t, p2.k);
     let jump = T::from_f64(16.0) * h * cso.scale;
     let f = hub.k - x;
     let (jump1, jump2) = (d1.length() > jump, d2.length() > jump);
@@ -201,53 +220,105 @@ fn step_from<T: Real>(
     // flat direction, not a face.
     let one_edge =
         jump1 && jump2 && d1.cross(d2).length() <= T::from_f64(0.1) * d1.length() * d2.length();
-    let (flat1, flat2) = if one_edge {
+    let (mut flat1, mut flat2) = if one_edge {
         (d1.length() >= d2.length(), d2.length() > d1.length())
     } else {
         (jump1, jump2)
     };
-    match (flat1, flat2) {
-        (true, true) => {
-            // A face: its normal, oriented as n.
-            let face = d1.cross(d2);
-            let face = if face.dot(n) < T::ZERO { -face } else { face };
-            (face.try_normalize().unwrap_or(n), V3::<T>::ZERO)
-        }
-        (false, false) => {
-            let two_h = T::TWO * h;
-            let jac = [
-                [t1.dot(d1) / two_h, t1.dot(d2) / two_h],
-                [t2.dot(d1) / two_h, t2.dot(d2) / two_h],
-            ];
-            let flat = T::from_f64(1e-6) * cso.scale;
-            match newton_step(jac, [t1.dot(f), t2.dot(f)], flat) {
-                Some([a, b]) => (n, t1 * a + t2 * b),
-                None => (n, V3::<T>::ZERO),
-            }
-        }
-        (flat1, _) => {
-            let d = if flat1 { d1 } else { d2 };
-            let edge = edge_along(cso, (n, h), d, iterations);
-            // n turned into the plane perpendicular to the edge, then Newton
-            // about the edge.
-            let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
-            let u = base.cross(edge);
-            let at = |s: T, iterations: &mut u32| {
-                *iterations += 1;
-                support(cso, (base + u * s).try_normalize().unwrap_or(base)).k
-            };
-            let fu = u.dot(at(T::ZERO, iterations) - x);
-            let curvature = u.dot(at(h, iterations) - at(-h, iterations)) / (T::TWO * h);
-            let theta = if curvature > T::from_f64(1e-6) * cso.scale {
-                (-fu / curvature)
-                    .max(-T::from_f64(0.1))
-                    .min(T::from_f64(0.1))
-            } else {
-                T::ZERO
-            };
-            (base, u * theta)
+    if flat1 && flat2 {
+        // A face: its normal, oriented as n, unless one of its two jumps is
+        // a fast curve's (its shape's spread shrinks at the face's normal).
+        let face = d1.cross(d2);
+        let face = if face.dot(n) < T::ZERO { -face } else { face };
+        let face = face.try_normalize().unwrap_or(n);
+        flat1 = jumps_at(cso, (face, h), p1.core, iterations);
+        flat2 = jumps_at(cso, (face, h), p2.core, iterations);
+        if flat1 && flat2 {
+            return (face, V3::<T>::ZERO);
         }
     }
+    // Newton's step on the probes' Jacobian: every direction smooth.
+    let smooth = || {
+        let two_h = T::TWO * h;
+        let jac = [
+            [t1.dot(d1) / two_h, t1.dot(d2) / two_h],
+            [t2.dot(d1) / two_h, t2.dot(d2) / two_h],
+        ];
+        let flat = T::from_f64(1e-6) * cso.scale;
+        match newton_step(jac, [t1.dot(f), t2.dot(f)], flat) {
+            Some([a, b]) => (n, t1 * a + t2 * b),
+            None => (n, V3::<T>::ZERO),
+        }
+    };
+    if !flat1 && !flat2 {
+        return smooth();
+    }
+    let d = if flat1 { d1 } else { d2 };
+    let (edge, last) = edge_along(cso, (n, h), d, iterations);
+    let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
+    if !jumps_at(cso, (n, h), last, iterations) {
+        return smooth();
+    }
+    // n turned into the plane perpendicular to the edge, then Newton
+    // about the edge.
+    let u = base.cross(edge);
+    let at = |s: T, iterations: &mut u32| {
+        *iterations += 1;
+        support(cso, (base + u * s).try_normalize().unwrap_or(base)).k
+    };
+    let fu = u.dot(at(T::ZERO, iterations) - x);
+    let curvature = u.dot(at(h, iterations) - at(-h, iterations)) / (T::TWO * h);
+    let theta = if curvature > T::from_f64(1e-6) * cso.scale {
+        (-fu / curvature)
+            .max(-T::from_f64(0.1))
+            .min(T::from_f64(0.1))
+    } else {
+        T::ZERO
+    };
+    (base, u * theta)
+}
+
+/// The larger of A's and B's core differences `a`, `b`, and whether it is A's.
+fn larger<T: Real>(a: V3<T>, b: V3<T>) -> (V3<T>, bool) {
+    if a.length() >= b.length() {
+        (a, true)
+    } else {
+        (b, false)
+    }
+}
+
+/// Whether a jump that probes at `h` rad around `n` found is one: `core`
+/// is the jumping shape's core difference across the probes and whether it
+/// is A's. Probes at `h / 8` along it, around `n` made perpendicular to it,
+/// still span a true edge; a curve's spread shrinks with the angle. A rim
+/// seen almost along its axis moves faster (curvature radius `R / sin θ`)
+/// than the jump threshold's rate, and treated as an edge it kept the
+/// normal's error along it (2.6e-3 rad on an f32 cone rim's sweep).
+fn jumps_at<T: Real>(
+    cso: &Cso<'_, T>,
+    (n, h): (V3<T>, T),
+    (core, on_a): (V3<T>, bool),
+    iterations: &mut u32,
+) -> bool {
+    // Longer than a curve of radius 1000 × the size moves over the probes:
+    // an edge (a rim that flat is a face to any precision the normal has).
+    if core.length() > T::from_f64(2000.0) * h * cso.scale {
+        return true;
+    }
+    let Some(e) = core.try_normalize() else {
+        return true;
+    };
+    let base = (n - e * n.dot(e)).try_normalize().unwrap_or(n);
+    let narrow = h / T::from_f64(8.0);
+    let plus = cso.support((base + e * narrow).try_normalize().unwrap_or(base));
+    let minus = cso.support((base - e * narrow).try_normalize().unwrap_or(base));
+    *iterations += 2;
+    let spread = if on_a {
+        plus.a - minus.a
+    } else {
+        plus.b - minus.b
+    };
+    spread.length() * T::from_f64(4.0) > core.length()
 }
 
 /// Which shape's support moves smoothly with the polished normal `n`
@@ -287,7 +358,8 @@ pub(super) fn unique_near<T: Real>(cso: &Cso<'_, T>, n: V3<T>, iterations: &mut 
 }
 
 /// The unit direction of the edge of `K` that a probe pair across `n`
-/// jumped along (`d`, the difference of its supports). The edge is one
+/// jumped along (`d`, the difference of its supports), and the last jump
+/// along it (the larger core difference, and whether it is A's). The edge is one
 /// shape's (a capsule's segment, a box's edge, a cylinder's side): it is
 /// taken from that shape's core supports alone, so the other shape's smooth
 /// motion between the probes does not tilt it, and re-probed along itself,
@@ -298,24 +370,24 @@ fn edge_along<T: Real>(
     (n, h): (V3<T>, T),
     d: V3<T>,
     iterations: &mut u32,
-) -> V3<T> {
+) -> (V3<T>, (V3<T>, bool)) {
     let tangential = |e: V3<T>| (e - n * n.dot(e)).try_normalize();
     let Some(mut edge) = tangential(d) else {
-        return d.try_normalize().unwrap_or(V3::<T>::X);
+        return (d.try_normalize().unwrap_or(V3::<T>::X), (d, true));
     };
+    let mut last = (d, true);
     for _ in 0..EDGE_ROUNDS {
         let base = n - edge * n.dot(edge);
         let plus = cso.support((base + edge * h).try_normalize().unwrap_or(n));
         let minus = cso.support((base - edge * h).try_normalize().unwrap_or(n));
         *iterations += 2;
-        let (da, db) = (plus.a - minus.a, plus.b - minus.b);
-        let jumped = if da.length() >= db.length() { da } else { db };
-        match tangential(jumped) {
+        last = larger::<T>(plus.a - minus.a, plus.b - minus.b);
+        match tangential(last.0) {
             Some(e) => edge = if e.dot(edge) < T::ZERO { -e } else { e },
             None => break,
         }
     }
-    edge
+    (edge, last)
 }
 
 /// The Newton step `−J⁺·f` of the symmetric part of the 2×2 Jacobian `jac`,
