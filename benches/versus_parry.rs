@@ -321,88 +321,102 @@ macro_rules! versus {
     }};
 }
 
-/// Coherent motion: B drifts a little each frame; cold GJK vs warm-started.
+/// Coherent motion: B drifts a little each frame; cold GJK vs warm-started,
+/// per family, then per pair of the mixed family's shapes.
 fn coherent<T: Real>(passes: usize, rows: &mut Vec<String>) {
     for family in ["boxes", "hull16", "hull64", "cylinders", "mixed"] {
-        if !selected("coherent", family) {
-            continue;
+        if selected("coherent", family) {
+            coherent_row::<T>(family, &scenes(family, (1.05, 1.4), 99), passes, rows);
         }
-        let sc = scenes(family, (1.05, 1.4), 99);
-        let frames = 60;
-        let pairs: Vec<Moving<T>> = sc
-            .iter()
-            .take(100)
-            .map(|s| {
-                let b0 = cspace_pose::<T>(&s.pb);
-                let step = <T::Q as Rotation<T>>::from_axis_angle(
-                    V3::<T>::from_f64(Rng(s.motion[0].to_bits()).unit()),
-                    T::from_f64(0.01),
-                );
-                let drift = V3::<T>::from_f64([0.002, -0.001, 0.0015]);
-                let mut poses = Vec::with_capacity(frames);
-                let mut p = b0;
-                for _ in 0..frames {
-                    poses.push(p);
-                    p = Pose::new(p.position + drift, step.then(p.rotation));
-                }
-                (
-                    cspace_shape(&s.a),
-                    cspace_pose(&s.pa),
-                    cspace_shape(&s.b),
-                    poses,
-                )
-            })
-            .collect();
-        let n = pairs.len() * frames;
-        let mut cold = || {
-            for (a, pa, b, poses) in &pairs {
-                for pb in poses {
-                    black_box(gjk::distance(
-                        &cspace::Placed::new(a, *pa),
-                        &cspace::Placed::new(b, *pb),
-                    ));
-                }
+    }
+    for (i, ka) in PAIR_KINDS.iter().enumerate() {
+        for (j, kb) in PAIR_KINDS.iter().enumerate().skip(i) {
+            let pair = format!("{}-{}", short(ka), short(kb));
+            if selected("coherent", &pair) {
+                let seed = 7000 + 10 * i as u64 + j as u64;
+                let sc = scenes_of(ka, kb, (1.05, 1.4), seed, 100);
+                coherent_row::<T>(&pair, &sc, passes, rows);
             }
-        };
-        let mut warm = || {
-            for (a, pa, b, poses) in &pairs {
-                let mut cache = gjk::SimplexCache::default();
-                for pb in poses {
-                    black_box(gjk::distance_warm(
-                        &cspace::Placed::new(a, *pa),
-                        &cspace::Placed::new(b, *pb),
-                        &mut cache,
-                    ));
-                }
+        }
+    }
+}
+
+/// One coherent row: the first 100 of `sc` over 60 frames each.
+fn coherent_row<T: Real>(label: &str, sc: &[Scene], passes: usize, rows: &mut Vec<String>) {
+    let frames = 60;
+    let pairs: Vec<Moving<T>> = sc
+        .iter()
+        .take(100)
+        .map(|s| {
+            let b0 = cspace_pose::<T>(&s.pb);
+            let step = <T::Q as Rotation<T>>::from_axis_angle(
+                V3::<T>::from_f64(Rng(s.motion[0].to_bits()).unit()),
+                T::from_f64(0.01),
+            );
+            let drift = V3::<T>::from_f64([0.002, -0.001, 0.0015]);
+            let mut poses = Vec::with_capacity(frames);
+            let mut p = b0;
+            for _ in 0..frames {
+                poses.push(p);
+                p = Pose::new(p.position + drift, step.then(p.rotation));
             }
-        };
-        let t = race(passes, n, &mut [&mut cold, &mut warm]);
-        // Mean support evaluations per query, outside the timed passes.
-        let (mut it_cold, mut it_warm) = (0u64, 0u64);
+            (
+                cspace_shape(&s.a),
+                cspace_pose(&s.pa),
+                cspace_shape(&s.b),
+                poses,
+            )
+        })
+        .collect();
+    let n = pairs.len() * frames;
+    let mut cold = || {
+        for (a, pa, b, poses) in &pairs {
+            for pb in poses {
+                black_box(gjk::distance(
+                    &cspace::Placed::new(a, *pa),
+                    &cspace::Placed::new(b, *pb),
+                ));
+            }
+        }
+    };
+    let mut warm = || {
         for (a, pa, b, poses) in &pairs {
             let mut cache = gjk::SimplexCache::default();
             for pb in poses {
-                let (pa, pb) = (cspace::Placed::new(a, *pa), cspace::Placed::new(b, *pb));
-                it_cold += u64::from(gjk::distance(&pa, &pb).iterations);
-                it_warm += u64::from(gjk::distance_warm(&pa, &pb, &mut cache).iterations);
+                black_box(gjk::distance_warm(
+                    &cspace::Placed::new(a, *pa),
+                    &cspace::Placed::new(b, *pb),
+                    &mut cache,
+                ));
             }
         }
-        rows.push(format!(
-            "{:<12} {:<4} {:<10} cold {:>8.1} ns  warm {:>8.1} ns  speed-up {:>5.2}x  iterations {:.2} / {:.2}",
-            "coherent",
-            if T::PRECISION == cspace_recorder::Precision::F32 {
-                "f32"
-            } else {
-                "f64"
-            },
-            family,
-            t[0],
-            t[1],
-            t[0] / t[1],
-            it_cold as f64 / n as f64,
-            it_warm as f64 / n as f64
-        ));
+    };
+    let t = race(passes, n, &mut [&mut cold, &mut warm]);
+    // Mean support evaluations per query, outside the timed passes.
+    let (mut it_cold, mut it_warm) = (0u64, 0u64);
+    for (a, pa, b, poses) in &pairs {
+        let mut cache = gjk::SimplexCache::default();
+        for pb in poses {
+            let (pa, pb) = (cspace::Placed::new(a, *pa), cspace::Placed::new(b, *pb));
+            it_cold += u64::from(gjk::distance(&pa, &pb).iterations);
+            it_warm += u64::from(gjk::distance_warm(&pa, &pb, &mut cache).iterations);
+        }
     }
+    rows.push(format!(
+        "{:<12} {:<4} {:<14} cold {:>8.1} ns  warm {:>8.1} ns  speed-up {:>5.2}x  iterations {:.2} / {:.2}",
+        "coherent",
+        if T::PRECISION == cspace_recorder::Precision::F32 {
+            "f32"
+        } else {
+            "f64"
+        },
+        label,
+        t[0],
+        t[1],
+        t[0] / t[1],
+        it_cold as f64 / n as f64,
+        it_warm as f64 / n as f64
+    ));
 }
 
 /// Min / mean / max time of each sweep method over 10 000 casts with different angles.

@@ -178,8 +178,11 @@ fn other_entry_points_polish() {
         let (a, b) = placed(&c);
         let mut cache = gjk::SimplexCache::default();
         let _ = gjk::distance_warm(&a, &b, &mut cache);
-        let r = gjk::distance_warm(&a, &b, &mut cache);
-        warm.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        // From the last normal, then from the last two's extrapolation.
+        for _ in 0..2 {
+            let r = gjk::distance_warm(&a, &b, &mut cache);
+            warm.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
+        }
         let r = gjk::distance_with_tolerance(&a, &b, 1e-7);
         loose.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
         let s = signed::signed_distance(&a, &b);

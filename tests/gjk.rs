@@ -799,6 +799,108 @@ fn warm_start_from_the_last_normal_on_curved_pairs() {
     assert!(from_normal * 4 > frames, "{from_normal} of {frames}");
 }
 
+/// The warm and cold answers of a coherent motion of B (`poses`) against A,
+/// compared: the same verdict, the distances within `rel` of the size,
+/// their bounds overlapping, and unique points within `point` of the size
+/// and normals within `normal` rad. The failures, and the warm frames that
+/// polished from the kept normals.
+fn warm_against_cold<T: cspace::Real>(
+    (a, pa): (&Shape<T>, Pose<T>),
+    (b, poses): (&Shape<T>, &[Pose<T>]),
+    (rel, point, normal): (f64, f64, f64),
+) -> (Vec<String>, u32) {
+    use cspace_recorder as rec;
+    let wide = gjk_common::wide::<T>;
+    let mut cache = SimplexCache::default();
+    let (mut failures, mut polished) = (Vec::new(), 0);
+    let scale = a.scale().max(b.scale()).to_f64();
+    for (f, pb) in poses.iter().enumerate() {
+        let (x, y) = (Placed::new(a, pa), Placed::new(b, *pb));
+        let cold = gjk::distance(&x, &y);
+        let (warm, recording) = rec::record(|| gjk::distance_warm(&x, &y, &mut cache));
+        polished += u32::from(recording.events().iter().any(|e| {
+            matches!(e, rec::Event::Text { text, .. } if text.contains("warm start from the last normal"))
+        }));
+        let d = |v: T| v.to_f64();
+        let stated = 2.0 * rel * (d(cold.distance) + scale);
+        let mut ok = cold.intersecting == warm.intersecting
+            && (d(warm.distance) - d(cold.distance)).abs() <= stated
+            && d(warm.lower_bound) <= d(cold.upper_bound) + stated
+            && d(cold.lower_bound) <= d(warm.upper_bound) + stated;
+        if warm.witness == Witness::Unique && cold.witness == Witness::Unique {
+            ok &= (wide(warm.point_a) - wide(cold.point_a)).length() <= point * scale
+                && (wide(warm.point_b) - wide(cold.point_b)).length() <= point * scale
+                && wide(warm.normal).angle_between(wide(cold.normal)) <= normal;
+        }
+        if !ok {
+            failures.push(format!("frame {f}: warm {warm:?} cold {cold:?}"));
+        }
+    }
+    (failures, polished)
+}
+
+/// Every core against a cylinder or a cone, moving coherently, in f64 and
+/// f32: the warm query (the polish from the extrapolated last two normals,
+/// without GJK, else warm GJK) gives the cold answer to the stated
+/// accuracy: unique points within twice the witness tolerance (f64 1e-8
+/// of the size, f32 1e-4) and normals within twice theirs (1e-7, 1e-3 rad).
+#[test]
+fn warm_start_on_curved_pairs_agrees_with_cold_in_f32_and_f64() {
+    let mut rng = Rng::new(2611);
+    let (mut failures, mut polished, mut frames) = (Vec::new(), [0, 0], 0);
+    for k in 0..60 {
+        let mut size = || rng.range(0.3, 1.5);
+        let a = match k % 5 {
+            0 => S::cylinder(size(), size()),
+            1 => S::cone(size(), size()),
+            2 => S::cuboid(DVec3::new(size(), size(), size())),
+            3 => S::capsule(size(), size()),
+            _ => S::hull((0..12).map(|_| rng.unit() * rng.range(0.5, 1.2)).collect()),
+        };
+        let b = if k % 2 == 0 {
+            S::cylinder(rng.range(0.3, 1.5), rng.range(0.3, 1.5))
+        } else {
+            S::cone(rng.range(0.3, 1.5), rng.range(0.3, 1.5))
+        };
+        let pa = Pose::new(DVec3::ZERO, DQuat::from_scaled_axis(rng.unit() * 3.0));
+        let start = rng.unit() * 4.5;
+        let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
+        let poses: Vec<Pose<f64>> = (0..30).map(|f| drift(start, spin, f)).collect();
+        let (f64_failures, n) = warm_against_cold((&a, pa), (&b, &poses), (3.7e-11, 2e-8, 2e-7));
+        polished[0] += n;
+        failures.extend(
+            f64_failures
+                .into_iter()
+                .map(|f| format!("f64 pair {k} {f}")),
+        );
+        let pose = gjk_common::pose_f32;
+        let poses32: Vec<Pose<f32>> = poses.iter().map(pose).collect();
+        let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+        let (f32_failures, n) =
+            warm_against_cold((&a32, pose(&pa)), (&b32, &poses32), (2.4e-5, 2e-4, 2e-3));
+        polished[1] += n;
+        failures.extend(
+            f32_failures
+                .into_iter()
+                .map(|f| format!("f32 pair {k} {f}")),
+        );
+        frames += poses.len();
+    }
+    eprintln!(
+        "warm frames polished from the kept normals: f64 {} f32 {} of {frames}",
+        polished[0], polished[1]
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    for n in polished {
+        assert!(n as usize * 2 > frames, "{polished:?} of {frames}");
+    }
+}
+
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
 #[test]
 fn warm_start_survives_jumps() {

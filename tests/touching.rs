@@ -229,8 +229,9 @@ fn far_apart_curved_pairs_are_apart() {
     }
 }
 
-/// A cold query and the second of two warm ones on `a` and `b`, when their
-/// verdicts differ.
+/// A cold query and the second and third of three warm ones on `a` and `b`
+/// (from the last normal, then from the last two's extrapolation), when
+/// their verdicts differ.
 fn warm_disagrees<T: cspace::Real>(
     a: &Placed<'_, T>,
     b: &Placed<'_, T>,
@@ -238,8 +239,13 @@ fn warm_disagrees<T: cspace::Real>(
     let cold = gjk::distance(a, b);
     let mut cache = gjk::SimplexCache::default();
     let _ = gjk::distance_warm(a, b, &mut cache);
-    let warm = gjk::distance_warm(a, b, &mut cache);
-    (cold.intersecting != warm.intersecting).then_some((cold, warm))
+    for _ in 0..2 {
+        let warm = gjk::distance_warm(a, b, &mut cache);
+        if cold.intersecting != warm.intersecting {
+            return Some((cold, warm));
+        }
+    }
+    None
 }
 
 /// A warm-started distance near touching answers as the cold one does, in

@@ -38,9 +38,7 @@ use super::Status;
 use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
-use super::handover::{
-    SLOW_WARM, from_normal, hands_over, rough_rel, rough_then_polish, warm_polish,
-};
+use super::handover::{from_normal, hands_over, rough_rel, rough_then_polish};
 use super::simplex::{CsoPoint, Simplex};
 use super::touch::near_touching;
 pub(crate) use super::touch::{touch_tol, touches};
@@ -137,6 +135,16 @@ pub struct SimplexCache<T: Real> {
     /// whose GJK converges slowly start the witness polish from it, two
     /// boxes the separating axis test (`boxes::distance_from`).
     normal: V3<T>,
+    /// The unique normal before `normal` when both came from the polish
+    /// (zero otherwise): a coherent motion turns the normal by about as
+    /// much again, so the polish starts from the extrapolation.
+    previous: V3<T>,
+    /// Polishes from the normal that did not settle in a row (at most 5).
+    failures: u8,
+    /// Queries left that go to GJK without trying the polish: a pair whose
+    /// polish does not settle (a cone's side along a hull's face) backs
+    /// off for 1, 3, 7, … queries.
+    wait: u8,
 }
 
 impl<T: Real> SimplexCache<T> {
@@ -567,10 +575,11 @@ pub fn distance_with_tolerance<T: Real>(
 
 /// [`distance`], starting from the simplex `cache` holds and storing the
 /// final simplex back into it. A coherent next query usually ends after one
-/// iteration. On curved cores (cylinders, cones; in f32 two of them) the
-/// last unique normal is kept too: Newton steps on it (the witness polish) usually certify the
-/// new answer to GJK's tolerance in two or three support evaluations, and
-/// GJK runs only when they do not.
+/// iteration. On curved cores (a cylinder or cone) the last two unique
+/// normals are kept too: Newton steps from their extrapolation (the witness
+/// polish) usually certify the new answer to GJK's tolerance in two or
+/// three evaluations, and GJK runs only when they do not (a pair whose
+/// polish does not settle backs off for 1, 3, 7, … queries).
 pub fn distance_warm<T: Real>(
     a: &Placed<'_, T>,
     b: &Placed<'_, T>,
@@ -601,16 +610,30 @@ pub(crate) fn distance_warm_in<T: Real>(
     if let Some(out) = boxes::distance_from(cso, &mut cache.normal) {
         return out;
     }
-    if warm_polish(cso) && cache.normal != V3::<T>::ZERO {
+    // Curved cores keep the last unique normal and polish from it (GJK
+    // converges only linearly on a rim; the polish quadratically).
+    let polish = cso.curved();
+    if polish && cache.normal != V3::<T>::ZERO && cache.wait == 0 {
         rec::text!("warm start from the last normal");
-        if let Some(out) = from_normal(cso, cache.normal, rel_tol::<T>())
+        let start = extrapolate::<T>(cache.previous, cache.normal);
+        let turn =
+            (cache.previous != V3::<T>::ZERO).then(|| (cache.normal - cache.previous).length());
+        if let Some(out) = from_normal(cso, start, rel_tol::<T>(), turn)
             && out.lower_bound > near_touching(cso)
         {
+            cache.previous = cache.normal;
             cache.normal = cso.pose_a.inverse_transform_vector(out.normal);
+            cache.failures = 0;
             return out;
         }
-        cache.normal = V3::<T>::ZERO;
+        // Not settled: the next 1, 3, 7, … queries of the pair go
+        // straight to GJK.
+        cache.failures = (cache.failures + 1).min(5);
+        cache.wait = (1u8 << cache.failures) - 1;
+    } else {
+        cache.wait = cache.wait.saturating_sub(1);
     }
+    cache.previous = V3::<T>::ZERO;
     let mut simplex = Simplex::new();
     for i in 0..cache.len.min(4) {
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
@@ -626,7 +649,6 @@ pub(crate) fn distance_warm_in<T: Real>(
         simplex.clear();
         let (mut out, _) = distance_gjk_in(cso, &mut simplex);
         out.iterations += warm;
-        core.iterations = out.iterations;
         out
     } else {
         let touching = touches(cso, &mut simplex, &mut core, None);
@@ -637,15 +659,23 @@ pub(crate) fn distance_warm_in<T: Real>(
         cache.local_a[i] = p.local_a;
         cache.local_b[i] = p.local_b;
     }
-    // Worth trying next time only where GJK took longer than the polish
-    // usually does (its rim alternation on curved cores).
-    let slow = warm_polish(cso) && core.iterations > SLOW_WARM;
-    cache.normal = if !slow || out.intersecting || out.witness != Witness::Unique {
+    cache.normal = if !polish || out.intersecting || out.witness != Witness::Unique {
         V3::<T>::ZERO
     } else {
         cso.pose_a.inverse_transform_vector(out.normal)
     };
     out
+}
+
+/// The next normal of a coherent motion from the last two, `previous` and
+/// `last` (unit, A's frame; `previous` zero when there is none): the last
+/// turned by as much again, where the turn is small.
+fn extrapolate<T: Real>(previous: V3<T>, last: V3<T>) -> V3<T> {
+    let turn = last - previous;
+    if previous == V3::<T>::ZERO || turn.length() > T::from_f64(0.1) {
+        return last;
+    }
+    (last + turn).try_normalize().unwrap_or(last)
 }
 
 /// The cores' closest points and normal when apart, polished: GJK's, or

@@ -34,8 +34,11 @@ pub(super) fn rough_rel<T: Real>() -> T {
 /// core measured 3–11 % more instructions: GJK reaches f32's tolerance
 /// sooner there, and a side along a face does not settle).
 pub(super) fn hands_over<T: Real>(cso: &Cso<'_, T>) -> bool {
-    // The same curved pairs as the warm start's polish, less hulls.
-    warm_polish(cso) && !cso.hull()
+    let curved = match T::PRECISION {
+        rec::Precision::F64 => cso.curved(),
+        rec::Precision::F32 => cso.both_curved(),
+    };
+    curved && !cso.hull()
 }
 
 /// Curved cores ([`hands_over`]): GJK to [`rough_rel`], then the polish from its
@@ -63,7 +66,7 @@ pub(super) fn rough_then_polish<T: Real>(
     if !rough.overlap() && rough.lower - r > T::from_f64(4.0) * rough_rel * cso.scale {
         let n = face_normal(simplex, rough.v).unwrap_or(-rough.v / dc);
         rec::text!("GJK within {rough_rel:?} of the size: the polish takes over from its normal");
-        if let Some(mut out) = from_normal(cso, n, rel) {
+        if let Some(mut out) = from_normal(cso, n, rel, None) {
             out.iterations += rough.iterations;
             return Ok(out);
         }
@@ -94,35 +97,34 @@ pub(super) fn rough_then_polish<T: Real>(
     })
 }
 
-/// GJK iterations after a warm start above which the next query of the
-/// pair tries the polish from the normal first (it usually certifies in 2–3
-/// Newton steps).
-pub(super) const SLOW_WARM: u32 = 6;
-
-/// Whether a warm distance query on `cso` keeps the last normal for the
-/// polish ([`SLOW_WARM`]): curved cores; in f32 only two of them (GJK
-/// reaches f32's tolerance in a few iterations elsewhere, fewer than the
-/// polish costs; two cylinders measured 6 % fewer instructions with it).
-pub(super) fn warm_polish<T: Real>(cso: &Cso<'_, T>) -> bool {
-    match T::PRECISION {
-        rec::Precision::F64 => cso.curved(),
-        rec::Precision::F32 => cso.both_curved(),
-    }
-}
-
 /// The distance of apart shapes from a normal `n` (A's frame) near the
 /// answer's, without GJK: the witness polish from `n`, accepted when its
 /// contact is unique, certified (witnesses on the cores, a lower bound at
 /// its normal), beyond touching, and its bounds meet GJK's stopping gap at
-/// relative tolerance `rel`.
-pub(super) fn from_normal<T: Real>(cso: &Cso<'_, T>, n: V3<T>, rel: T) -> Option<Distance<T>> {
-    // First with support sets taken within the height a turn of the normal
-    // by a frame's worth (~0.03 rad) spreads them, so a cap or a side seen
-    // from the last normal is flat; then again from where that settles,
-    // with the default tolerance: only those witnesses are certified as
-    // points of the shapes (a wide tolerance places them up to it off).
-    let (rough, steps) = witness::settle_normal(cso, n, T::from_f64(0.06) * cso.scale);
-    let mut p = witness::polish(cso, rough, T::from_f64(30.0) * rel_tol::<T>() * cso.scale);
+/// relative tolerance `rel`. `turn` is how far a warm start's `n`, the
+/// extrapolation of the last two normals, may be off: about a frame's turn.
+pub(super) fn from_normal<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    rel: T,
+    turn: Option<T>,
+) -> Option<Distance<T>> {
+    // Support sets are taken within the height a turn of the normal spreads
+    // them by, so a cap or a side seen from a rough normal is flat; only
+    // witnesses taken at the default tolerance are certified as points of
+    // the shapes (a wide one places them up to it off). From a rough or a
+    // last frame's normal a settling stage at 0.06 of the size (a turn of
+    // ~0.03 rad) goes first; from an extrapolated one (a coherent motion's
+    // next normal, off by far less) the polish starts at once, within 4 ×
+    // the turn (the settling stage was half of a warm query's time).
+    let tight = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
+    let (rough, steps, eta) = if let Some(turn) = turn {
+        (n, 0, (T::from_f64(4.0) * turn * cso.scale).max(tight))
+    } else {
+        let (rough, steps) = witness::settle_normal(cso, n, T::from_f64(0.06) * cso.scale);
+        (rough, steps, tight)
+    };
+    let mut p = witness::polish(cso, rough, eta);
     p.steps += steps + 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);

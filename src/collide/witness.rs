@@ -188,13 +188,15 @@ struct Model<T: Real> {
     g: [T; 2],
     /// The Hessian's entries `h11`, `h12`, `h22`.
     h: [T; 3],
+    /// Whether the support sets share a direction ([`constraints`]).
+    shared: bool,
 }
 
 impl<T: Real> Model<T> {
     /// The model at `e` (`None` when the flats are inconsistent).
     fn at(e: &Eval<T>) -> Option<Self> {
         let n = e.n;
-        let (flats, k, _) = constraints(e);
+        let (flats, k, shared) = constraints(e);
         if k == 2 {
             let m = flats[0].cross(flats[1]).try_normalize()?;
             let base = if m.dot(n) < T::ZERO { -m } else { m };
@@ -204,6 +206,7 @@ impl<T: Real> Model<T> {
                 k: 0,
                 g: [T::ZERO; 2],
                 h: [T::ONE, T::ZERO, T::ONE],
+                shared,
             });
         }
         let (base, t) = if k == 1 {
@@ -236,6 +239,7 @@ impl<T: Real> Model<T> {
             k: free,
             g,
             h,
+            shared,
         })
     }
 
@@ -385,7 +389,8 @@ pub(crate) fn settle_normal<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> (V
 /// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
 /// `steps`), support sets taken within `eta0` at first and within twice
 /// the last step's turn after it; `cur` becomes the last accepted
-/// evaluation (in place: an evaluation is a few hundred bytes).
+/// evaluation (in place: an evaluation is a few hundred bytes). The model
+/// at `cur` when the steps ended on it (settled), for [`judge`].
 fn descend<T: Real>(
     cso: &Cso<'_, T>,
     cur: &mut Eval<T>,
@@ -393,14 +398,12 @@ fn descend<T: Real>(
     tol: Tol<T>,
     steps: &mut u32,
     recording: bool,
-) {
+) -> Option<Model<T>> {
     let four_eps = T::from_f64(4.0) * T::EPSILON;
     while *steps < MAX_STEPS {
-        let Some(m) = Model::at(cur) else {
-            break;
-        };
+        let m = Model::at(cur)?;
         if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
-            break;
+            return Some(m);
         }
         let Some(mut next) = m.target() else {
             break;
@@ -429,6 +432,7 @@ fn descend<T: Real>(
             break;
         }
     }
+    None
 }
 
 /// The witnesses at `cur` and how far they can be trusted. The points'
@@ -437,10 +441,17 @@ fn descend<T: Real>(
 /// parallel to the normal) plus the rounding of the normal times how fast
 /// the points turn with it; the normal's is the residual over the
 /// stiffness of the free directions, or over `L` for the constrained one.
-fn judge<T: Real>(cso: &Cso<'_, T>, cur: &Eval<T>, tol: Tol<T>) -> (Option<Pair<T>>, Witness) {
+/// `model` is the one at `cur` if [`descend`] ended with it.
+fn judge<T: Real>(
+    cso: &Cso<'_, T>,
+    cur: &Eval<T>,
+    tol: Tol<T>,
+    model: Option<Model<T>>,
+) -> (Option<Pair<T>>, Witness) {
     let best = witnesses(cso, cur, tol.slack);
-    let (_, _, shared) = constraints(cur);
-    let settled = match (Model::at(cur), best) {
+    let model = model.or_else(|| Model::at(cur));
+    let shared = model.map_or_else(|| constraints(cur).2, |m| m.shared);
+    let settled = match (model, best) {
         (Some(m), Some((a, b))) => {
             let off = (b - a).cross(cur.n).length();
             let turn = cur.fa.radius + cur.fb.radius;
@@ -520,16 +531,16 @@ pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<
     let _polish = rec::scope!("polish witnesses", recording);
     let mut steps = 0;
     let mut cur = eval(cso, n0, eta0, &tol);
-    descend(cso, &mut cur, eta0, tol, &mut steps, recording);
-    let (mut best, mut witness) = judge(cso, &cur, tol);
+    let model = descend(cso, &mut cur, eta0, tol, &mut steps, recording);
+    let (mut best, mut witness) = judge(cso, &cur, tol, model);
     if witness == Witness::Approximate && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
         // vertex or a rim point seen from a rough normal: again, with
         // exact ties only.
         rec::text!("polish: again with exact ties only");
         let mut again = eval(cso, cur.n, tol.floor, &tol);
-        descend(cso, &mut again, tol.floor, tol, &mut steps, recording);
-        let (b, w) = judge(cso, &again, tol);
+        let model = descend(cso, &mut again, tol.floor, tol, &mut steps, recording);
+        let (b, w) = judge(cso, &again, tol, model);
         if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
             (cur, best, witness) = (again, b, w);
         }
