@@ -118,14 +118,12 @@ pub(super) fn from_normal<T: Real>(
     // next normal, off by far less) the polish starts at once, within 4 ×
     // the turn (the settling stage was half of a warm query's time).
     let tight = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let (rough, steps, eta) = if let Some(turn) = turn {
-        (n, 0, (T::from_f64(4.0) * turn * cso.scale).max(tight))
+    let mut p = if let Some(turn) = turn {
+        witness::polish(cso, n, (T::from_f64(4.0) * turn * cso.scale).max(tight))
     } else {
-        let (rough, steps) = witness::settle_normal(cso, n, T::from_f64(0.06) * cso.scale);
-        (rough, steps, tight)
+        witness::settle_and_polish(cso, n, T::from_f64(0.06) * cso.scale, tight)
     };
-    let mut p = witness::polish(cso, rough, eta);
-    p.steps += steps + 1;
+    p.steps += 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);
     let gap = upper - lower;

@@ -95,6 +95,8 @@ struct Eval<T: Real> {
     p: V3<T>,
     /// `n·p`, the lower bound.
     l: T,
+    /// The height tolerance the support sets were taken within.
+    eta: T,
 }
 
 /// The height tolerance `eta` (relative to the larger shape) for each
@@ -118,6 +120,7 @@ fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, tol: &Tol<T>) -> Eval<T> {
             .map(|p| cso.b_point(p), |v| cso.b_vector(v)),
         p: V3::<T>::ZERO,
         l: T::ZERO,
+        eta,
     };
     e.p = e.fb.point - e.fa.point;
     e.l = n.dot(e.p);
@@ -386,6 +389,35 @@ pub(crate) fn settle_normal<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> (V
     (cur.n, steps)
 }
 
+/// [`polish`] from a normal far from the answer's: first Newton steps
+/// with support sets taken within `eta_settle` (narrowed as the steps
+/// settle) without judging the witnesses, then the polish at `eta0` from
+/// where they settled, on their last evaluation when it was taken within
+/// `eta0` already (it usually is: the last step's turn is tiny).
+pub(crate) fn settle_and_polish<T: Real>(
+    cso: &Cso<'_, T>,
+    n0: V3<T>,
+    eta_settle: T,
+    eta0: T,
+) -> Polished<T> {
+    let tol = Tol::of(cso);
+    let eta_settle = eta_settle.max(tol.floor);
+    let recording = rec::ENABLED && rec::is_on();
+    let mut steps = 0;
+    let mut cur = eval(cso, n0, eta_settle, &tol);
+    let model = {
+        let _settle = rec::scope!("settle the normal", recording);
+        descend(cso, &mut cur, eta_settle, tol, &mut steps, recording)
+    };
+    let eta0 = eta0.max(tol.floor);
+    if cur.eta > eta0 {
+        steps += 1;
+        polish_from(cso, eval(cso, cur.n, eta0, &tol), None, eta0, steps)
+    } else {
+        polish_from(cso, cur, model, eta0, steps)
+    }
+}
+
 /// Newton steps from `start` (at most [`MAX_STEPS`] in all, counted in
 /// `steps`), support sets taken within `eta0` at first and within twice
 /// the last step's turn after it; `cur` becomes the last accepted
@@ -527,11 +559,25 @@ pub(crate) fn classify<T: Real>(
 pub(crate) fn polish<T: Real>(cso: &Cso<'_, T>, n0: V3<T>, eta0: T) -> Polished<T> {
     let tol = Tol::of(cso);
     let eta0 = eta0.max(tol.floor);
+    polish_from(cso, eval(cso, n0, eta0, &tol), None, eta0, 0)
+}
+
+/// [`polish`] from the evaluation `cur` taken within `eta0` (with its
+/// model, if known), `steps` already taken.
+fn polish_from<T: Real>(
+    cso: &Cso<'_, T>,
+    mut cur: Eval<T>,
+    model: Option<Model<T>>,
+    eta0: T,
+    mut steps: u32,
+) -> Polished<T> {
+    let tol = Tol::of(cso);
     let recording = rec::ENABLED && rec::is_on();
     let _polish = rec::scope!("polish witnesses", recording);
-    let mut steps = 0;
-    let mut cur = eval(cso, n0, eta0, &tol);
-    let model = descend(cso, &mut cur, eta0, tol, &mut steps, recording);
+    let model = match model {
+        Some(m) => Some(m),
+        None => descend(cso, &mut cur, eta0, tol, &mut steps, recording),
+    };
     let (mut best, mut witness) = judge(cso, &cur, tol, model);
     if witness == Witness::Approximate && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
