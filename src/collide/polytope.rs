@@ -18,8 +18,6 @@ pub(super) struct Face<T: Real> {
     pub(super) n: V3<T>,
     /// Signed distance of the plane from the origin.
     pub(super) d: T,
-    /// Removed from the polytope.
-    pub(super) dead: bool,
 }
 
 /// No new face starts at this vertex (in [`Polytope::by_vertex`]).
@@ -104,7 +102,6 @@ impl<T: Real> Polytope<T> {
             adj: [(usize::MAX, 0); 3],
             n,
             d,
-            dead: false,
         })
     }
 
@@ -138,7 +135,7 @@ impl<T: Real> Polytope<T> {
     /// The live face and edge going from vertex `s` to vertex `t`.
     pub(super) fn find_edge(&self, s: usize, t: usize) -> Option<(usize, usize)> {
         self.faces.iter().enumerate().find_map(|(i, f)| {
-            if f.dead {
+            if self.dead(i) {
                 return None;
             }
             (0..3)
@@ -166,10 +163,14 @@ impl<T: Real> Polytope<T> {
         self.faces.push(f);
     }
 
-    /// Removes face `i`.
+    /// Removes face `i` (its distance becomes `T::MAX`).
     fn kill(&mut self, i: usize) {
-        self.faces[i].dead = true;
         self.dist[i] = T::MAX;
+    }
+
+    /// Whether face `i` was removed.
+    fn dead(&self, i: usize) -> bool {
+        self.dist[i] == T::MAX
     }
 
     /// Adds vertex `p` seen from face `seed`: removes the faces it sees and
@@ -189,7 +190,7 @@ impl<T: Real> Polytope<T> {
             let Some(f) = self.faces.get(g) else {
                 return false;
             };
-            if f.dead {
+            if self.dead(g) {
                 continue;
             }
             if self.removes(f, w, slack) {
@@ -282,7 +283,7 @@ impl<T: Real> Polytope<T> {
         let mut most = slack;
         for (i, f) in self.faces.iter().enumerate() {
             let h = f.n.dot(p.w) - f.d;
-            if !f.dead && h > most {
+            if !self.dead(i) && h > most {
                 most = h;
                 seed = Some(i);
             }
@@ -319,7 +320,7 @@ impl<T: Real> Polytope<T> {
             return;
         }
         for (i, f) in self.faces.iter().enumerate() {
-            if f.dead {
+            if self.dead(i) {
                 continue;
             }
             let [a, b, c] = f.v.map(|k| map(self.verts[k].w));
