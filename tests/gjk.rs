@@ -839,8 +839,8 @@ fn warm_against_cold<T: cspace::Real>(
     (failures, polished)
 }
 
-/// Every core against a cylinder or a cone, moving coherently, in f64 and
-/// f32: the warm query (the polish from the extrapolated last two normals,
+/// Every core against a cylinder or a cone, moving coherently (turning by
+/// 0.01 to 0.1 rad a frame), in f64 and f32: the warm query (the polish from the extrapolated last two normals,
 /// without GJK, else warm GJK) gives the cold answer to the stated
 /// accuracy: unique points within twice the witness tolerance (f64 1e-8
 /// of the size, f32 1e-4) and normals within twice theirs (1e-7, 1e-3 rad).
@@ -865,7 +865,16 @@ fn warm_start_on_curved_pairs_agrees_with_cold_in_f32_and_f64() {
         let pa = Pose::new(DVec3::ZERO, DQuat::from_scaled_axis(rng.unit() * 3.0));
         let start = rng.unit() * 4.5;
         let spin = DQuat::from_scaled_axis(rng.unit() * 3.0);
-        let poses: Vec<Pose<f64>> = (0..30).map(|f| drift(start, spin, f)).collect();
+        // 0.01 rad a frame, or 3 or 10 times that (the extrapolation's
+        // support sets then span 4 × the turn).
+        let rate = [1.0, 3.0, 10.0][k % 3];
+        let poses: Vec<Pose<f64>> = (0..30)
+            .map(|f| {
+                let p = drift(start, spin, f);
+                let extra = DQuat::from_rotation_y(0.01 * (rate - 1.0) * f64::from(f));
+                Pose::new(p.position, extra * p.rotation)
+            })
+            .collect();
         let (f64_failures, n) = warm_against_cold((&a, pa), (&b, &poses), (3.7e-11, 2e-8, 2e-7));
         polished[0] += n;
         failures.extend(
@@ -899,6 +908,179 @@ fn warm_start_on_curved_pairs_agrees_with_cold_in_f32_and_f64() {
     for n in polished {
         assert!(n as usize * 2 > frames, "{polished:?} of {frames}");
     }
+}
+
+/// The angle between two directions, in rad.
+fn angle_of(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// A cone against a hull spinning by 0.03 rad a frame, the third warm
+/// query (the first from the last two normals' extrapolation), at a known
+/// distance (constructed: 0.4934715258726942 on every frame). Its polish,
+/// judged on support sets taken within 4 × the turn (0.3 of the size),
+/// took a hull's non-planar "face" for the answer: distance and upper
+/// bound 4.9e-6 below the exact one, the normal 2.7e-3 rad off, `Unique`
+/// (found by a review). The answer is judged at the default tolerance now.
+#[test]
+fn warm_start_after_a_large_turn_keeps_the_upper_bound() {
+    let a = S::cone(1.4344789814119614, 1.0798419735983846);
+    let b = S::hull(vec![
+        DVec3::new(-0.7755559592897904, 1.1368926751266357, -0.9917981163028372),
+        DVec3::new(1.6344463241515739, 0.2438896901344338, 0.3267171815056508),
+        DVec3::new(-1.4969540386214037, 0.42907255382268045, 0.5348946295467907),
+        DVec3::new(-1.0382716754980188, 0.6171643801923316, -1.1716277006683047),
+        DVec3::new(
+            0.09959585634028216,
+            0.2105760786315096,
+            -0.29696813959302454,
+        ),
+        DVec3::new(-0.16305082512986102, 1.0892816504588219, 0.8134414451241303),
+        DVec3::new(-1.095817120466988, 0.5810299451530836, -1.1314001646505143),
+        DVec3::new(
+            -0.19367289116579206,
+            -0.3933723388784532,
+            0.14833931916772944,
+        ),
+        DVec3::new(-0.6623952313387983, 0.8225825943058038, -0.6451316774173513),
+        DVec3::new(
+            0.7392793943543745,
+            -0.3237624670518676,
+            -0.06743288443271443,
+        ),
+    ]);
+    let pose_a = Pose::new(
+        DVec3::new(1.2512116589887903, -2.5889898465870935, -2.6006670082270538),
+        DQuat::from_xyzw(
+            0.5425248751407054,
+            -0.28048110344275207,
+            0.6519500673671089,
+            0.44939761918052085,
+        ),
+    );
+    let poses_b = [
+        (
+            DVec3::new(3.803296171065642, -3.4205205729046915, -1.79458504043591),
+            [
+                -0.4018294619887262,
+                -0.4847640405578104,
+                0.7049561739346476,
+                -0.326456277763714,
+            ],
+        ),
+        (
+            DVec3::new(3.82262547763891, -3.3657529407833806, -1.731350458621717),
+            [
+                -0.3876613760302378,
+                -0.4779130078028875,
+                0.7140755436614831,
+                -0.333787256275157,
+            ],
+        ),
+        (
+            DVec3::new(3.8403246353317133, -3.3049449364251537, -1.6674448351497038),
+            [
+                -0.37272512888378795,
+                -0.4694015947325738,
+                0.7241025960117028,
+                -0.34119430184308946,
+            ],
+        ),
+    ];
+    let exact = 0.4934715258726942;
+    let normal = DVec3::new(0.4157286306989522, -0.8268987562014002, 0.3786926888781344);
+    let mut cache = SimplexCache::default();
+    let x = Placed::new(&a, pose_a);
+    for (f, (p, [qx, qy, qz, qw])) in poses_b.into_iter().enumerate() {
+        let y = Placed::new(&b, Pose::new(p, DQuat::from_xyzw(qx, qy, qz, qw)));
+        let w = gjk::distance_warm(&x, &y, &mut cache);
+        let label = format!("frame {f}: {w:?}");
+        assert!(
+            w.upper_bound >= exact - 1e-12 && w.lower_bound <= exact + 1e-12,
+            "{label}"
+        );
+        assert!((w.distance - exact).abs() <= 1e-9, "{label}");
+        if f == 2 && w.witness == Witness::Unique {
+            assert!(angle_of(w.normal, normal) <= 1e-7, "{label}");
+        }
+    }
+}
+
+/// The f32 counterpart: a cylinder against a box turning by 0.01 rad a
+/// frame; the third warm answer said `Unique` with its normal 2.6e-3 rad
+/// and a point 4.3e-4 of the size off (f32's contract: 1e-3, 1e-4).
+#[test]
+fn warm_start_in_f32_keeps_unique_witnesses_within_the_contract() {
+    let pose = gjk_common::pose_f32;
+    let a = S::cylinder(1.6237758961758437, 0.22021716939303196).to_precision::<f32>();
+    let b = S::cuboid(DVec3::new(
+        0.3904211867055475,
+        1.1003372281564805,
+        1.2982837818117612,
+    ))
+    .to_precision::<f32>();
+    let pose_a = pose(&Pose::new(
+        DVec3::new(
+            0.39474180832435035,
+            -0.1314520511935946,
+            -2.9644087154706664,
+        ),
+        DQuat::from_xyzw(
+            0.055917885952119266,
+            -0.631407913703808,
+            -0.5754554756638259,
+            0.5167670965448267,
+        ),
+    ));
+    let poses_b = [
+        (
+            DVec3::new(1.4928988329853072, 1.4646269022954832, 0.09077600383606965),
+            [
+                0.5783602004431976,
+                0.010164263481470065,
+                0.1753793709875799,
+                -0.796641853358951,
+            ],
+        ),
+        (
+            DVec3::new(1.4498029254418996, 1.4610439007454192, 0.1041161608366874),
+            [
+                0.5783029384405418,
+                0.019162213857681826,
+                0.1792447280841153,
+                -0.7956568659951092,
+            ],
+        ),
+        (
+            DVec3::new(1.4050188058996866, 1.4525276154952884, 0.11913970622831238),
+            [
+                0.5773541570191034,
+                0.02843027876341106,
+                0.1840682080764422,
+                -0.7949671637229571,
+            ],
+        ),
+    ];
+    let normal = DVec3::new(0.40357554154744957, 0.4112608592425293, 0.817307339939988);
+    let point_a = DVec3::new(1.0748409289533667, 0.5310433358123005, -1.6288530966315657);
+    let scale = 1.6237758961758437f64.max(1.2982837818117612);
+    let mut cache = SimplexCache::<f32>::default();
+    let x = Placed::new(&a, pose_a);
+    let mut last = None;
+    for (p, [qx, qy, qz, qw]) in poses_b {
+        let y = Placed::new(&b, pose(&Pose::new(p, DQuat::from_xyzw(qx, qy, qz, qw))));
+        last = Some(gjk::distance_warm(&x, &y, &mut cache));
+    }
+    let w = last.expect("three frames");
+    let wide = gjk_common::wide::<f32>;
+    let (en, ep) = (
+        angle_of(wide(w.normal), normal),
+        (wide(w.point_a) - point_a).length() / scale,
+    );
+    assert!(
+        w.witness != Witness::Unique || (en <= 1e-3 && ep <= 1e-4),
+        "{w:?}: normal {en:e} rad, point {ep:e} of the size off"
+    );
 }
 
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.

@@ -110,19 +110,19 @@ pub(super) fn from_normal<T: Real>(
     turn: Option<T>,
 ) -> Option<Distance<T>> {
     // Support sets are taken within the height a turn of the normal spreads
-    // them by, so a cap or a side seen from a rough normal is flat; only
-    // witnesses taken at the default tolerance are certified as points of
-    // the shapes (a wide one places them up to it off). From a rough or a
-    // last frame's normal a settling stage at 0.06 of the size (a turn of
-    // ~0.03 rad) goes first; from an extrapolated one (a coherent motion's
-    // next normal, off by far less) the polish starts at once, within 4 ×
-    // the turn (the settling stage was half of a warm query's time).
+    // them by, so a cap or a side seen from a rough normal is flat: 0.06 of
+    // the size (a turn of ~0.03 rad) from a rough or a last frame's normal,
+    // 4 × the frame's turn from an extrapolated one (a coherent motion's
+    // next normal, off by far less). The witnesses are judged only on an
+    // evaluation at the default tolerance: a wide one places them up to it
+    // off (a hull's "face" within 0.3 of the size is not planar), and the
+    // settling stage's last one usually is (its last turn is tiny).
     let tight = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let mut p = if let Some(turn) = turn {
-        witness::polish(cso, n, (T::from_f64(4.0) * turn * cso.scale).max(tight))
-    } else {
-        witness::settle_and_polish(cso, n, T::from_f64(0.06) * cso.scale, tight)
-    };
+    let wide = T::from_f64(0.06) * cso.scale;
+    let settle = turn.map_or(wide, |turn| {
+        (T::from_f64(4.0) * turn * cso.scale).max(tight).min(wide)
+    });
+    let mut p = witness::settle_and_polish(cso, n, settle, tight);
     p.steps += 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);

@@ -492,7 +492,12 @@ fn judge<T: Real>(
             // than the input's own rounding does.
             let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
             let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
-            points <= witness_tol::<T>() * tol.scale && free.max(fixed) <= normal_tol::<T>()
+            // The normal the flats fix (or `n` on the free directions'
+            // constraints) must be `n` itself: a set taken as a face from
+            // a rough normal has no residual, yet its normal is elsewhere.
+            let moved = (m.base - cur.n).length();
+            points <= witness_tol::<T>() * tol.scale
+                && free.max(fixed).max(moved) <= normal_tol::<T>()
         }
         _ => false,
     };
