@@ -923,6 +923,7 @@ fn angle_of(a: DVec3, b: DVec3) -> f64 {
 /// bound 4.9e-6 below the exact one, the normal 2.7e-3 rad off, `Unique`
 /// (found by a review). The answer is judged at the default tolerance now.
 #[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
 fn warm_start_after_a_large_turn_keeps_the_upper_bound() {
     let a = S::cone(1.4344789814119614, 1.0798419735983846);
     let b = S::hull(vec![
@@ -1010,6 +1011,7 @@ fn warm_start_after_a_large_turn_keeps_the_upper_bound() {
 /// frame; the third warm answer said `Unique` with its normal 2.6e-3 rad
 /// and a point 4.3e-4 of the size off (f32's contract: 1e-3, 1e-4).
 #[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
 fn warm_start_in_f32_keeps_unique_witnesses_within_the_contract() {
     let pose = gjk_common::pose_f32;
     let a = S::cylinder(1.6237758961758437, 0.22021716939303196).to_precision::<f32>();
