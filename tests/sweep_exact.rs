@@ -23,7 +23,7 @@ use cspace::sweep::{self, Sweep};
 use cspace::{Placed, Pose, Shape, Status, V3};
 use exact_common::{Case, SweepCase};
 use gjk_common::Rng;
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 type Method = fn(&Placed<'_, f64>, V3<f64>, &Placed<'_, f64>) -> Sweep<f64>;
 
@@ -655,4 +655,67 @@ fn f32_small_face_moving_onto_a_rim_keeps_the_rim_point() {
     let off = (s.point.as_dvec3() - exact).length() / f64::from(b.scale());
     assert!(s.hit && s.status == Status::Converged, "{s:?}");
     assert!(off <= 1e-3, "contact point {off:e} of the size off: {s:?}");
+}
+
+/// An f32 ray cast of a cylinder's rim onto a hull's short edge (3.8e-3
+/// long, a sliver): a narrow re-probe there cannot resolve the edge's two
+/// ends, and an earlier version that took a vanishing spread for an edge
+/// turned the normal 3.5e-3 rad off (a review); 5.7e-4 now.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn f32_rim_onto_a_short_hull_edge_keeps_its_normal() {
+    let pose = gjk_common::pose_f32;
+    let a = Shape::<f64>::cylinder(1.0539152019312719, 1.8647777343247807).to_precision::<f32>();
+    let l = 0.001917429613362368;
+    let b = Shape::<f64>::hull(vec![
+        DVec3::new(0.0, 0.0, -l),
+        DVec3::new(0.0, 0.0, l),
+        DVec3::new(-1.63637727286809, 1.0049589366181184, -0.000958714806681184),
+        DVec3::new(
+            -1.63637727286809,
+            -1.0049589366181184,
+            0.0005752288840087104,
+        ),
+        DVec3::new(-2.1272904547285174, 0.10049589366181184, 0.0),
+    ])
+    .to_precision::<f32>();
+    let start = Pose::new(
+        DVec3::new(-2.4690831724322315, 0.4061831669838295, -1.6984096104513458),
+        DQuat::from_xyzw(
+            0.23872969754995588,
+            0.21523885158015843,
+            0.06610538064069396,
+            -0.9446218539333664,
+        ),
+    );
+    let pose_b = Pose::new(
+        DVec3::new(
+            -1.0594392954115555,
+            -1.8933267808755885,
+            -1.8252225631649674,
+        ),
+        DQuat::from_xyzw(
+            -0.40625705488322256,
+            -0.17608495292647786,
+            0.6772372302884884,
+            0.587621501156712,
+        ),
+    );
+    let motion = DVec3::new(0.491492952033558, -4.739604651495197, 0.6813087767200856);
+    let exact = DVec3::new(
+        -0.031214483601149583,
+        -0.9428577505986359,
+        0.33173018878238114,
+    );
+    let s = sweep::ray_cast(
+        &Placed::new(&a, pose(&start)),
+        glam::Vec3A::from(motion.as_vec3()),
+        &Placed::new(&b, pose(&pose_b)),
+    );
+    let n = s.normal.as_dvec3();
+    let angle = n.cross(exact).length().atan2(n.dot(exact));
+    assert!(
+        s.status != Status::Converged || angle <= 1e-3,
+        "{s:?}: normal {angle:e} rad off"
+    );
 }

@@ -290,8 +290,7 @@ fn larger<T: Real>(a: V3<T>, b: V3<T>) -> (V3<T>, bool) {
 /// Whether a jump that probes at `h` rad around `n` found is one: `core`
 /// is the jumping shape's core difference across the probes and whether it
 /// is A's. Probes at `h / 8` along it, around `n` made perpendicular to it,
-/// still span a true edge; a curve's spread shrinks with the angle (to
-/// between a quarter and a 32nd: one that vanishes is an unresolved edge). A rim
+/// still span a true edge; a curve's spread shrinks with the angle. A rim
 /// seen almost along its axis moves faster (curvature radius `R / sin θ`)
 /// than the jump threshold's rate, and treated as an edge it kept the
 /// normal's error along it (2.6e-3 rad on an f32 cone rim's sweep).
@@ -319,11 +318,7 @@ fn jumps_at<T: Real>(
     } else {
         plus.b - minus.b
     };
-    // A curve's spread shrinks with the angle, about 8×; one that vanishes
-    // is an edge the narrow probes did not resolve (in f32 a short edge's
-    // ends differ in height by less than the rounding).
-    let (narrow, wide) = (spread.length(), core.length());
-    !(narrow * T::from_f64(4.0) <= wide && narrow * T::from_f64(32.0) >= wide)
+    spread.length() * T::from_f64(4.0) > core.length()
 }
 
 /// Which shape's support moves smoothly with the polished normal `n`
