@@ -1085,6 +1085,62 @@ fn warm_start_in_f32_keeps_unique_witnesses_within_the_contract() {
     );
 }
 
+/// A hull whose top quad is creased by 1.2e-9 (inside the support sets'
+/// default height tolerance) against a cylinder, at a known distance: the
+/// witness on that "face" was placed on its plane, above the crease and
+/// outside the hull, so the upper bound came out 2.7e-11 below the exact
+/// distance, cold and warm (a review). Witnesses on a hull's face are now
+/// moved onto a triangle of its points.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_creased_hull_face_keeps_the_upper_bound() {
+    let w = 1.1456130802779056;
+    let a = S::cylinder(1.901167040415076, 0.9116808096618962);
+    let b = S::hull(vec![
+        DVec3::new(-w, 0.0, -w),
+        DVec3::new(w, 0.0, -w),
+        DVec3::new(w, 0.0, w),
+        DVec3::new(-w, -1.1527236279393897e-9, w),
+        DVec3::new(0.1, -1.0, 0.2),
+    ]);
+    let pa = Pose::new(
+        DVec3::new(-1.1994962726126799, -1.7935580478054023, 0.7792913263708487),
+        DQuat::from_xyzw(
+            -0.7297851163426236,
+            0.664444242149365,
+            0.15438787267219364,
+            -0.045737488027810365,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(0.6663287401854512, -2.960905934426305, 0.913455947112013),
+        DQuat::from_xyzw(
+            0.4379879305132816,
+            -0.6232786253928573,
+            -0.3996718615879417,
+            -0.5098555980941192,
+        ),
+    );
+    let exact = 0.010796826091061905;
+    let normal = DVec3::new(
+        0.9535269024084516,
+        -0.2968579521040367,
+        -0.05159266087284795,
+    );
+    let x = Placed::new(&a, pa);
+    let cold = gjk::distance(&x, &Placed::new(&b, pb));
+    assert!(cold.upper_bound >= exact - 1e-13, "{cold:?}");
+    let mut cache = SimplexCache::default();
+    for s in [2.0, 1.0, 0.0] {
+        let y = Placed::new(
+            &b,
+            Pose::new(pb.position + normal * (1e-3 * s), pb.rotation),
+        );
+        let warm = gjk::distance_warm(&x, &y, &mut cache);
+        assert!(warm.upper_bound >= exact + 1e-3 * s - 1e-13, "{warm:?}");
+    }
+}
+
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
 #[test]
 fn warm_start_survives_jumps() {

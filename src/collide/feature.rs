@@ -166,17 +166,20 @@ fn clamp1<T: Real>(x: T) -> T {
     x.max(-T::ONE).min(T::ONE)
 }
 
-/// Whether local point `q` lies on the hull face of `points` within `eta`
-/// of the support height in local direction `d` (at most [`FACE_POINTS`]
-/// points; a larger face answers `false`).
-pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> bool {
+/// The point of the hull that local point `q` stands for on its face of
+/// `points` within `eta` of the support height in local direction `d`:
+/// `q` moved along the face's normal onto a triangle of hull points, so a
+/// face that is not planar (a crease within `eta`) still gives a point of
+/// the hull. `None` when `q` is off the face (or the face has more than
+/// [`FACE_POINTS`] points).
+pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> Option<V3<T>> {
     let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
     let mut near = [V3::<T>::ZERO; FACE_POINTS];
     let mut n = 0;
     for &p in points {
         if p.dot(d) >= top - eta && !near[..n].contains(&p) {
             if n == FACE_POINTS {
-                return false;
+                return None;
             }
             near[n] = p;
             n += 1;
@@ -185,17 +188,16 @@ pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>
     in_polygon::<T>(&near[..n], q)
 }
 
-/// Whether `q` (on the plane of `ps`, to rounding) lies in the fan of
-/// triangles from the points' mean through the points sorted by angle: a
-/// star polygon inside their convex hull, so `true` is certain.
-fn in_polygon<T: Real>(ps: &[V3<T>], q: V3<T>) -> bool {
+/// Where `q` (near the plane of `ps`) lies in the fan of triangles from the
+/// points' mean through the points sorted by angle, a star polygon inside
+/// their convex hull: the point of that triangle (of the actual points, so
+/// of their hull) `q` projects to along the plane's normal; `None` outside.
+fn in_polygon<T: Real>(ps: &[V3<T>], q: V3<T>) -> Option<V3<T>> {
     if ps.len() < 3 {
-        return false;
+        return None;
     }
     let c = ps.iter().fold(V3::<T>::ZERO, |s, &p| s + p) / T::from_f64(ps.len() as f64);
-    let Some(n) = (ps[1] - ps[0]).cross(ps[2] - ps[0]).try_normalize() else {
-        return false;
-    };
+    let n = (ps[1] - ps[0]).cross(ps[2] - ps[0]).try_normalize()?;
     let u = (ps[0] - c).try_normalize().unwrap_or(V3::<T>::X);
     let v = n.cross(u);
     let angle = |p: V3<T>| {
@@ -206,11 +208,15 @@ fn in_polygon<T: Real>(ps: &[V3<T>], q: V3<T>) -> bool {
     sorted[..ps.len()].copy_from_slice(ps);
     let sorted = &mut sorted[..ps.len()];
     sorted.sort_by(|&p, &q| angle(p).total_cmp(&angle(q)));
+    // Signed areas (along n) of q against the triangle's edges: all ≥ 0
+    // inside, and their shares are q's barycentric weights.
     let inside = |a: V3<T>, b: V3<T>| {
-        let s = [(c, a), (a, b), (b, c)].map(|(x, y)| (y - x).cross(q - x).dot(n));
-        s.iter().all(|&x| x >= T::ZERO)
+        let [wc, wa, wb] = [(a, b), (b, c), (c, a)].map(|(x, y)| (y - x).cross(q - x).dot(n));
+        let total = wc + wa + wb;
+        (wc >= T::ZERO && wa >= T::ZERO && wb >= T::ZERO && total > T::ZERO)
+            .then(|| (c * wc + a * wa + b * wb) / total)
     };
-    (0..sorted.len()).any(|i| inside(sorted[i], sorted[(i + 1) % sorted.len()]))
+    (0..sorted.len()).find_map(|i| inside(sorted[i], sorted[(i + 1) % sorted.len()]))
 }
 
 /// The support feature of `shape`'s core in unit local direction `d`,
@@ -576,18 +582,8 @@ mod tests {
         let Geom::Hull(hull) = &s.geom else {
             unreachable!()
         };
-        assert!(on_hull_face(
-            hull.points(),
-            d,
-            eta,
-            DVec3::new(0.2, 1.0, 0.2)
-        ));
-        assert!(!on_hull_face(
-            hull.points(),
-            d,
-            eta,
-            DVec3::new(0.8, 1.0, 0.8)
-        ));
+        assert!(on_hull_face(hull.points(), d, eta, DVec3::new(0.2, 1.0, 0.2)).is_some());
+        assert!(on_hull_face(hull.points(), d, eta, DVec3::new(0.8, 1.0, 0.8)).is_none());
     }
 
     /// The one-scan hull feature from a height just below the support

@@ -309,7 +309,8 @@ fn witnesses<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>
             let Geom::Hull(hull) = &shape.geom else {
                 return None;
             };
-            return on_hull_face(hull.points(), d, eta, local).then_some(q);
+            let p = on_hull_face(hull.points(), d, eta, local)?;
+            return Some(if on_a { p } else { cso.b_point(p) });
         }
         let (p, out) = f.place(q)?;
         (out <= slack && (p - q).cross(n).length() <= slack).then_some(p)
