@@ -24,6 +24,7 @@ pub mod signed;
 pub mod simplex;
 pub mod sweep;
 mod touch;
+mod warm;
 mod witness;
 
 pub use witness::Witness;

@@ -1,0 +1,163 @@
+//! Warm-started distance: the previous query's simplex (and, on curved
+//! cores, its last two normals) kept per pair of shapes, so a coherent next
+//! query starts where the last one ended.
+
+use super::boxes;
+use super::centers::Centers;
+use super::cso::Cso;
+use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run};
+use super::handover::from_normal;
+use super::simplex::Simplex;
+use super::touch::near_touching;
+use super::touch::touches;
+use super::witness::Witness;
+use crate::collide::answer;
+use crate::real::{Real, V3, Vector};
+use crate::shape::Placed;
+use cspace_recorder as rec;
+
+/// The previous query's simplex, kept as the local support points on A and B
+/// (as `Box2D`'s simplex cache keeps vertex indices), for [`distance_warm`].
+///
+/// A cache belongs to one pair of shapes (in that order): the points are
+/// points of those shapes, re-placed in the new poses. Use a fresh
+/// (`Default`) cache for another pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SimplexCache<T: Real> {
+    len: usize,
+    local_a: [V3<T>; 4],
+    local_b: [V3<T>; 4],
+    /// The last unique normal in A's frame (zero when none): curved cores
+    /// whose GJK converges slowly start the witness polish from it, two
+    /// boxes the separating axis test (`boxes::distance_from`).
+    normal: V3<T>,
+    /// The unique normal before `normal` when both came from the polish
+    /// (zero otherwise): a coherent motion turns the normal by about as
+    /// much again, so the polish starts from the extrapolation.
+    previous: V3<T>,
+    /// Polishes from the normal that did not settle in a row (at most 5).
+    failures: u8,
+    /// Queries left that go to GJK without trying the polish: a pair whose
+    /// polish does not settle (a cone's side along a hull's face) backs
+    /// off for 1, 3, 7, … queries.
+    wait: u8,
+}
+
+impl<T: Real> SimplexCache<T> {
+    /// Number of cached points (0 before the first query).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing is cached.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// [`distance`](crate::gjk::distance), starting from the simplex `cache` holds and storing the
+/// final simplex back into it. A coherent next query usually ends after one
+/// iteration. On curved cores (a cylinder or cone) the last two unique
+/// normals are kept too: Newton steps from their extrapolation (the witness
+/// polish) usually certify the new answer to GJK's tolerance in two or
+/// three evaluations, and GJK runs only when they do not (a pair whose
+/// polish does not settle backs off for 1, 3, 7, … queries).
+pub fn distance_warm<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    cache: &mut SimplexCache<T>,
+) -> Distance<T> {
+    let query = rec::enter_query();
+    let out = match Centers::of(a, b) {
+        // Closed form: nothing to warm-start (the cache is left as it is).
+        Some(c) => {
+            rec::shapes!(a, b);
+            c.distance()
+        }
+        None => distance_warm_in(&Cso::new(a, b), a, b, cache),
+    };
+    answer::distance(&query, &out);
+    out
+}
+
+/// [`distance_warm`] on `cso`, already made from `a` and `b` (a sweep
+/// shifts one CSO along the motion instead of rebuilding it).
+pub(crate) fn distance_warm_in<T: Real>(
+    cso: &Cso<'_, T>,
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    cache: &mut SimplexCache<T>,
+) -> Distance<T> {
+    rec::shapes!(a, b);
+    if let Some(out) = boxes::distance_from(cso, &mut cache.normal) {
+        return out;
+    }
+    // Curved cores keep the last unique normal and polish from it (GJK
+    // converges only linearly on a rim; the polish quadratically).
+    let polish = cso.curved();
+    if polish && cache.normal != V3::<T>::ZERO && cache.wait == 0 {
+        rec::text!("warm start from the last normal");
+        let start = extrapolate::<T>(cache.previous, cache.normal);
+        let turn =
+            (cache.previous != V3::<T>::ZERO).then(|| (cache.normal - cache.previous).length());
+        if let Some(out) = from_normal(cso, start, rel_tol::<T>(), turn)
+            && out.lower_bound > near_touching(cso)
+        {
+            cache.previous = cache.normal;
+            cache.normal = cso.pose_a.inverse_transform_vector(out.normal);
+            cache.failures = 0;
+            return out;
+        }
+        // Not settled: the next 1, 3, 7, … queries of the pair go
+        // straight to GJK.
+        cache.failures = (cache.failures + 1).min(5);
+        cache.wait = (1u8 << cache.failures) - 1;
+    } else {
+        cache.wait = cache.wait.saturating_sub(1);
+    }
+    cache.previous = V3::<T>::ZERO;
+    let mut simplex = Simplex::new();
+    for i in 0..cache.len.min(4) {
+        simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
+    }
+    rec::simplex!("warm start", cso.world_simplex(&simplex));
+    let mut core = run(cso, &mut simplex, None);
+    let out = if simplex.len() < 4 && core.lower - cso.radius() <= near_touching(cso) {
+        // Near touching: the answer, verdict included, is the cold query's
+        // (its bounds depend on where GJK starts: a warm f32 query called
+        // 24 of 20 000 exact touches touching that the cold one did not).
+        rec::text!("near touching: the cold query");
+        let warm = core.iterations;
+        simplex.clear();
+        let (mut out, _) = distance_gjk_in(cso, &mut simplex);
+        out.iterations += warm;
+        out
+    } else {
+        let touching = touches(cso, &mut simplex, &mut core, None);
+        finish_distance(cso, &simplex, &core, rel_tol::<T>(), touching)
+    };
+    cache.len = simplex.len();
+    for (i, p) in simplex.points().iter().enumerate() {
+        cache.local_a[i] = p.local_a;
+        cache.local_b[i] = p.local_b;
+    }
+    cache.normal = if !polish || out.intersecting || out.witness != Witness::Unique {
+        V3::<T>::ZERO
+    } else {
+        cso.pose_a.inverse_transform_vector(out.normal)
+    };
+    out
+}
+
+/// The next normal of a coherent motion from the last two, `previous` and
+/// `last` (unit, A's frame; `previous` zero when there is none): the last
+/// turned by as much again, where the turn is small.
+fn extrapolate<T: Real>(previous: V3<T>, last: V3<T>) -> V3<T> {
+    let turn = last - previous;
+    if previous == V3::<T>::ZERO || turn.length() > T::from_f64(0.1) {
+        return last;
+    }
+    (last + turn).try_normalize().unwrap_or(last)
+}
