@@ -255,12 +255,12 @@ fn step_from<T: Real>(
     }
     let d = if flat1 { d1 } else { d2 };
     let (edge, last) = edge_along(cso, (n, h), d, iterations);
-    let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
     if !jumps_at(cso, (n, h), last, iterations) {
         return smooth();
     }
     // n turned into the plane perpendicular to the edge, then Newton
     // about the edge.
+    let base = (n - edge * n.dot(edge)).try_normalize().unwrap_or(n);
     let u = base.cross(edge);
     let at = |s: T, iterations: &mut u32| {
         *iterations += 1;
