@@ -57,8 +57,8 @@ impl<T: Real> SimplexCache<T> {
     }
 }
 
-/// [`distance`](crate::gjk::distance), starting from the simplex `cache` holds and storing the
-/// final simplex back into it. A coherent next query usually ends after one
+/// [`distance`](crate::gjk::distance), starting from the simplex `cache`
+/// holds and storing the final simplex back into it. A coherent next query usually ends after one
 /// iteration. On curved cores (a cylinder or cone) the last two unique
 /// normals are kept too: Newton steps from their extrapolation (the witness
 /// polish) usually certify the new answer to GJK's tolerance in two or
@@ -82,9 +82,9 @@ pub fn distance_warm<T: Real>(
     out
 }
 
-/// [`distance_warm`] on `cso`, already made from `a` and `b` (a sweep
-/// shifts one CSO along the motion instead of rebuilding it).
-pub(crate) fn distance_warm_in<T: Real>(
+/// [`distance_warm`] on `cso`, made from `a` and `b`, when neither core is
+/// a point (those are closed forms).
+fn distance_warm_in<T: Real>(
     cso: &Cso<'_, T>,
     a: &Placed<'_, T>,
     b: &Placed<'_, T>,
