@@ -1141,6 +1141,106 @@ fn a_creased_hull_face_keeps_the_upper_bound() {
     }
 }
 
+/// A thin plate's short edge, nearly perpendicular to the normal, against
+/// a vertex or a segment: GJK's gap cannot tell its two ends apart (the
+/// distance moves by the edge's length squared over twice the distance),
+/// and it stopped on the wrong end, `Unique` (f32: the point 3.1e-4 of the
+/// size and the normal 3.2e-3 rad off; f64: 2.8e-6 and 9.8e-6 rad; a
+/// review). A lone vertex of GJK's simplex on a side whose support set is
+/// an edge or face now goes to the polish, which places the witness or
+/// says the answer is approximate.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_short_edge_against_a_vertex_is_placed_or_flagged() {
+    let angle = angle_of;
+    let pose = gjk_common::pose_f32;
+    let wide = gjk_common::wide::<f32>;
+    let a = S::cuboid(DVec3::new(
+        0.576561778569364,
+        1.961478200205605,
+        0.00032391588946134836,
+    ))
+    .to_precision::<f32>();
+    let b = S::cuboid(DVec3::new(
+        1.287831124427714,
+        1.9139463207403309,
+        1.9974857518716291,
+    ))
+    .with_margin(0.1)
+    .to_precision::<f32>();
+    let pa = Pose::new(
+        DVec3::new(-2.8453015678527063, 0.3293939346391239, 0.6788868387104792),
+        DQuat::from_xyzw(
+            0.5387756921777914,
+            0.004795207902692585,
+            0.2836405621896807,
+            -0.7932501440152617,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(-4.800351398873621, 1.7258938985304684, -3.276114597091498),
+        DQuat::from_xyzw(
+            0.7679878777392826,
+            0.47849443298138183,
+            -0.39913936483519113,
+            0.14807249808893924,
+        ),
+    );
+    let exact_a = DVec3::new(-2.436177096504508, 1.093258751780644, -1.1728550513454217);
+    let exact_n = DVec3::new(-0.3875278250571099, 0.510214647393995, -0.7677911163794015);
+    let scale = 2.0974857518716292;
+    let r = gjk::distance(&Placed::new(&a, pose(&pa)), &Placed::new(&b, pose(&pb)));
+    let (ep, en) = (
+        (wide(r.point_a) - exact_a).length() / scale,
+        angle(wide(r.normal), exact_n),
+    );
+    assert!(
+        r.witness != Witness::Unique || (ep <= 1e-4 && en <= 1e-3),
+        "f32 {r:?}: point {ep:e} of the size, normal {en:e} rad off"
+    );
+
+    let a = S::cuboid(DVec3::new(
+        1.9097586609376294,
+        1.9073444070537646,
+        3.3643971497917938e-6,
+    ));
+    let b = S::capsule(1.7056687131099606, 0.6885996513516509);
+    let pa = Pose::new(
+        DVec3::new(0.019861022633943737, 2.588105518670849, -1.414427114920926),
+        DQuat::from_xyzw(
+            -0.7849357676593237,
+            0.5322242493221189,
+            0.20011282496948465,
+            0.2461057625601394,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(-4.179791687917547, 4.3515003932946605, 0.2047503528370982),
+        DQuat::from_xyzw(
+            -0.8590501040866184,
+            -0.2538075124460546,
+            -0.2502182210848864,
+            0.3674309555982329,
+        ),
+    );
+    let exact_a = DVec3::new(-2.436518850246311, 3.399911766161151, -0.644810738535013);
+    let exact_n = DVec3::new(
+        -0.9941476009632622,
+        -0.10694161610734632,
+        -0.015298308512361969,
+    );
+    let scale = 2.3942683644616114;
+    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let (ep, en) = (
+        (r.point_a - exact_a).length() / scale,
+        angle(r.normal, exact_n),
+    );
+    assert!(
+        r.witness != Witness::Unique || (ep <= 1e-8 && en <= 1e-7),
+        "f64 {r:?}: point {ep:e} of the size, normal {en:e} rad off"
+    );
+}
+
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
 #[test]
 fn warm_start_survives_jumps() {

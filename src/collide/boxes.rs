@@ -68,7 +68,7 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
         upper_bound: upper,
         iterations: 0,
         status: Status::Converged,
-        witness: witness::classify(cso, n, eta, (c.point_a, c.point_b), false),
+        witness: witness::classify(cso, n, eta, (c.point_a, c.point_b), (2, 2)).0,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);

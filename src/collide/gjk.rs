@@ -558,30 +558,60 @@ pub(crate) fn separation<T: Real>(
 ) -> Separation<T> {
     let (ca, cb) = simplex.closest_points();
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    separation_at(cso, core, (ca, cb, simplex.repeats_b()), n)
+    separation_at(cso, core, (ca, cb, simplex.distinct()), n)
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
-/// (A's frame), already computed by the caller.
+/// (A's frame), already computed by the caller; `distinct` counts the
+/// final simplex's support points on A and on B.
 fn separation_at<T: Real>(
     cso: &Cso<'_, T>,
     core: &CoreResult<T>,
-    (ca, cb, b_first): (V3<T>, V3<T>, bool),
+    (ca, cb, distinct): (V3<T>, V3<T>, (usize, usize)),
     n: V3<T>,
 ) -> Separation<T> {
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     if !cso.curved() {
-        // GJK's points are exact on polytope cores: only say whether they are unique.
-        return Separation {
+        // GJK's points are the closest points of its simplex: exact unless
+        // a side's point is a lone vertex whose support set is an edge or a
+        // face (an edge shorter than √tolerance × size, nearly perpendicular
+        // to the normal, moves the distance by less than GJK's gap along
+        // its whole length); the polish places those.
+        let (witness, lone) = witness::classify(cso, n, eta, (ca, cb), distinct);
+        let gjk = Separation {
             a: ca,
             b: cb,
             normal: n,
             lower: core.lower,
-            witness: witness::classify(cso, n, eta, (ca, cb), b_first),
+            witness,
             evaluations: 0,
         };
+        if !lone {
+            return gjk;
+        }
+        rec::text!("polish: a lone vertex of GJK's simplex on an edge or face");
+        let p = witness::polish(cso, n, eta);
+        // In f32 the sets span ~7e-4 of the size, so a lone vertex on an
+        // edge is common and GJK's point usually right: only a settled
+        // polish replaces it there. In f64 the set is an edge perpendicular
+        // to 1e-9, and the polish's verdict stands either way.
+        if T::PRECISION == rec::Precision::F32 && !(p.certified && p.witness == Witness::Unique) {
+            return gjk;
+        }
+        return polished_separation(core, (ca, cb, n), &p);
     }
     let p = witness::polish(cso, n, eta);
+    polished_separation(core, (ca, cb, n), &p)
+}
+
+/// [`Separation`] from GJK's points `(ca, cb)` and normal `n` and the
+/// polish `p` from there: the polish's points where they are certified and
+/// settled, or at least no farther apart.
+fn polished_separation<T: Real>(
+    core: &CoreResult<T>,
+    (ca, cb, n): (V3<T>, V3<T>, V3<T>),
+    p: &witness::Polished<T>,
+) -> Separation<T> {
     let polished = p.certified
         && p.witness != Witness::NotUnique
         && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
@@ -637,7 +667,7 @@ pub(super) fn finish_distance<T: Real>(
                 let p = ca + n * t;
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
-                let sep = separation_at(cso, core, (ca, cb, simplex.repeats_b()), n);
+                let sep = separation_at(cso, core, (ca, cb, simplex.distinct()), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
                 if cso.curved() {

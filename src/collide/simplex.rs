@@ -97,19 +97,20 @@ impl<T: Real> Simplex<T> {
         &self.points[..self.len]
     }
 
-    /// Whether the points have fewer distinct support points on B than on
-    /// A: a vertex of B against a face of A repeats it in every point, so
-    /// B's support is the likelier vertex (the witness classification
-    /// looks there first, as a vertex on either side settles it).
+    /// How many distinct support points the points have on A and on B: a
+    /// vertex of B against a face of A repeats it in every point (B's
+    /// support is then the likelier vertex, which the witness
+    /// classification looks at first), and a side with one point is a
+    /// vertex of that shape whatever its support set.
     #[must_use]
-    pub fn repeats_b(&self) -> bool {
+    pub fn distinct(&self) -> (usize, usize) {
         let points = self.points();
         let distinct = |side: fn(&CsoPoint<T>) -> V3<T>| {
             (0..points.len())
                 .filter(|&i| !points[..i].iter().any(|q| side(q) == side(&points[i])))
                 .count()
         };
-        distinct(|p| p.local_b) < distinct(|p| p.local_a)
+        (distinct(|p| p.local_a), distinct(|p| p.local_b))
     }
 
     /// The barycentric weights of the closest point found by the last

@@ -512,19 +512,25 @@ fn judge<T: Real>(
     (best, witness)
 }
 
-/// Whether GJK's closest points of polytope cores (exact there) at unit
-/// normal `n` (A's frame) are unique: no direction shared by both support
-/// sets within the height tolerance `eta` (parallel faces or edges).
-/// `(ca, cb)` are those points (A's frame): their heights along the normal
-/// let a hull find its support set in one scan of its points; `b_first`
-/// scans B's first (the likelier vertex).
+/// Whether GJK's closest points of polytope cores at unit normal `n` (A's
+/// frame) are unique: no direction shared by both support sets within the
+/// height tolerance `eta` (parallel faces or edges); and whether a side's
+/// point is a lone vertex of GJK's simplex (`distinct`: its support points
+/// on A and on B) while that side's set is an edge or a face, so the point
+/// may be a wrong end of it (GJK's gap cannot tell the ends of a short
+/// edge nearly perpendicular to the normal apart). `(ca, cb)` are those
+/// points (A's frame): their heights along the normal let a hull find its
+/// support set in one scan of its points. The side with fewer distinct
+/// points (the likelier vertex) is scanned first, and a vertex there
+/// settles the verdict without the other side's set, unless that side is
+/// lone.
 pub(crate) fn classify<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     eta: T,
     (ca, cb): (V3<T>, V3<T>),
-    b_first: bool,
-) -> Witness {
+    (na, nb): (usize, usize),
+) -> (Witness, bool) {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
     let on_a = || flats_below(cso.shape_a(), n, eta_a, || ca.dot(n));
@@ -532,15 +538,15 @@ pub(crate) fn classify<T: Real>(
         let db = cso.b_direction(-n);
         flats_below(cso.shape_b(), db, eta_b, || cso.b_local_point(cb).dot(db))
     };
-    // A vertex on either side settles it: the likelier one goes first and
-    // the other's set is then not needed.
+    // A vertex on either side settles uniqueness: the likelier one goes
+    // first and the other's set is then needed only when its point is lone.
     let none = ([V3::<T>::ZERO; 2], 0);
-    let ((fa, ka), (fb, kb)) = if b_first {
+    let ((fa, ka), (fb, kb)) = if nb < na {
         let b = on_b();
-        (if b.1 == 0 { none } else { on_a() }, b)
+        (if b.1 == 0 && na > 1 { none } else { on_a() }, b)
     } else {
         let a = on_a();
-        (a, if a.1 == 0 { none } else { on_b() })
+        (a, if a.1 == 0 && nb > 1 { none } else { on_b() })
     };
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
@@ -554,8 +560,9 @@ pub(crate) fn classify<T: Real>(
             Witness::Unique
         }
     };
+    let lone = witness == Witness::Unique && ((na == 1 && ka > 0) || (nb == 1 && kb > 0));
     rec::text!("polish: polytope cores, {witness:?}");
-    witness
+    (witness, lone)
 }
 
 /// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of
