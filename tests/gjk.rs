@@ -1241,6 +1241,84 @@ fn a_short_edge_against_a_vertex_is_placed_or_flagged() {
     );
 }
 
+/// A box's vertex near a hull's edge, in f32: the polish placed the points
+/// right but kept the edge's perpendicular as the normal, 1.2e-3 rad off
+/// the direction between them, `Unique` (a third review). On polytopes a
+/// settled polish's normal is now the points' direction.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_polished_polytope_answer_takes_its_normal_from_its_points() {
+    let pose = gjk_common::pose_f32;
+    let a = S::cuboid(DVec3::new(
+        1.3579707133549102,
+        0.2640855402487615,
+        0.08606985266693121,
+    ))
+    .to_precision::<f32>();
+    let b = S::hull(vec![
+        DVec3::new(0.863358891428522, 0.11807286785748393, 1.453730897701268),
+        DVec3::new(
+            -0.02773170823622086,
+            1.5341210745815024,
+            0.16756850316464073,
+        ),
+        DVec3::new(
+            0.48666858822794296,
+            -0.1124846506671595,
+            -0.04595819112225064,
+        ),
+        DVec3::new(-0.8757714043412747, -0.8450267500645339, 0.6260076139960737),
+        DVec3::new(-0.312248278588556, 0.5279096759221651, -0.8732789321550258),
+        DVec3::new(
+            -0.1896865237223369,
+            -0.15529124253438634,
+            -0.0917744876386753,
+        ),
+        DVec3::new(
+            -0.3523762704921803,
+            -0.4226311065934828,
+            -0.7721399407446429,
+        ),
+        DVec3::new(1.1677271833809144, 0.9268327378865907, -0.5222119981680143),
+        DVec3::new(
+            -1.6883851679704283,
+            -0.5110065304956859,
+            -0.9329237085599674,
+        ),
+        DVec3::new(-0.6891204925675133, 0.3548791776227862, 0.1742502915299137),
+    ])
+    .to_precision::<f32>();
+    let pa = Pose::new(
+        DVec3::new(1.1479345082190173, -1.4376337746968009, 1.4818514935731555),
+        DQuat::from_xyzw(
+            -0.05715228160042313,
+            -0.9621288141310411,
+            0.17749275740276418,
+            -0.19884185373362906,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(4.029212199693325, -0.6336748713345832, 2.965586322466268),
+        DQuat::from_xyzw(
+            0.8095784617552702,
+            0.2834598759795224,
+            0.5095080221785719,
+            0.06807927957406881,
+        ),
+    );
+    let exact = DVec3::new(0.8641666313985393, 0.4767121727510978, 0.1611258437626584);
+    let r = gjk::distance(&Placed::new(&a, pose(&pa)), &Placed::new(&b, pose(&pb)));
+    let en = angle_of(gjk_common::wide::<f32>(r.normal), exact);
+    assert!(
+        (f64::from(r.distance) - 0.017941469354423763).abs() <= 1e-4,
+        "{r:?}"
+    );
+    assert!(
+        r.witness != Witness::Unique || en <= 1e-3,
+        "{r:?}: normal {en:e} rad off"
+    );
+}
+
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
 #[test]
 fn warm_start_survives_jumps() {

@@ -591,11 +591,30 @@ fn separation_at<T: Real>(
         }
         rec::text!("polish: a lone vertex of GJK's simplex on an edge or face");
         let p = witness::polish(cso, n, eta);
-        // In f32 the sets span ~7e-4 of the size, so a lone vertex on an
-        // edge is common and GJK's point usually right: only a settled
-        // polish replaces it there. In f64 the set is an edge perpendicular
-        // to 1e-9, and the polish's verdict stands either way.
-        if T::PRECISION == rec::Precision::F32 && !(p.certified && p.witness == Witness::Unique) {
+        if p.certified && p.witness == Witness::Unique {
+            // The polish's points are the closest points; on polytopes the
+            // normal is their direction (the polish's own may be the
+            // edge's perpendicular, up to its tolerance off in f32).
+            let d = p.b - p.a;
+            let far = d.length() > T::from_f64(1e3) * T::EPSILON * cso.scale;
+            return Separation {
+                a: p.a,
+                b: p.b,
+                normal: if far { d / d.length() } else { p.normal },
+                lower: core.lower.max(p.lower),
+                witness: Witness::Unique,
+                evaluations: 2 * p.steps,
+            };
+        }
+        // Not settled. GJK's points stand where the polish's certified
+        // points agree with them to the witness tolerance (the usual case:
+        // GJK was right), and in f32, where the sets span ~7e-4 of the size
+        // and a lone vertex on an edge is common; otherwise (f64) the
+        // polish says the answer is approximate.
+        let agrees = p.certified
+            && (p.a - ca).length().max((p.b - cb).length())
+                <= witness::witness_tol::<T>() * cso.scale;
+        if agrees || T::PRECISION == rec::Precision::F32 {
             return gjk;
         }
         return polished_separation(core, (ca, cb, n), &p);

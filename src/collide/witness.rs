@@ -56,7 +56,7 @@ pub enum Witness {
 pub(crate) const MAX_STEPS: u32 = 12;
 
 /// The witness tolerance relative to the scale: 1e-8 (f64), 1e-4 (f32).
-fn witness_tol<T: Real>() -> T {
+pub(crate) fn witness_tol<T: Real>() -> T {
     match T::PRECISION {
         rec::Precision::F32 => T::from_f64(1e-4),
         rec::Precision::F64 => T::from_f64(1e-8),
