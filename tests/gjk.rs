@@ -915,6 +915,23 @@ fn angle_of(a: DVec3, b: DVec3) -> f64 {
     a.cross(b).length().atan2(a.dot(b))
 }
 
+/// Fails unless `d`, where it says `Unique`, has its normal within
+/// `normal_tol` rad of `normal` and (given) its point on A within
+/// `point_tol` × `scale` of `point_a`.
+fn assert_unique_within<T: cspace::Real>(
+    d: &gjk::Distance<T>,
+    (point_a, normal, scale): (Option<DVec3>, DVec3, f64),
+    (point_tol, normal_tol): (f64, f64),
+) {
+    let wide = gjk_common::wide::<T>;
+    let en = angle_of(wide(d.normal), normal);
+    let ep = point_a.map_or(0.0, |p| (wide(d.point_a) - p).length() / scale);
+    assert!(
+        d.witness != Witness::Unique || (ep <= point_tol && en <= normal_tol),
+        "{d:?}: point {ep:e} of the size, normal {en:e} rad off"
+    );
+}
+
 /// A cone against a hull spinning by 0.03 rad a frame, the third warm
 /// query (the first from the last two normals' extrapolation), at a known
 /// distance (constructed: 0.4934715258726942 on every frame). Its polish,
@@ -1074,15 +1091,7 @@ fn warm_start_in_f32_keeps_unique_witnesses_within_the_contract() {
         last = Some(gjk::distance_warm(&x, &y, &mut cache));
     }
     let w = last.expect("three frames");
-    let wide = gjk_common::wide::<f32>;
-    let (en, ep) = (
-        angle_of(wide(w.normal), normal),
-        (wide(w.point_a) - point_a).length() / scale,
-    );
-    assert!(
-        w.witness != Witness::Unique || (en <= 1e-3 && ep <= 1e-4),
-        "{w:?}: normal {en:e} rad, point {ep:e} of the size off"
-    );
+    assert_unique_within(&w, (Some(point_a), normal, scale), (1e-4, 1e-3));
 }
 
 /// A hull whose top quad is creased by 1.2e-9 (inside the support sets'
@@ -1152,9 +1161,7 @@ fn a_creased_hull_face_keeps_the_upper_bound() {
 #[test]
 #[allow(clippy::unreadable_literal)] // the review's values, bit for bit
 fn a_short_edge_against_a_vertex_is_placed_or_flagged() {
-    let angle = angle_of;
     let pose = gjk_common::pose_f32;
-    let wide = gjk_common::wide::<f32>;
     let a = S::cuboid(DVec3::new(
         0.576561778569364,
         1.961478200205605,
@@ -1190,14 +1197,7 @@ fn a_short_edge_against_a_vertex_is_placed_or_flagged() {
     let exact_n = DVec3::new(-0.3875278250571099, 0.510214647393995, -0.7677911163794015);
     let scale = 2.0974857518716292;
     let r = gjk::distance(&Placed::new(&a, pose(&pa)), &Placed::new(&b, pose(&pb)));
-    let (ep, en) = (
-        (wide(r.point_a) - exact_a).length() / scale,
-        angle(wide(r.normal), exact_n),
-    );
-    assert!(
-        r.witness != Witness::Unique || (ep <= 1e-4 && en <= 1e-3),
-        "f32 {r:?}: point {ep:e} of the size, normal {en:e} rad off"
-    );
+    assert_unique_within(&r, (Some(exact_a), exact_n, scale), (1e-4, 1e-3));
 
     let a = S::cuboid(DVec3::new(
         1.9097586609376294,
@@ -1231,14 +1231,7 @@ fn a_short_edge_against_a_vertex_is_placed_or_flagged() {
     );
     let scale = 2.3942683644616114;
     let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
-    let (ep, en) = (
-        (r.point_a - exact_a).length() / scale,
-        angle(r.normal, exact_n),
-    );
-    assert!(
-        r.witness != Witness::Unique || (ep <= 1e-8 && en <= 1e-7),
-        "f64 {r:?}: point {ep:e} of the size, normal {en:e} rad off"
-    );
+    assert_unique_within(&r, (Some(exact_a), exact_n, scale), (1e-8, 1e-7));
 }
 
 /// A box's vertex near a hull's edge, in f32: the polish placed the points
@@ -1308,15 +1301,11 @@ fn a_polished_polytope_answer_takes_its_normal_from_its_points() {
     );
     let exact = DVec3::new(0.8641666313985393, 0.4767121727510978, 0.1611258437626584);
     let r = gjk::distance(&Placed::new(&a, pose(&pa)), &Placed::new(&b, pose(&pb)));
-    let en = angle_of(gjk_common::wide::<f32>(r.normal), exact);
     assert!(
         (f64::from(r.distance) - 0.017941469354423763).abs() <= 1e-4,
         "{r:?}"
     );
-    assert!(
-        r.witness != Witness::Unique || en <= 1e-3,
-        "{r:?}: normal {en:e} rad off"
-    );
+    assert_unique_within(&r, (None, exact, 1.0), (0.0, 1e-3));
 }
 
 /// A cache belongs to one pair of shapes; any pose jump keeps the answer exact.
