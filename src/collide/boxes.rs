@@ -7,6 +7,7 @@ use super::Status;
 use super::cso::{Cso, relative};
 use super::gjk::{Distance, rel_tol};
 use super::sat;
+use super::sets;
 use super::witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -53,22 +54,37 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
     if c.sep - r <= T::TWO * tol {
         return None;
     }
-    let n = c.normal;
-    let upper = ((c.point_b - c.point_a).length() - r).max(T::ZERO);
-    let lower = (c.sep - r).min(upper);
-    rec::text!("box–box: separating axis test, distance {upper:?}");
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
+    let (mut witness, lone) =
+        witness::classify(cso, c.normal, eta, (c.point_a, c.point_b), c.distinct);
+    let (n, point_a, point_b, lower) = if lone {
+        // A corner that may be the wrong end of a short edge nearly
+        // perpendicular to the normal: the support sets decide, or GJK.
+        let s = sets::closest(
+            cso,
+            c.normal,
+            witness::set_etas(cso, eta),
+            (c.point_a, c.point_b),
+        )?;
+        witness = witness::classify(cso, s.normal, eta, (s.a, s.b), (2, 2)).0;
+        (s.normal, s.a, s.b, s.lower)
+    } else {
+        (c.normal, c.point_a, c.point_b, c.lower)
+    };
+    let upper = ((point_b - point_a).length() - r).max(T::ZERO);
+    let lower = (lower - r).min(upper);
+    rec::text!("box–box: separating axis test, distance {upper:?}");
     let out = Distance {
         distance: upper,
-        point_a: cso.world_point(c.point_a + n * cso.radius_a),
-        point_b: cso.world_point(c.point_b - n * cso.radius_b),
+        point_a: cso.world_point(point_a + n * cso.radius_a),
+        point_b: cso.world_point(point_b - n * cso.radius_b),
         normal: cso.world_vector(n),
         intersecting: false,
         lower_bound: lower,
         upper_bound: upper,
         iterations: 0,
         status: Status::Converged,
-        witness: witness::classify(cso, n, eta, (c.point_a, c.point_b), (2, 2)).0,
+        witness,
     };
     if rec::ENABLED && rec::is_on() {
         rec::point!("closest on A", out.point_a, rec::Rgba::GREEN);

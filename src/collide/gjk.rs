@@ -39,6 +39,7 @@ use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
 use super::handover::{hands_over, rough_rel, rough_then_polish};
+use super::sets;
 use super::simplex::{CsoPoint, Simplex};
 pub(crate) use super::touch::{touch_tol, touches};
 pub use super::warm::{SimplexCache, distance_warm};
@@ -558,25 +559,33 @@ pub(crate) fn separation<T: Real>(
 ) -> Separation<T> {
     let (ca, cb) = simplex.closest_points();
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    separation_at(cso, core, (ca, cb, simplex.distinct()), n)
+    separation_at(
+        cso,
+        core,
+        (ca, cb, simplex.distinct(), simplex.on_feature()),
+        n,
+    )
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
 /// (A's frame), already computed by the caller; `distinct` counts the
-/// final simplex's support points on A and on B.
+/// final simplex's support points on A and on B, `on_feature` says whether
+/// it lies on one feature of the CSO ([`Simplex::on_feature`]).
 fn separation_at<T: Real>(
     cso: &Cso<'_, T>,
     core: &CoreResult<T>,
-    (ca, cb, distinct): (V3<T>, V3<T>, (usize, usize)),
+    (ca, cb, distinct, on_feature): (V3<T>, V3<T>, (usize, usize), bool),
     n: V3<T>,
 ) -> Separation<T> {
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     if !cso.curved() {
         // GJK's points are the closest points of its simplex: exact unless
-        // a side's point is a lone vertex whose support set is an edge or a
-        // face (an edge shorter than √tolerance × size, nearly perpendicular
-        // to the normal, moves the distance by less than GJK's gap along
-        // its whole length); the polish places those.
+        // the simplex is off the CSO's features, or a side's point is a
+        // lone vertex whose support set is an edge or a face (an edge
+        // shorter than √tolerance × size, nearly perpendicular to the
+        // normal, moves the distance by less than GJK's gap along its
+        // whole length); the support sets place those (`sets`), else the
+        // polish.
         let (witness, lone) = witness::classify(cso, n, eta, (ca, cb), distinct);
         let gjk = Separation {
             a: ca,
@@ -586,10 +595,26 @@ fn separation_at<T: Real>(
             witness,
             evaluations: 0,
         };
+        if !lone && on_feature {
+            return gjk;
+        }
+        rec::text!("GJK's simplex off the CSO's features, or a lone vertex on an edge or face");
+        if let Some(c) = sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)) {
+            // The support sets' closest points, certified on the shapes.
+            rec::text!("closest points of the support sets");
+            let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
+            return Separation {
+                a: c.a,
+                b: c.b,
+                normal: c.normal,
+                lower: core.lower.max(c.lower),
+                witness,
+                evaluations: 2,
+            };
+        }
         if !lone {
             return gjk;
         }
-        rec::text!("polish: a lone vertex of GJK's simplex on an edge or face");
         let p = witness::polish(cso, n, eta);
         if p.certified && p.witness == Witness::Unique {
             // The polish's points are the closest points; on polytopes the
@@ -686,13 +711,16 @@ pub(super) fn finish_distance<T: Real>(
                 let p = ca + n * t;
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
-                let sep = separation_at(cso, core, (ca, cb, simplex.distinct()), n);
+                let sep = separation_at(
+                    cso,
+                    core,
+                    (ca, cb, simplex.distinct(), simplex.on_feature()),
+                    n,
+                );
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
-                if cso.curved() {
-                    // Polytope cores keep GJK's points: the same length.
-                    upper_core = upper_core.min((sep.b - sep.a).length());
-                }
+                // GJK's points, or ones no farther apart.
+                upper_core = upper_core.min((sep.b - sep.a).length());
                 let n = sep.normal;
                 (
                     dc - r,

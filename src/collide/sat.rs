@@ -110,6 +110,15 @@ pub(crate) struct BoxContact<T: Real> {
     pub point_a: V3<T>,
     /// On B: `point_b − point_a = sep · normal`.
     pub point_b: V3<T>,
+    /// A certified lower bound on the distance when apart: `sep` for a
+    /// separating axis, the support planes' gap along the points' own
+    /// direction for corners ([`corner_to_box`]'s check, which allows
+    /// rounding).
+    pub lower: T,
+    /// How many corners each point may stand for: 1 where it is a box's
+    /// corner (which may be the wrong end of a short edge, as with a lone
+    /// vertex of GJK's simplex), 2 on an edge, 3 on a face or inside.
+    pub distinct: (usize, usize),
 }
 
 /// Which of the 15 axes: a face normal of A or of B, or the cross product of
@@ -245,7 +254,8 @@ fn corner_to_box<T: Real>(
     let gap = point_b - point_a;
     let sep = gap.length();
     let normal = gap.try_normalize().ok_or(n)?;
-    if separation(ha, hs, axes_b, t, normal) < sep - round {
+    let lower = separation(ha, hs, axes_b, t, normal);
+    if lower < sep - round {
         return Err(normal);
     }
     Ok(BoxContact {
@@ -253,6 +263,8 @@ fn corner_to_box<T: Real>(
         normal,
         point_a,
         point_b,
+        lower: lower.min(sep),
+        distinct: if point_b == pb { (3, 1) } else { (1, 3) },
     })
 }
 
@@ -361,6 +373,12 @@ pub(crate) fn box_box_contact<T: Real>(
             normal: n,
             point_a,
             point_b,
+            lower: sep,
+            distinct: match axis {
+                Axis::FaceA(_) => (3, 1),
+                Axis::FaceB(_) => (1, 3),
+                Axis::Edge(..) => (2, 2),
+            },
         }),
         // A normal through two corners is only as good as the gap is wide.
         None if sep > T::EPSILON.sqrt() * T::from_f64(100.0) * size => {

@@ -113,6 +113,21 @@ impl<T: Real> Simplex<T> {
         (distinct(|p| p.local_a), distinct(|p| p.local_b))
     }
 
+    /// Whether the points lie on one feature of the CSO: a vertex, an edge
+    /// (one side's point shared), or a face (a face against a vertex, or
+    /// two edges). GJK stopped by its gap tolerance may end on a diagonal
+    /// instead, two points that differ on both sides, or a triangle of
+    /// three: a side's closest point is then a mix of support points that
+    /// the closest features need not have (a short edge's wrong end).
+    #[must_use]
+    pub fn on_feature(&self) -> bool {
+        match (self.len, self.distinct()) {
+            (2, (a, b)) => a.min(b) == 1,
+            (3, (a, b)) => a.min(b) == 1 || (a, b) == (2, 2),
+            _ => true,
+        }
+    }
+
     /// The barycentric weights of the closest point found by the last
     /// [`closest_to_origin`](Self::closest_to_origin), one per point (they sum to 1).
     #[inline]

@@ -109,6 +109,13 @@ fn own_eta<T: Real>(tol: &Tol<T>, eta: T) -> (T, T) {
     )
 }
 
+/// Each shape's height tolerance for support sets (its share of `eta`,
+/// never below the rounding floor), as the classification takes them.
+pub(crate) fn set_etas<T: Real>(cso: &Cso<'_, T>, eta: T) -> (T, T) {
+    let tol = Tol::of(cso);
+    own_eta(&tol, eta.max(tol.floor))
+}
+
 /// Both support features at unit direction `n` (A's frame), within `eta`.
 fn eval<T: Real>(cso: &Cso<'_, T>, n: V3<T>, eta: T, tol: &Tol<T>) -> Eval<T> {
     let (eta_a, eta_b) = own_eta(tol, eta);
