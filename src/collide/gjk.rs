@@ -559,12 +559,9 @@ pub(crate) fn separation<T: Real>(
 ) -> Separation<T> {
     let (ca, cb) = simplex.closest_points();
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    separation_at(
-        cso,
-        core,
-        (ca, cb, simplex.distinct(), simplex.on_feature()),
-        n,
-    )
+    let distinct = simplex.distinct();
+    let on_feature = simplex.on_feature(distinct);
+    separation_at(cso, core, (ca, cb, distinct, on_feature), n)
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
@@ -711,16 +708,15 @@ pub(super) fn finish_distance<T: Real>(
                 let p = ca + n * t;
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
-                let sep = separation_at(
-                    cso,
-                    core,
-                    (ca, cb, simplex.distinct(), simplex.on_feature()),
-                    n,
-                );
+                let distinct = simplex.distinct();
+                let on_feature = simplex.on_feature(distinct);
+                let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
-                // GJK's points, or ones no farther apart.
-                upper_core = upper_core.min((sep.b - sep.a).length());
+                if sep.a != ca || sep.b != cb {
+                    // The polish's or the support sets' points: no farther apart.
+                    upper_core = upper_core.min((sep.b - sep.a).length());
+                }
                 let n = sep.normal;
                 (
                     dc - r,

@@ -101,7 +101,8 @@ impl<T: Real> Set<T> {
 /// `(eta_a, eta_b)` of height; `None` where a core is curved, a set has
 /// too many points, the cores touch, or the shapes' supports at the new
 /// normal rise above the new points by more than the rounding (a closest
-/// feature outside the sets).
+/// feature outside the sets). Kept out of line: a rare path.
+#[inline(never)]
 pub(crate) fn closest<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,

@@ -119,9 +119,10 @@ impl<T: Real> Simplex<T> {
     /// instead, two points that differ on both sides, or a triangle of
     /// three: a side's closest point is then a mix of support points that
     /// the closest features need not have (a short edge's wrong end).
+    /// `distinct` is [`distinct`](Self::distinct), when already counted.
     #[must_use]
-    pub fn on_feature(&self) -> bool {
-        match (self.len, self.distinct()) {
+    pub fn on_feature(&self, distinct: (usize, usize)) -> bool {
+        match (self.len, distinct) {
             (2, (a, b)) => a.min(b) == 1,
             (3, (a, b)) => a.min(b) == 1 || (a, b) == (2, 2),
             _ => true,
