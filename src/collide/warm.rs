@@ -21,9 +21,12 @@ use cspace_recorder as rec;
 ///
 /// A cache belongs to one pair of shapes (in that order): the points are
 /// points of those shapes, re-placed in the new poses. Use a fresh
-/// (`Default`) cache for another pair.
+/// (`Default`) cache for another pair; a cache handed another pair (told
+/// by the shapes' fingerprints) starts that query cold.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SimplexCache<T: Real> {
+    /// The pair's fingerprint (`Shape::fingerprint` of A and of B).
+    pair: (u64, u64),
     len: usize,
     local_a: [V3<T>; 4],
     local_b: [V3<T>; 4],
@@ -91,6 +94,14 @@ fn distance_warm_in<T: Real>(
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
     rec::shapes!(a, b);
+    let pair = (a.shape.fingerprint(), b.shape.fingerprint());
+    if cache.pair != pair {
+        // Another pair's points and normals: start cold.
+        *cache = SimplexCache {
+            pair,
+            ..SimplexCache::default()
+        };
+    }
     if let Some(out) = boxes::distance_from(cso, &mut cache.normal) {
         return out;
     }

@@ -348,6 +348,45 @@ impl<T: Real> Shape<T> {
         core
     }
 
+    /// A fingerprint of the geometry: its kind, parameters and margin (a
+    /// hull: its points' address and count, extent, first and last point).
+    /// A warm-start cache keeps its pair's, so a cache handed another pair
+    /// starts cold instead of placing the first pair's points on it.
+    pub(crate) fn fingerprint(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325_u64;
+        let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+        let mut mix_v = |v: V3<T>| v.to_f64().iter().for_each(|c| mix(c.to_bits()));
+        match &self.geom {
+            Geom::Point => mix_v(V3::<T>::ZERO),
+            Geom::Sphere { radius } => mix_v(V3::<T>::new(T::ONE, *radius, T::ZERO)),
+            Geom::Box { half_extents } => mix_v(*half_extents),
+            Geom::Capsule {
+                half_height,
+                radius,
+            } => mix_v(V3::<T>::new(T::TWO, *half_height, *radius)),
+            Geom::Cylinder {
+                half_height,
+                radius,
+            } => mix_v(V3::<T>::new(T::HALF, *half_height, *radius)),
+            Geom::Cone {
+                half_height,
+                radius,
+            } => mix_v(V3::<T>::new(-T::ONE, *half_height, *radius)),
+            Geom::Hull(hull) => {
+                let points = hull.points();
+                let count = T::from_f64(points.len() as f64);
+                mix_v(V3::<T>::new(count, hull.extent(), T::ZERO));
+                if let (Some(&first), Some(&last)) = (points.first(), points.last()) {
+                    mix_v(first);
+                    mix_v(last);
+                }
+                mix(points.as_ptr() as u64);
+            }
+        }
+        mix(self.margin.to_f64().to_bits());
+        h
+    }
+
     /// A rough size of the shape: the largest extent of the core plus the radius.
     /// Tolerances are relative to it.
     #[must_use]
