@@ -719,3 +719,100 @@ fn f32_rim_onto_a_short_hull_edge_keeps_its_normal() {
         "{s:?}: normal {angle:e} rad off"
     );
 }
+
+/// A's support beside a ridge of its own, `tau` (1e-10 … 3e-2 rad) off
+/// the normal: a cylinder's rim beside its side, a cone's rim beside its
+/// slant, a box's corner beside an edge nearly perpendicular to the
+/// normal. The local direction, the support there and a name.
+fn beside_a_ridge(rng: &mut Rng, which: u64) -> (Shape<f64>, DVec3, DVec3, &'static str) {
+    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
+    let tau = 10f64.powf(rng.range(-10.0, -1.5));
+    let az = rng.range(0.0, std::f64::consts::TAU);
+    let at = |elevation: f64| {
+        let (s, c) = elevation.sin_cos();
+        DVec3::new(c * az.cos(), s, c * az.sin())
+    };
+    let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    let (a, m, name) = match which {
+        0 => (
+            Shape::cylinder(size(rng), size(rng)),
+            at(sign * tau),
+            "cylinder rim beside its side",
+        ),
+        1 => {
+            let (hh, r) = (size(rng), size(rng));
+            let slant = (2.0 * hh).atan2(r);
+            (
+                Shape::cone(hh, r),
+                at(std::f64::consts::FRAC_PI_2 - slant - tau),
+                "cone rim beside its slant",
+            )
+        }
+        _ => {
+            let h = DVec3::new(size(rng), size(rng), 10f64.powf(rng.range(-4.0, 0.0)));
+            let e = rng.range(0.15, 1.4);
+            let m = DVec3::new(e.cos() * sign, e.sin(), tau).normalize();
+            (Shape::cuboid(h), m, "box corner beside an edge")
+        }
+    };
+    let p = a.support(m);
+    (a, m, p, name)
+}
+
+/// Sweeps onto a capsule's or cylinder's side where A's support is beside
+/// a ridge of its own: the polish's probes (1e-4 rad) straddle the ridge
+/// and saw neither support stay put, and it stalled up to 2.5e-5 rad off
+/// (21–46 % of these cases over 1e-7 rad, every method, f64). Such
+/// normals are now the distance's with A backed off from the contact, and
+/// Newton's step about an edge narrows its probes past a ridge: at most
+/// 12 % of each family's `Converged` normals stay over 1e-7 rad (open:
+/// the backed-off distance does not certify its points there), none over
+/// 1e-4.
+#[test]
+fn sweeps_beside_a_ridge_keep_their_normal() {
+    let mut rng = Rng::new(0x71d6e);
+    for which in 0..3 {
+        let (mut over, mut converged, mut worst, mut name) = (0, 0, 0f64, "");
+        for _ in 0..150 {
+            let (a, m, p, n) = beside_a_ridge(&mut rng, which);
+            name = n;
+            let b = loop {
+                let b = smooth_or_face(&mut rng);
+                if matches!(b.0.geom, cspace::Geom::Capsule { .. })
+                    || (matches!(b.0.geom, cspace::Geom::Cylinder { .. }) && b.1.y == 0.0)
+                {
+                    break b;
+                }
+            };
+            let pose_a = rng.pose(3.0);
+            let twist = rng.range(0.0, std::f64::consts::TAU);
+            let touch = exact_common::place(name.into(), (a, m, p), b, pose_a, twist, 0.0);
+            let c = exact_common::moved_back(&mut rng, touch);
+            let t = &c.touch;
+            for (_, method) in METHODS {
+                let s = method(
+                    &Placed::new(&t.a, c.start),
+                    c.motion,
+                    &Placed::new(&t.b, t.pose_b),
+                );
+                if s.status != Status::Converged {
+                    continue;
+                }
+                let angle = s
+                    .normal
+                    .cross(t.normal)
+                    .length()
+                    .atan2(s.normal.dot(t.normal));
+                converged += 1;
+                over += u32::from(angle > 1e-7);
+                worst = worst.max(angle);
+            }
+        }
+        println!("{name}: {over} of {converged} over 1e-7 rad, worst {worst:e}");
+        assert!(
+            over * 100 <= converged * 12,
+            "{name}: {over} of {converged} over 1e-7 rad"
+        );
+        assert!(worst <= 1e-4, "{name}: a normal {worst:e} rad off");
+    }
+}

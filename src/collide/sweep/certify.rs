@@ -30,9 +30,10 @@ use super::polish::{polish, unique_near};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
+use crate::collide::handover::from_normal;
 use crate::collide::project::project;
-use crate::collide::simplex::CsoPoint;
-use crate::collide::{Status, gjk};
+use crate::collide::simplex::{CsoPoint, Simplex};
+use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -279,16 +280,56 @@ fn contact_normal<T: Real>(
         }
         return (n, hub, Some(unique));
     }
-    let (n, hub, unique) = match polish(cso, x, n0, near, iterations) {
-        // On a curved core a face of `K` (a rim point against a flat side)
-        // or the probes' verdict leaves the contact point to a mix of
-        // support points along the rim: look closer.
-        (n, hub, None | Some(Unique::Neither)) if cso.curved() => {
-            (n, hub, Some(unique_near(cso, n, iterations)))
-        }
-        polished => polished,
+    let (mut n, mut hub, unique) = polish(cso, x, n0, near, iterations);
+    if unique == Some(Unique::Neither)
+        && T::PRECISION == rec::Precision::F64
+        && let Some(better) = backed_off(cso, x, n, iterations)
+    {
+        rec::text!("neither support stayed put: the normal of the distance backed off");
+        (n, hub) = (better, support(cso, better));
+        *iterations += 1;
+    }
+    // On a curved core a face of `K` (a rim point against a flat side) or
+    // the probes' verdict leaves the contact point to a mix of support
+    // points along the rim: look closer.
+    let unique = match unique {
+        None | Some(Unique::Neither) if cso.curved() => Some(unique_near(cso, n, iterations)),
+        probed => probed,
     };
     (n, hub, sets_check(cso, n, unique))
+}
+
+/// How far A backs off from the contact for [`backed_off`], relative to
+/// the size: the distance's normal there turns from the contact's by
+/// about this times the normal's error over the curvature radius.
+const BACK_OFF: f64 = 1e-4;
+
+/// The contact normal where the polish's probes saw neither support stay
+/// put (a short edge or a rim nearly along a side beside the normal: the
+/// probes straddle its ridge and the polish stalls 1e-6 to 2e-5 rad off in
+/// f64): the normal of the distance query with A backed off from its path
+/// point `x` by [`BACK_OFF`] of the size along the polished normal `n` (A's
+/// frame), where that distance says its closest points are unique (its
+/// normal is then certified to 1e-7 rad). Backing off along a normal
+/// `θ` off turns the distance's normal from the contact's by about `θ`
+/// times the back-off over the curvature radius there.
+fn backed_off<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    n: V3<T>,
+    iterations: &mut u32,
+) -> Option<V3<T>> {
+    let back = x + n * (T::from_f64(BACK_OFF) * cso.scale);
+    let moved = cso.shifted(cso.world_vector(-back));
+    // The witness polish from `n` first (a few evaluations), else the whole query.
+    let quick = moved
+        .curved()
+        .then(|| from_normal(&moved, n, gjk::rel_tol::<T>(), Some(T::from_f64(BACK_OFF))))
+        .flatten();
+    let d = quick.unwrap_or_else(|| gjk::distance_gjk_in(&moved, &mut Simplex::new()).0);
+    *iterations += d.iterations;
+    (!d.intersecting && d.witness == Witness::Unique)
+        .then(|| moved.pose_a.rotation.inverse_rotate(d.normal))
 }
 
 /// In f32, the probes' verdict `unique` checked against the support sets

@@ -264,10 +264,10 @@ fn step_from<T: Real>(
     let u = base.cross(edge);
     let at = |s: T, iterations: &mut u32| {
         *iterations += 1;
-        support(cso, (base + u * s).try_normalize().unwrap_or(base)).k
+        support(cso, (base + u * s).try_normalize().unwrap_or(base))
     };
-    let fu = u.dot(at(T::ZERO, iterations) - x);
-    let curvature = u.dot(at(h, iterations) - at(-h, iterations)) / (T::TWO * h);
+    let fu = u.dot(at(T::ZERO, iterations).k - x);
+    let curvature = about_edge(cso, h, |s| at(s, iterations), u);
     let theta = if curvature > T::from_f64(1e-6) * cso.scale {
         (-fu / curvature)
             .max(-T::from_f64(0.1))
@@ -276,6 +276,33 @@ fn step_from<T: Real>(
         T::ZERO
     };
     (base, u * theta)
+}
+
+/// How fast the support of `K` at `base + u·s` moves along `u` (the
+/// curvature radius about an edge), from `at(±h)`. Where the two supports
+/// jump (a ridge of either shape within `h` of `base`: a short edge, an
+/// edge nearly perpendicular to the normal) the difference is the jump's,
+/// not the curve's, and Newton's step about the edge would stall beside
+/// the ridge (1e-6 to 2e-5 rad off in f64): the probes narrow sixteenfold,
+/// down to 1e-9 rad (f64; f32 keeps `h`), until they see a curve.
+fn about_edge<T: Real>(
+    cso: &Cso<'_, T>,
+    mut h: T,
+    mut at: impl FnMut(T) -> Full<T>,
+    u: V3<T>,
+) -> T {
+    let floor = match T::PRECISION {
+        rec::Precision::F64 => T::from_f64(1e-9),
+        rec::Precision::F32 => h,
+    };
+    loop {
+        let (plus, minus) = (at(h), at(-h));
+        let jump = (plus.a - minus.a).length().max((plus.b - minus.b).length());
+        if jump <= T::from_f64(16.0) * h * cso.scale || h <= floor {
+            return u.dot(plus.k - minus.k) / (T::TWO * h);
+        }
+        h = h / T::from_f64(16.0);
+    }
 }
 
 /// The larger of A's and B's core differences `a`, `b`, and whether it is A's.
