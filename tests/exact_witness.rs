@@ -522,3 +522,191 @@ fn short_edges_nearly_perpendicular_to_the_normal() {
         "f64 unique on {unique64} of {cases}"
     );
 }
+
+/// A review's three inputs for the support sets (`sets`), each with its
+/// exact answer from the oracle's construction. (1) Two capsules 6.3
+/// apart in f32, B's core 1.1e-3 long: the sets' weights, taken on
+/// coordinates carrying the whole distance, put the point anywhere on
+/// the short core (7.2e-4 of the size off, `Unique`); now taken on
+/// differences. (2) A point 649 sizes from a hull whose short edge holds
+/// the closest point, f64: GJK stopped on its tolerance with the point
+/// at the edge's end (1.1e-6 of the size off); a certificate wider than
+/// its rounding now goes to the sets too. (3) A hull against a plate
+/// 4.6e-6 thick, f64: GJK ended on the plate's long edge while the
+/// closest point is inside its narrow face (1.8e-6 of the size off,
+/// `Unique`); an edge of the simplex on a face of the set goes to the sets.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn short_features_far_away_and_thin_faces_are_placed() {
+    short_capsule_core_in_f32();
+    short_edge_far_away();
+    thin_plate_face();
+}
+
+/// A quaternion from its components.
+fn q(x: f64, y: f64, z: f64, w: f64) -> DQuat {
+    DQuat::from_xyzw(x, y, z, w)
+}
+
+/// Case (1) of [`short_features_far_away_and_thin_faces_are_placed`].
+#[allow(clippy::unreadable_literal)]
+fn short_capsule_core_in_f32() {
+    let a = Shape::<f64>::capsule(0.7370884710874757, 0.25706342223719836);
+    let b = Shape::<f64>::capsule(0.0005449845688394242, 0.6423409604852583);
+    let pa = Pose::new(
+        DVec3::new(0.37561938918179605, 2.49557154549508, -1.483764153189599),
+        q(
+            0.771184983179632,
+            0.6033321426354443,
+            -0.11725067388370428,
+            -0.1658804595332787,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(1.9309821217316872, 0.6892945696068417, -8.679145939901554),
+        q(
+            -0.3274728429881174,
+            0.3526609412503754,
+            -0.6697228390171535,
+            -0.5655644229621266,
+        ),
+    );
+    let exact_b = DVec3::new(1.8499359146248613, 0.8370996898661238, -8.059317530309563);
+    let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    let r = gjk::distance(
+        &Placed::new(&a32, gjk_common::pose_f32(&pa)),
+        &Placed::new(&b32, gjk_common::pose_f32(&pb)),
+    );
+    let off = (r.point_b.as_dvec3() - exact_b).length() / a.scale().max(b.scale());
+    assert!(
+        r.witness != Witness::Unique || off <= 1.7e-4,
+        "{off:e} {r:?}"
+    );
+}
+
+/// Case (2) of [`short_features_far_away_and_thin_faces_are_placed`].
+#[allow(clippy::unreadable_literal)]
+fn short_edge_far_away() {
+    let a = Shape::<f64>::new(cspace::Geom::Point);
+    let h = DVec3::new(0.5895628659933566, 1.3056774189331348, 8.342304585895204e-7);
+    let corners = (0..8).map(|k| {
+        let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+        h * DVec3::new(s(1), s(2), s(4))
+    });
+    let b = Shape::hull(corners.collect());
+    let pa = Pose::new(
+        DVec3::new(1.6349796187993002, -0.5226272162108447, 2.6385027717506437),
+        q(
+            -0.8051247483257283,
+            0.5193551777772508,
+            -0.26111329648325304,
+            0.11774627530857038,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(-280.17410609938537, 239.39140746107233, -532.1328011746217),
+        q(
+            0.014928296840970509,
+            -0.4801057770022284,
+            -0.7932201762879938,
+            0.37426907536177567,
+        ),
+    );
+    let exact_b = DVec3::new(-279.8416999153325, 238.6949353335647, -530.9258170820674);
+    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let reach = pb.position.length() + b.scale();
+    let off = (r.point_b - exact_b).length() / b.scale();
+    assert!(
+        r.witness != Witness::Unique || off <= POINT_TOL + 64.0 * f64::EPSILON * reach / b.scale(),
+        "{off:e} {r:?}"
+    );
+}
+
+/// Case (3) of [`short_features_far_away_and_thin_faces_are_placed`].
+#[allow(clippy::unreadable_literal)]
+fn thin_plate_face() {
+    let a = Shape::<f64>::hull(vec![
+        DVec3::new(0.1070397057264267, 0.03218222192411035, -1.599081701924544),
+        DVec3::new(
+            -0.03549106179686885,
+            0.18046376345048232,
+            0.27467497449261646,
+        ),
+        DVec3::new(0.4521540069918829, 0.591198120042791, 0.05615380732532244),
+        DVec3::new(
+            -0.23581951626529513,
+            -0.19108712757567511,
+            0.15599547123143204,
+        ),
+        DVec3::new(-0.1747010491016945, -0.818619605582138, -0.4099850840938764),
+        DVec3::new(
+            0.07687070224021747,
+            0.42312446117749025,
+            -0.7111482938719291,
+        ),
+        DVec3::new(
+            -0.016835286187623383,
+            0.12093671049346318,
+            0.34831740875591655,
+        ),
+        DVec3::new(0.7164134989003969, -1.0895415618476885, -0.4465432497019588),
+        DVec3::new(1.1337355369446707, 1.2820896673724047, -0.9126100462526047),
+        DVec3::new(
+            -0.0023721997188929744,
+            -0.07319142045599779,
+            0.18744008892965822,
+        ),
+        DVec3::new(
+            -0.9639505285017161,
+            -1.0630233557597708,
+            -0.2536848680968678,
+        ),
+        DVec3::new(-0.2048015299589875, 0.1489132939317012, -0.4513813996382252),
+        DVec3::new(
+            -1.5605531939843582,
+            -0.15761825332135912,
+            0.6357004378838857,
+        ),
+        DVec3::new(0.8676430306952927, 0.09495377029002283, -1.2466002536731038),
+        DVec3::new(0.9600562064694825, 0.6486448707767953, 1.2762797394544971),
+        DVec3::new(
+            -0.31756354949916166,
+            0.27373474420029265,
+            -0.8254778143562403,
+        ),
+    ]);
+    let b = Shape::cuboid(DVec3::new(
+        0.7289320784517324,
+        1.1526579052414159,
+        2.3071321793297756e-6,
+    ));
+    let pa = Pose::new(
+        DVec3::new(-1.7000209041696253, -1.2803698333880411, 0.6478244575389835),
+        q(
+            0.9491288005965365,
+            -0.19631899176384618,
+            0.23767951770060483,
+            -0.06420140354084924,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(-3.132784759881707, 0.2823782237815434, 3.861276874804257),
+        q(
+            -0.3401031187778347,
+            0.6526327462263015,
+            0.012192859542439372,
+            0.6769429084693066,
+        ),
+    );
+    let exact_b = DVec3::new(-2.6342230774713173, -0.6813323695003429, 3.5884650362033623);
+    let exact_n = DVec3::new(-0.1478436654585887, 0.4274171252137832, 0.8918838778998948);
+    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let s = a.scale().max(b.scale());
+    let off = (r.point_b - exact_b).length() / s;
+    assert!(
+        r.witness != Witness::Unique
+            || (off <= 2.0 * POINT_TOL && angle(r.normal, exact_n) <= NORMAL_TOL),
+        "{off:e} {:e} {r:?}",
+        angle(r.normal, exact_n)
+    );
+}

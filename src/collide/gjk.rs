@@ -557,7 +557,11 @@ pub(crate) fn separation<T: Real>(
     simplex: &Simplex<T>,
     core: &CoreResult<T>,
 ) -> Separation<T> {
-    let (ca, cb) = simplex.closest_points();
+    let (ca, cb) = if cso.curved() {
+        simplex.closest_points()
+    } else {
+        simplex.closest_points_on_plane()
+    };
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
     let on_feature = simplex.on_feature(distinct);
@@ -592,11 +596,22 @@ fn separation_at<T: Real>(
             witness,
             evaluations: 0,
         };
-        if !lone && on_feature {
+        // GJK's certificate: where its bounds are further apart than their
+        // rounding, it stopped on its tolerance, and the features may not
+        // be the closest (the points are off by up to √(2·D·gap)).
+        let upper = (cb - ca).length();
+        let loose = upper - core.lower
+            > T::from_f64(16.0) * T::EPSILON * (upper + cso.scale + cso.offset().length());
+        if !lone && on_feature && !loose {
             return gjk;
         }
         rec::text!("GJK's simplex off the CSO's features, or a lone vertex on an edge or face");
-        if let Some(c) = sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)) {
+        // The sets must hold the closest features at GJK's normal, off by
+        // up to √(2·gap / D) rad: their heights spread by that times the size.
+        let gap = (upper - core.lower).max(T::ZERO);
+        let spread = T::from_f64(4.0) * cso.scale * (T::TWO * gap / upper.max(cso.scale)).sqrt();
+        let (eta_a, eta_b) = witness::set_etas(cso, eta);
+        if let Some(c) = sets::closest(cso, n, (eta_a.max(spread), eta_b.max(spread)), (ca, cb)) {
             // The support sets' closest points, certified on the shapes.
             rec::text!("closest points of the support sets");
             let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
@@ -685,7 +700,11 @@ pub(super) fn finish_distance<T: Real>(
     rel: T,
     touching: bool,
 ) -> Distance<T> {
-    let (ca, cb) = simplex.closest_points();
+    let (ca, cb) = if cso.curved() {
+        simplex.closest_points()
+    } else {
+        simplex.closest_points_on_plane()
+    };
     let r = cso.radius();
     let dc = core.v.length();
     // The certificate: the upper bound is the distance between the closest

@@ -17,7 +17,6 @@
 //! at the answer's normal certify that the sets held the closest features.
 
 use super::cso::Cso;
-use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Shape};
 
@@ -153,10 +152,14 @@ pub(crate) fn closest<T: Real>(
 /// GJK for the closest points of the hulls of `pa` and `offset + qb`
 /// (the CSO `pa − qb − offset`), started along `towards` (from A to B)
 /// and run until no support point improves on the rounding: A's point
-/// and B's point less `offset`. Its bound and progress tests are taken on
-/// differences of the small coordinates (`offset`, about the distance,
-/// cancels out of them), so the rounding scales with the sets, not with
-/// the distance. `None` when the hulls touch.
+/// and B's point less `offset`. Every CSO point is kept as its difference
+/// from the first support point's, taken on the small coordinates, and
+/// only that first point carries `offset` (about the distance `D`): the
+/// sub-simplex weights then err by `ε·D` over the features' length
+/// instead of `ε·D²` over its square (the closest point of a short edge
+/// anywhere on it from a few sizes away), and the bound and progress
+/// tests compare small differences. `None` when the hulls touch or the
+/// loop needs a tetrahedron.
 fn gjk_on_points<T: Real>(
     pa: &[V3<T>],
     qb: &[V3<T>],
@@ -169,25 +172,11 @@ fn gjk_on_points<T: Real>(
             .reduce(|p, q| if q.dot(d) > p.dot(d) { q } else { p })
             .unwrap_or(V3::<T>::ZERO)
     };
-    let support = |d: V3<T>| {
-        let (a, q) = (highest(pa, d), highest(qb, -d));
-        CsoPoint {
-            w: a - q - offset,
-            a,
-            b: q,
-            local_a: a,
-            local_b: q,
-        }
-    };
-    // The sides' points at weights `l` (B's less `offset`).
-    let sides = |s: &Simplex<T>, l: &[T]| {
-        s.points()
-            .iter()
-            .zip(l)
-            .fold((V3::<T>::ZERO, V3::<T>::ZERO), |(a, q), (p, &l)| {
-                (a + p.a * l, q + p.b * l)
-            })
-    };
+    let support = |d: V3<T>| (highest(pa, d), highest(qb, -d));
+    let first = support(towards);
+    // The reference CSO point, and each point's difference from it.
+    let w0 = first.0 - first.1 - offset;
+    let rel = |(a, q): (V3<T>, V3<T>)| (a - first.0) - (q - first.1);
     let size = pa
         .iter()
         .chain(qb)
@@ -195,32 +184,127 @@ fn gjk_on_points<T: Real>(
         .fold(T::ZERO, T::max);
     let zero = T::from_f64(64.0) * T::EPSILON * (size + offset.length());
     let four_eps = T::from_f64(4.0) * T::EPSILON;
-    let mut simplex = Simplex::<T>::new();
-    simplex.push(support(towards));
-    let mut v: V3<T> = simplex.closest_to_origin();
+    let mut points = [first; 3];
+    let mut len = 1;
+    let mut near = Nearest {
+        weights: [T::ONE, T::ZERO, T::ZERO],
+        s: V3::<T>::ZERO,
+        excess: T::ZERO,
+    };
     // Every pair of points may enter once: a bound on the loop.
     for _ in 0..pa.len() * qb.len() + 4 {
-        if v.length_squared() <= zero * zero || simplex.len() == 4 {
+        let v = w0 + near.s;
+        if v.length_squared() <= zero * zero {
             return None;
         }
-        let (ac, qc) = sides(&simplex, simplex.weights());
-        let p = support(-v);
-        // `|v|² − v·w` as `v·(v − w)`, `v − w` from the small coordinates.
-        let step: V3<T> = (ac - p.a) - (qc - p.b);
-        if v.dot(step) <= four_eps * v.length() * step.length() || simplex.contains_w(p.w) {
+        let next = support(-v);
+        // `|v|² − v·w` as `v·(v − w)`, `v − w` from the differences.
+        let step = near.s - rel(next);
+        if v.dot(step) <= four_eps * v.length() * step.length() || points[..len].contains(&next) {
             break;
         }
-        simplex.push(p);
-        let (weights, next) = simplex.solve();
-        // `|v|² − |next|²` as `(v − next)·(v + next)`, likewise.
-        let (an, qn) = sides(&simplex, &weights[..simplex.len()]);
-        let moved: V3<T> = (ac - an) - (qc - qn);
-        if moved.dot(v + next) <= T::ZERO {
-            simplex.pop();
+        if len == 3 {
+            return None;
+        }
+        points[len] = next;
+        len += 1;
+        let e = points.map(rel);
+        let found = nearest(w0, &e[..len]);
+        if found.excess >= near.excess {
+            // No progress beyond the rounding: the last point stays out.
+            len -= 1;
             break;
         }
-        simplex.reduce(weights);
-        v = next;
+        near = found;
+        // Keep the points the nearest point needs.
+        let mut kept = 0;
+        for i in 0..len {
+            if near.weights[i] > T::ZERO {
+                points[kept] = points[i];
+                near.weights[kept] = near.weights[i];
+                kept += 1;
+            }
+        }
+        for w in &mut near.weights[kept..] {
+            *w = T::ZERO;
+        }
+        len = kept;
     }
-    Some(sides(&simplex, simplex.weights()))
+    let mut a = V3::<T>::ZERO;
+    let mut q = V3::<T>::ZERO;
+    for (p, &l) in points[..len].iter().zip(&near.weights) {
+        a += p.0 * l;
+        q += p.1 * l;
+    }
+    Some((a, q))
+}
+
+/// The point of a simplex nearest the origin: its weights, its difference
+/// `s` from the reference point `w0`, and `|w0 + s|² − |w0|²` (compared
+/// between candidates without the large `|w0|²`).
+#[derive(Clone, Copy)]
+struct Nearest<T: Real> {
+    weights: [T; 3],
+    s: V3<T>,
+    excess: T,
+}
+
+/// The point of the hull of `w0 + e[i]` (one to three points, `e` small
+/// differences) nearest the origin, by every vertex, edge and the
+/// triangle: each candidate's weights come from products of `w0` with
+/// small differences, so they err by `ε·|w0|` over the differences'
+/// lengths.
+fn nearest<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Nearest<T> {
+    let excess = |s: V3<T>| T::TWO * w0.dot(s) + s.length_squared();
+    let mut best = Nearest {
+        weights: [T::ONE, T::ZERO, T::ZERO],
+        s: e[0],
+        excess: excess(e[0]),
+    };
+    let mut consider = |weights: [T; 3], s: V3<T>| {
+        let x = excess(s);
+        if x < best.excess {
+            best = Nearest {
+                weights,
+                s,
+                excess: x,
+            };
+        }
+    };
+    let unit = |i: usize, l: T| {
+        let mut w = [T::ZERO; 3];
+        w[i] = l;
+        w
+    };
+    for (i, &ei) in e.iter().enumerate().skip(1) {
+        consider(unit(i, T::ONE), ei);
+    }
+    for i in 0..e.len() {
+        for j in i + 1..e.len() {
+            let d = e[j] - e[i];
+            let dd = d.length_squared();
+            if dd <= T::ZERO {
+                continue;
+            }
+            let l = -(w0 + e[i]).dot(d) / dd;
+            if l > T::ZERO && l < T::ONE {
+                let mut w = unit(i, T::ONE - l);
+                w[j] = l;
+                consider(w, e[i] + d * l);
+            }
+        }
+    }
+    if let [e0, e1, e2] = *e {
+        let (d1, d2) = (e1 - e0, e2 - e0);
+        let (a, b, c) = (d1.length_squared(), d1.dot(d2), d2.length_squared());
+        let det = a * c - b * b;
+        if det > T::EPSILON * a * c {
+            let (r1, r2) = (-(w0 + e0).dot(d1), -(w0 + e0).dot(d2));
+            let (m1, m2) = ((c * r1 - b * r2) / det, (a * r2 - b * r1) / det);
+            if m1 > T::ZERO && m2 > T::ZERO && m1 + m2 < T::ONE {
+                consider([T::ONE - m1 - m2, m1, m2], e0 + d1 * m1 + d2 * m2);
+            }
+        }
+    }
+    best
 }

@@ -548,12 +548,15 @@ pub(crate) fn classify<T: Real>(
     // A vertex on either side settles uniqueness: the likelier one goes
     // first and the other's set is then needed only when its point is lone.
     let none = ([V3::<T>::ZERO; 2], 0);
+    // A side whose simplex holds an edge (two points) is looked at too: its
+    // set may be a face that GJK's gap cannot tell from the edge (a plate
+    // seen across its thickness), whose inside holds the closest point.
     let ((fa, ka), (fb, kb)) = if nb < na {
         let b = on_b();
-        (if b.1 == 0 && na > 1 { none } else { on_a() }, b)
+        (if b.1 == 0 && na > 2 { none } else { on_a() }, b)
     } else {
         let a = on_a();
-        (a, if a.1 == 0 && nb > 1 { none } else { on_b() })
+        (a, if a.1 == 0 && nb > 2 { none } else { on_b() })
     };
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
@@ -567,7 +570,13 @@ pub(crate) fn classify<T: Real>(
             Witness::Unique
         }
     };
-    let lone = witness == Witness::Unique && ((na == 1 && ka > 0) || (nb == 1 && kb > 0));
+    // A lone vertex on an edge or face, or an edge on a face: GJK's points
+    // may be off within the set (see `sets`).
+    let lone = witness == Witness::Unique
+        && ((na == 1 && ka > 0)
+            || (nb == 1 && kb > 0)
+            || (na == 2 && ka == 2)
+            || (nb == 2 && kb == 2));
     rec::text!("polish: polytope cores, {witness:?}");
     (witness, lone)
 }
