@@ -285,7 +285,10 @@ fn contact_normal<T: Real>(
         && T::PRECISION == rec::Precision::F64
         && let Some(better) = backed_off(cso, x, n, iterations)
     {
-        rec::text!("neither support stayed put: the normal of the distance backed off");
+        rec::text!(
+            "contact normal from the distance backed off: {:?}",
+            cso.world_vector(better)
+        );
         (n, hub) = (better, support(cso, better));
         *iterations += 1;
     }
@@ -319,6 +322,9 @@ fn backed_off<T: Real>(
     n: V3<T>,
     iterations: &mut u32,
 ) -> Option<V3<T>> {
+    let recording = rec::ENABLED && rec::is_on();
+    let _backed = rec::scope!("distance backed off from the contact", recording);
+    rec::text!("neither support stayed put: the distance's normal, A backed off along the normal");
     let back = x + n * (T::from_f64(BACK_OFF) * cso.scale);
     let moved = cso.shifted(cso.world_vector(-back));
     // The witness polish from `n` first (a few evaluations), else the whole query.
