@@ -298,6 +298,42 @@ pub(crate) fn flats_below<T: Real>(
     flats(shape, d, eta)
 }
 
+/// Whether the support set along `d` within `eta` holds three points off
+/// one line (a face), given `top` as [`flats_below`] takes it: a hull
+/// scans its points once, stopping at the third (points within `2·eta`
+/// of `top`, a window at least as wide as the set's); a box or capsule
+/// answers in closed form. Cheaper than the set's flats where only a
+/// face matters.
+pub(crate) fn face_below<T: Real>(
+    shape: &Shape<T>,
+    d: V3<T>,
+    eta: T,
+    top: impl FnOnce() -> T,
+) -> bool {
+    let Geom::Hull(hull) = &shape.geom else {
+        return flats(shape, d, eta).1 == 2;
+    };
+    let floor = top() - eta - eta;
+    let (mut first, mut second) = (None, None);
+    for &p in hull.points() {
+        if p.dot(d) < floor {
+            continue;
+        }
+        match (first, second) {
+            (None, _) => first = Some(p),
+            (Some(a), None) if p != a => second = Some(p),
+            (Some(a), Some(b)) => {
+                let (e, f) = (b - a, p - a);
+                if e.cross(f).length() > T::from_f64(16.0) * T::EPSILON * e.length() * f.length() {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The flats of [`hull_feature`] in one scan, from a height `top` at most
 /// `eta` above the support's: every point within `eta` of the support is
 /// within `2·eta` of `top`, so the scan collects those, then keeps the ones

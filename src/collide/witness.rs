@@ -28,7 +28,7 @@
 //! distance's tolerance of closest.
 
 use super::cso::Cso;
-use super::feature::{Feature, Region, feature, flats_below, on_hull_face};
+use super::feature::{Feature, Region, face_below, feature, flats_below, on_hull_face};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -548,15 +548,21 @@ pub(crate) fn classify<T: Real>(
     // A vertex on either side settles uniqueness: the likelier one goes
     // first and the other's set is then needed only when its point is lone.
     let none = ([V3::<T>::ZERO; 2], 0);
-    // A side whose simplex holds an edge (two points) is looked at too: its
-    // set may be a face that GJK's gap cannot tell from the edge (a plate
-    // seen across its thickness), whose inside holds the closest point.
     let ((fa, ka), (fb, kb)) = if nb < na {
         let b = on_b();
-        (if b.1 == 0 && na > 2 { none } else { on_a() }, b)
+        (if b.1 == 0 && na > 1 { none } else { on_a() }, b)
     } else {
         let a = on_a();
-        (a, if a.1 == 0 && nb > 2 { none } else { on_b() })
+        (a, if a.1 == 0 && nb > 1 { none } else { on_b() })
+    };
+    // A side whose simplex holds an edge (two points) while the other is a
+    // vertex: its set may be a face that GJK's gap cannot tell from the
+    // edge (a plate seen across its thickness), whose inside holds the
+    // closest point. Only whether it is a face is needed (one scan).
+    let face_a = na == 2 && kb == 0 && face_below(cso.shape_a(), n, eta_a, || ca.dot(n));
+    let face_b = nb == 2 && ka == 0 && {
+        let db = cso.b_direction(-n);
+        face_below(cso.shape_b(), db, eta_b, || cso.b_local_point(cb).dot(db))
     };
     let witness = if ka == 0 || kb == 0 {
         // One side a vertex: its partner's set alone, nothing shared.
@@ -576,7 +582,9 @@ pub(crate) fn classify<T: Real>(
         && ((na == 1 && ka > 0)
             || (nb == 1 && kb > 0)
             || (na == 2 && ka == 2)
-            || (nb == 2 && kb == 2));
+            || (nb == 2 && kb == 2)
+            || face_a
+            || face_b);
     rec::text!("polish: polytope cores, {witness:?}");
     (witness, lone)
 }
