@@ -1364,6 +1364,40 @@ fn a_cache_shared_between_pairs_starts_cold() {
         wrong, 0,
         "{wrong} of 2000 shared-cache frames disagree with cold"
     );
+
+    // A second review: a box whose first half extent equals the tag a
+    // capsule's parameters were mixed after, and a hull rebuilt with other
+    // middle points (same count, extent, first and last point), were taken
+    // for the cache's pair (0.690 where the distance is 2.491).
+    let b = S::hull(vec![
+        DVec3::new(0.5, 0.1, 0.2),
+        DVec3::new(-0.4, 0.6, 0.1),
+        DVec3::new(0.1, -0.5, 0.7),
+        DVec3::new(0.0, 0.2, -0.6),
+        DVec3::new(-0.3, -0.3, -0.3),
+    ]);
+    let pb = Pose::new(DVec3::new(3.0, 1.5, 0.2), DQuat::IDENTITY);
+    let hull_with = |y: f64| {
+        S::hull(vec![
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(0.0, y, 0.0),
+            DVec3::new(0.0, -y, 0.5),
+            DVec3::new(-1.0, 0.0, 0.0),
+        ])
+    };
+    let pairs = [
+        (S::cuboid(DVec3::new(2.0, 0.5, 0.3)), S::capsule(0.5, 0.3)),
+        (S::cuboid(DVec3::new(0.5, 0.5, 0.3)), S::cylinder(0.5, 0.3)),
+        (hull_with(0.9), hull_with(0.1)),
+    ];
+    for (first, second) in &pairs {
+        let mut cache = SimplexCache::default();
+        let _ = gjk::distance_warm(&pl(first, DVec3::ZERO), &Placed::new(&b, pb), &mut cache);
+        let (x, y) = (pl(second, DVec3::ZERO), Placed::new(&b, pb));
+        let w = gjk::distance_warm(&x, &y, &mut cache);
+        let c = gjk::distance(&x, &y);
+        assert!((w.distance - c.distance).abs() <= 1e-12, "{w:?} {c:?}");
+    }
 }
 
 // ------------------------------------------------------------------ recording

@@ -55,9 +55,11 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
         return None;
     }
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let (mut witness, lone) =
+    let (mut witness, doubt) =
         witness::classify(cso, c.normal, eta, (c.point_a, c.point_b), c.distinct);
-    let (n, point_a, point_b, lower) = if lone {
+    let (n, point_a, point_b, lower) = if doubt == witness::Doubt::None {
+        (c.normal, c.point_a, c.point_b, c.lower)
+    } else {
         // A corner that may be the wrong end of a short edge nearly
         // perpendicular to the normal: the support sets decide, or GJK.
         let s = sets::closest(
@@ -68,8 +70,6 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
         )?;
         witness = witness::classify(cso, s.normal, eta, (s.a, s.b), (2, 2)).0;
         (s.normal, s.a, s.b, s.lower)
-    } else {
-        (c.normal, c.point_a, c.point_b, c.lower)
     };
     let upper = ((point_b - point_a).length() - r).max(T::ZERO);
     let lower = (lower - r).min(upper);

@@ -678,7 +678,15 @@ mod tests {
                         && gd <= d.upper_bound.to_f64() + rel * scale,
                     "{prec} {i}: {d:?} {g:?}"
                 );
-                assert_eq!(d.witness, g.witness, "{prec} {i}: {d:?} {g:?}");
+                // The same classification, or GJK's uncertified where it
+                // stopped on its tolerance near touching and its support
+                // sets could not place the points (the test here is exact).
+                let uncertified = d.witness == crate::collide::witness::Witness::Unique
+                    && g.witness == crate::collide::witness::Witness::Approximate;
+                assert!(
+                    d.witness == g.witness || uncertified,
+                    "{prec} {i}: {d:?} {g:?}"
+                );
                 if d.witness == crate::collide::witness::Witness::Unique {
                     let turn = (d.normal - g.normal).length().to_f64();
                     assert!(turn <= 1e3 * rel, "{prec} {i}: {d:?} {g:?}");

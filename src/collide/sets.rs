@@ -250,12 +250,23 @@ struct Nearest<T: Real> {
 }
 
 /// The point of the hull of `w0 + e[i]` (one to three points, `e` small
-/// differences) nearest the origin, by every vertex, edge and the
-/// triangle: each candidate's weights come from products of `w0` with
-/// small differences, so they err by `ε·|w0|` over the differences'
-/// lengths.
+/// differences) nearest the origin. A triangle's inside wins where the
+/// origin projects into it (its Voronoi region: no comparison of
+/// distances, which differ by less than their rounding across a sliver,
+/// a thin plate's narrow face); the projection is taken on the triangle's
+/// longest edge and the part of another orthogonal to it, so a sliver
+/// keeps its width. Otherwise every vertex and edge, by distance. Each
+/// candidate's weights come from products of `w0` with small
+/// differences: they err by `ε·|w0|` over the differences' lengths.
 fn nearest<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Nearest<T> {
     let excess = |s: V3<T>| T::TWO * w0.dot(s) + s.length_squared();
+    if let Some(inside) = inside_triangle(w0, e) {
+        return Nearest {
+            weights: inside.0,
+            s: inside.1,
+            excess: excess(inside.1),
+        };
+    }
     let mut best = Nearest {
         weights: [T::ONE, T::ZERO, T::ZERO],
         s: e[0],
@@ -294,17 +305,51 @@ fn nearest<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Nearest<T> {
             }
         }
     }
-    if let [e0, e1, e2] = *e {
-        let (d1, d2) = (e1 - e0, e2 - e0);
-        let (a, b, c) = (d1.length_squared(), d1.dot(d2), d2.length_squared());
-        let det = a * c - b * b;
-        if det > T::EPSILON * a * c {
-            let (r1, r2) = (-(w0 + e0).dot(d1), -(w0 + e0).dot(d2));
-            let (m1, m2) = ((c * r1 - b * r2) / det, (a * r2 - b * r1) / det);
-            if m1 > T::ZERO && m2 > T::ZERO && m1 + m2 < T::ONE {
-                consider([T::ONE - m1 - m2, m1, m2], e0 + d1 * m1 + d2 * m2);
-            }
-        }
-    }
     best
+}
+
+/// Where the origin projects inside the triangle `w0 + e[0..3]`: the
+/// weights and the point's difference from `w0`. The projection is taken
+/// on the longest edge `u` from its first corner and `p`, the third
+/// corner's offset orthogonal to `u` (Gram–Schmidt), whose length is the
+/// triangle's width even for a sliver.
+fn inside_triangle<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Option<([T; 3], V3<T>)> {
+    if e.len() != 3 {
+        return None;
+    }
+    // Corners in the order that puts the longest edge first.
+    let corners = [(0, 1, 2), (1, 2, 0), (2, 0, 1)];
+    let (i, j, k) = corners
+        .into_iter()
+        .max_by(|&(i, j, _), &(p, q, _)| {
+            (e[j] - e[i])
+                .length_squared()
+                .to_f64()
+                .total_cmp(&(e[q] - e[p]).length_squared().to_f64())
+        })
+        .unwrap_or((0, 1, 2));
+    let u = e[j] - e[i];
+    let uu = u.length_squared();
+    if uu <= T::ZERO {
+        return None;
+    }
+    let third = e[k] - e[i];
+    let along = third.dot(u) / uu;
+    let p = third - u * along;
+    let pp = p.length_squared();
+    if pp <= T::ZERO {
+        return None;
+    }
+    let to = -(w0 + e[i]);
+    let (c1, c2) = (to.dot(u) / uu, to.dot(p) / pp);
+    // In terms of the edges: c1·u + c2·p = (c1 − c2·along)·u + c2·third.
+    let (m_u, m_third) = (c1 - c2 * along, c2);
+    if m_u <= T::ZERO || m_third <= T::ZERO || m_u + m_third >= T::ONE {
+        return None;
+    }
+    let mut weights = [T::ZERO; 3];
+    weights[i] = T::ONE - m_u - m_third;
+    weights[j] = m_u;
+    weights[k] = m_third;
+    Some((weights, e[i] + u * m_u + third * m_third))
 }

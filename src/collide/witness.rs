@@ -537,7 +537,7 @@ pub(crate) fn classify<T: Real>(
     eta: T,
     (ca, cb): (V3<T>, V3<T>),
     (na, nb): (usize, usize),
-) -> (Witness, bool) {
+) -> (Witness, Doubt) {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
     let on_a = || flats_below(cso.shape_a(), n, eta_a, || ca.dot(n));
@@ -578,15 +578,31 @@ pub(crate) fn classify<T: Real>(
     };
     // A lone vertex on an edge or face, or an edge on a face: GJK's points
     // may be off within the set (see `sets`).
-    let lone = witness == Witness::Unique
-        && ((na == 1 && ka > 0)
-            || (nb == 1 && kb > 0)
-            || (na == 2 && ka == 2)
-            || (nb == 2 && kb == 2)
-            || face_a
-            || face_b);
+    let doubt = if witness != Witness::Unique {
+        Doubt::None
+    } else if (na == 1 && ka > 0) || (nb == 1 && kb > 0) {
+        Doubt::LoneVertex
+    } else if (na == 2 && ka == 2) || (nb == 2 && kb == 2) || face_a || face_b {
+        Doubt::EdgeOnFace
+    } else {
+        Doubt::None
+    };
     rec::text!("polish: polytope cores, {witness:?}");
-    (witness, lone)
+    (witness, doubt)
+}
+
+/// Why GJK's points of polytope cores may be off within their support
+/// sets ([`classify`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Doubt {
+    /// Nothing: the points are the closest points of GJK's features.
+    None,
+    /// A side's point is a lone vertex of GJK's simplex while that side's
+    /// set is an edge or a face (a short edge's wrong end).
+    LoneVertex,
+    /// A side's two simplex points form an edge of a face of its set (a
+    /// thin plate's narrow face, whose inside may hold the point).
+    EdgeOnFace,
 }
 
 /// Polishes GJK's answer from unit normal `n0` (A's frame) on the cores of

@@ -9,6 +9,8 @@ pub struct Hull<T: Real> {
     points: Vec<V3<T>>,
     extent: T,
     centroid: V3<T>,
+    /// A hash of every point's bits, in order (see [`Hull::fingerprint`]).
+    fingerprint: u64,
 }
 
 impl<T: Real> Hull<T> {
@@ -21,11 +23,24 @@ impl<T: Real> Hull<T> {
         } else {
             points.iter().fold(V3::<T>::ZERO, |s, &q| s + q) / T::from_f64(points.len() as f64)
         };
+        let fingerprint = points.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, p| {
+            p.to_f64().iter().fold(h, |h, c| mix(h, c.to_bits()))
+        });
         Self {
             points,
             extent,
             centroid,
+            fingerprint,
         }
+    }
+
+    /// A hash of every point's bits, in order: two hulls with the same one
+    /// are the same hull but for a collision of 64-bit hashes. Kept by
+    /// warm-start caches to tell their pair's shapes (computed once here,
+    /// not per query).
+    #[must_use]
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// The points.
@@ -45,6 +60,11 @@ impl<T: Real> Hull<T> {
     pub fn centroid(&self) -> V3<T> {
         self.centroid
     }
+}
+
+/// One step of the 64-bit FNV-1a-like mix behind the shapes' fingerprints.
+pub(crate) fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29)
 }
 
 /// The first of `points` farthest along `d` (a linear scan).

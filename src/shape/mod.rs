@@ -348,42 +348,54 @@ impl<T: Real> Shape<T> {
         core
     }
 
-    /// A fingerprint of the geometry: its kind, parameters and margin (a
-    /// hull: its points' address and count, extent, first and last point).
-    /// A warm-start cache keeps its pair's, so a cache handed another pair
+    /// A fingerprint of the geometry: its kind (mixed on its own), its
+    /// parameters and margin, a hull's points (hashed once when built). A
+    /// warm-start cache keeps its pair's, so a cache handed another pair
     /// starts cold instead of placing the first pair's points on it.
     pub(crate) fn fingerprint(&self) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325_u64;
-        let mut mix = |x: u64| h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
-        let mut mix_v = |v: V3<T>| v.to_f64().iter().for_each(|c| mix(c.to_bits()));
+        let mut mix = |x: u64| h = hull::mix(h, x);
+        let bits = |x: T| x.to_f64().to_bits();
         match &self.geom {
-            Geom::Point => mix_v(V3::<T>::ZERO),
-            Geom::Sphere { radius } => mix_v(V3::<T>::new(T::ONE, *radius, T::ZERO)),
-            Geom::Box { half_extents } => mix_v(*half_extents),
+            Geom::Point => mix(1),
+            Geom::Sphere { radius } => {
+                mix(2);
+                mix(bits(*radius));
+            }
+            Geom::Box { half_extents } => {
+                mix(3);
+                half_extents.to_f64().iter().for_each(|c| mix(c.to_bits()));
+            }
             Geom::Capsule {
                 half_height,
                 radius,
-            } => mix_v(V3::<T>::new(T::TWO, *half_height, *radius)),
+            } => {
+                mix(4);
+                mix(bits(*half_height));
+                mix(bits(*radius));
+            }
             Geom::Cylinder {
                 half_height,
                 radius,
-            } => mix_v(V3::<T>::new(T::HALF, *half_height, *radius)),
+            } => {
+                mix(5);
+                mix(bits(*half_height));
+                mix(bits(*radius));
+            }
             Geom::Cone {
                 half_height,
                 radius,
-            } => mix_v(V3::<T>::new(-T::ONE, *half_height, *radius)),
+            } => {
+                mix(6);
+                mix(bits(*half_height));
+                mix(bits(*radius));
+            }
             Geom::Hull(hull) => {
-                let points = hull.points();
-                let count = T::from_f64(points.len() as f64);
-                mix_v(V3::<T>::new(count, hull.extent(), T::ZERO));
-                if let (Some(&first), Some(&last)) = (points.first(), points.last()) {
-                    mix_v(first);
-                    mix_v(last);
-                }
-                mix(points.as_ptr() as u64);
+                mix(7);
+                mix(hull.fingerprint());
             }
         }
-        mix(self.margin.to_f64().to_bits());
+        mix(bits(self.margin));
         h
     }
 

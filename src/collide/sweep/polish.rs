@@ -267,14 +267,25 @@ fn step_from<T: Real>(
         support(cso, (base + u * s).try_normalize().unwrap_or(base))
     };
     let fu = u.dot(at(T::ZERO, iterations).k - x);
-    let curvature = about_edge(cso, h, |s| at(s, iterations), u);
-    let theta = if curvature > T::from_f64(1e-6) * cso.scale {
-        (-fu / curvature)
-            .max(-T::from_f64(0.1))
-            .min(T::from_f64(0.1))
-    } else {
-        T::ZERO
+    let step = |curvature: T| {
+        if curvature > T::from_f64(1e-6) * cso.scale {
+            (-fu / curvature)
+                .max(-T::from_f64(0.1))
+                .min(T::from_f64(0.1))
+        } else {
+            T::ZERO
+        }
     };
+    let (curvature, narrow) = about_edge(cso, h, |s| at(s, iterations), u);
+    let mut theta = step(curvature);
+    if narrow < h && theta.abs() > narrow {
+        // The narrowed probes' curve holds only over their own span: a
+        // step beyond it keeps the wide probes' estimate (a second review:
+        // narrowed to 1e-10 rad, a curvature of 3.4e8 sent a sweep's
+        // normal 2.8e-6 rad off and its bracket wide).
+        let wide = u.dot(at(h, iterations).k - at(-h, iterations).k) / (T::TWO * h);
+        theta = step(wide);
+    }
     (base, u * theta)
 }
 
@@ -284,13 +295,14 @@ fn step_from<T: Real>(
 /// edge nearly perpendicular to the normal) the difference is the jump's,
 /// not the curve's, and Newton's step about the edge would stall beside
 /// the ridge (1e-6 to 2e-5 rad off in f64): the probes narrow sixteenfold,
-/// down to 1e-9 rad (f64; f32 keeps `h`), until they see a curve.
+/// down to 1e-9 rad (f64; f32 keeps `h`), until they see a curve. The
+/// curvature and the probes' angle it was read at.
 fn about_edge<T: Real>(
     cso: &Cso<'_, T>,
     mut h: T,
     mut at: impl FnMut(T) -> Full<T>,
     u: V3<T>,
-) -> T {
+) -> (T, T) {
     let floor = match T::PRECISION {
         rec::Precision::F64 => T::from_f64(1e-9),
         rec::Precision::F32 => h,
@@ -299,7 +311,7 @@ fn about_edge<T: Real>(
         let (plus, minus) = (at(h), at(-h));
         let jump = (plus.a - minus.a).length().max((plus.b - minus.b).length());
         if jump <= T::from_f64(16.0) * h * cso.scale || h <= floor {
-            return u.dot(plus.k - minus.k) / (T::TWO * h);
+            return (u.dot(plus.k - minus.k) / (T::TWO * h), h);
         }
         h = h / T::from_f64(16.0);
     }
