@@ -551,17 +551,24 @@ pub(crate) struct Separation<T: Real> {
     pub evaluations: u32,
 }
 
+/// GJK's closest points of the cores from its final `simplex`: on
+/// polytope cores kept in the simplex's plane
+/// ([`Simplex::closest_points_on_plane`]); curved cores' are the polish's.
+fn closest_points<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>) -> (V3<T>, V3<T>) {
+    if cso.curved() {
+        simplex.closest_points()
+    } else {
+        simplex.closest_points_on_plane()
+    }
+}
+
 /// [`Separation`] of apart cores from GJK's final `simplex` and `core`.
 pub(crate) fn separation<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
     core: &CoreResult<T>,
 ) -> Separation<T> {
-    let (ca, cb) = if cso.curved() {
-        simplex.closest_points()
-    } else {
-        simplex.closest_points_on_plane()
-    };
+    let (ca, cb) = closest_points(cso, simplex);
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
     let on_feature = simplex.on_feature(distinct);
@@ -581,12 +588,13 @@ fn separation_at<T: Real>(
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     if !cso.curved() {
         // GJK's points are the closest points of its simplex: exact unless
-        // the simplex is off the CSO's features, or a side's point is a
-        // lone vertex whose support set is an edge or a face (an edge
-        // shorter than √tolerance × size, nearly perpendicular to the
-        // normal, moves the distance by less than GJK's gap along its
-        // whole length); the support sets place those (`sets`), else the
-        // polish.
+        // the simplex is off the CSO's features, its certificate is loose,
+        // a side's point is a lone vertex whose support set is an edge or a
+        // face (an edge shorter than √tolerance × size, nearly
+        // perpendicular to the normal, moves the distance by less than
+        // GJK's gap along its whole length), or a side's edge lies on a
+        // face of its set; the support sets place those (`sets`), else the
+        // polish (a lone vertex) or GJK's points.
         let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct);
         let lone = doubt == witness::Doubt::LoneVertex;
         let gjk = Separation {
@@ -606,7 +614,7 @@ fn separation_at<T: Real>(
         if doubt == witness::Doubt::None && on_feature && !loose {
             return gjk;
         }
-        rec::text!("GJK's simplex off the CSO's features, or a lone vertex on an edge or face");
+        rec::text!("GJK's points in doubt ({doubt:?}, on a feature {on_feature}, loose {loose})");
         // The sets must hold the closest features at GJK's normal, off by
         // up to √(2·gap / D) rad: their heights spread by that times the size.
         let gap = (upper - core.lower).max(T::ZERO);
@@ -709,11 +717,7 @@ pub(super) fn finish_distance<T: Real>(
     rel: T,
     touching: bool,
 ) -> Distance<T> {
-    let (ca, cb) = if cso.curved() {
-        simplex.closest_points()
-    } else {
-        simplex.closest_points_on_plane()
-    };
+    let (ca, cb) = closest_points(cso, simplex);
     let r = cso.radius();
     let dc = core.v.length();
     // The certificate: the upper bound is the distance between the closest
