@@ -128,24 +128,29 @@ pub(crate) fn closest<T: Real>(
     let (pa, qb) = (&pa[..set_a.len], &qb[..set_b.len]);
     let (a, q) = gjk_on_points::<T>(pa, qb, offset, cb - ca)?;
     let gap: V3<T> = q + offset - a;
-    let dist = gap.length();
-    let normal = gap.try_normalize()?;
-    // Certify on the whole shapes: their supports at the new normal,
-    // heights taken as differences from the new points.
-    let sa = cso.shape_a().core_support(normal);
-    let sb = cso.shape_b().core_support(cso.b_direction(-normal));
-    let rise_a = (rel_a(sa) - a).dot(normal);
-    let below_b: V3<T> = q - rel_b(sb);
-    let rise_b = below_b.dot(normal);
+    // Certify on the whole shapes: their supports at a normal, heights
+    // taken as differences from the new points; the lower bound there.
     let round = T::from_f64(16.0) * T::EPSILON * cso.scale;
-    if rise_a > round || rise_b > round {
-        return None;
-    }
+    let certify = |normal: V3<T>| {
+        let sa = cso.shape_a().core_support(normal);
+        let sb = cso.shape_b().core_support(cso.b_direction(-normal));
+        let rise_a = (rel_a(sa) - a).dot(normal);
+        let below_b: V3<T> = q - rel_b(sb);
+        let rise_b = below_b.dot(normal);
+        (rise_a <= round && rise_b <= round)
+            .then(|| gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO))
+    };
+    // The points' direction; near touching, where that direction is only
+    // as good as the rounding over the distance, GJK's normal.
+    let (normal, lower) = gap
+        .try_normalize()
+        .and_then(|m| Some((m, certify(m)?)))
+        .or_else(|| Some((n, certify(n)?)))?;
     Some(Closest {
         a: a + ca,
         b: q + offset + ca,
         normal,
-        lower: dist - rise_a.max(T::ZERO) - rise_b.max(T::ZERO),
+        lower,
     })
 }
 
