@@ -356,44 +356,32 @@ impl<T: Real> Shape<T> {
         let mut h = 0xcbf2_9ce4_8422_2325_u64;
         let mut mix = |x: u64| h = hull::mix(h, x);
         let bits = |x: T| x.to_f64().to_bits();
-        match &self.geom {
-            Geom::Point => mix(1),
-            Geom::Sphere { radius } => {
-                mix(2);
-                mix(bits(*radius));
-            }
-            Geom::Box { half_extents } => {
-                mix(3);
-                half_extents.to_f64().iter().for_each(|c| mix(c.to_bits()));
-            }
+        // The kind's tag on its own, then three parameters (zeros where a
+        // kind has fewer): the tag alone tells the kinds apart.
+        let (tag, params): (u64, [T; 3]) = match &self.geom {
+            Geom::Point => (1, [T::ZERO; 3]),
+            Geom::Sphere { radius } => (2, [*radius, T::ZERO, T::ZERO]),
+            Geom::Box { half_extents: h } => (3, [h.x(), h.y(), h.z()]),
             Geom::Capsule {
                 half_height,
                 radius,
-            } => {
-                mix(4);
-                mix(bits(*half_height));
-                mix(bits(*radius));
-            }
+            } => (4, [*half_height, *radius, T::ZERO]),
             Geom::Cylinder {
                 half_height,
                 radius,
-            } => {
-                mix(5);
-                mix(bits(*half_height));
-                mix(bits(*radius));
-            }
+            } => (5, [*half_height, *radius, T::ZERO]),
             Geom::Cone {
                 half_height,
                 radius,
-            } => {
-                mix(6);
-                mix(bits(*half_height));
-                mix(bits(*radius));
-            }
-            Geom::Hull(hull) => {
-                mix(7);
-                mix(hull.fingerprint());
-            }
+            } => (6, [*half_height, *radius, T::ZERO]),
+            Geom::Hull(_) => (7, [T::ZERO; 3]),
+        };
+        mix(tag);
+        for x in params {
+            mix(bits(x));
+        }
+        if let Geom::Hull(hull) = &self.geom {
+            mix(hull.fingerprint());
         }
         mix(bits(self.margin));
         h
