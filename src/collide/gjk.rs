@@ -571,8 +571,15 @@ pub(crate) fn separation<T: Real>(
     let (ca, cb) = closest_points(cso, simplex);
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
-    let on_feature = simplex.on_feature(distinct);
+    let on_feature = settled(cso, simplex, distinct);
     separation_at(cso, core, (ca, cb, distinct, on_feature), n)
+}
+
+/// Whether GJK's final `simplex` (with `distinct` support points per
+/// side) lies on one feature of the CSO and is wide enough for its weights:
+/// a triangle narrower than `√ε` of the size goes to the support sets.
+fn settled<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, distinct: (usize, usize)) -> bool {
+    simplex.on_feature(distinct) && !simplex.sliver(T::EPSILON.sqrt() * cso.scale)
 }
 
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
@@ -741,7 +748,7 @@ pub(super) fn finish_distance<T: Real>(
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
                 let distinct = simplex.distinct();
-                let on_feature = simplex.on_feature(distinct);
+                let on_feature = settled(cso, simplex, distinct);
                 let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);

@@ -13,8 +13,15 @@
 //! it exactly when its coordinates are taken relative to GJK's point on A,
 //! B's as one offset plus rotated local differences: they are then as
 //! small as the features, and the rounding scales with them instead of
-//! with how far the shapes sit from the origin. The shapes' full supports
-//! at the answer's normal certify that the sets held the closest features.
+//! with how far the shapes sit from the origin. The same holds across a
+//! plate's thickness (its narrow face seen edge-on from far away): the
+//! distance changes by less than its rounding across it, so the loop
+//! decides by Voronoi regions instead of by distances, and each edge of a
+//! feature is one side's local difference turned once (a difference of two
+//! turned points carries the rounding of the plate's width, which swamps
+//! its thickness). The shapes' full supports at the answer's normal (the
+//! feature's own plane where the points lie inside a triangle) certify
+//! that the sets held the closest features.
 
 use super::cso::Cso;
 use crate::real::{Real, V3, Vector};
@@ -125,12 +132,22 @@ pub(crate) fn closest<T: Real>(
     for (out, &p) in qb.iter_mut().zip(set_b.points()) {
         *out = rel_b(p);
     }
-    let (pa, qb) = (&pa[..set_a.len], &qb[..set_b.len]);
-    let (a, q) = gjk_on_points::<T>(pa, qb, offset, cb - ca)?;
+    let sets: Sets<'_, T, _> = Sets {
+        a: &pa[..set_a.len],
+        b: set_b.points(),
+        turned: &qb[..set_b.len],
+        turn: |v: V3<T>| cso.b_vector(v),
+        offset,
+    };
+    let Solved { a, q, plane } = sets.closest(cb - ca)?;
     let gap: V3<T> = q + offset - a;
     // Certify on the whole shapes: their supports at a normal, heights
-    // taken as differences from the new points; the lower bound there.
-    let round = T::from_f64(16.0) * T::EPSILON * cso.scale;
+    // taken as differences from the new points; the lower bound there. The
+    // points' direction errs by their rounding over their distance, which
+    // tilts a face of the size by that much (up to a thousand roundings;
+    // nearer, GJK's normal is the better one).
+    let tilt = (cso.scale / gap.length()).min(T::from_f64(1e3));
+    let round = T::from_f64(16.0) * T::EPSILON * cso.scale * (T::ONE + tilt);
     let certify = |normal: V3<T>| {
         let sa = cso.shape_a().core_support(normal);
         let sb = cso.shape_b().core_support(cso.b_direction(-normal));
@@ -140,10 +157,11 @@ pub(crate) fn closest<T: Real>(
         (rise_a <= round && rise_b <= round)
             .then(|| gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO))
     };
-    // The points' direction; near touching, where that direction is only
-    // as good as the rounding over the distance, GJK's normal.
-    let (normal, lower) = gap
-        .try_normalize()
+    // The normal of the CSO triangle the points lie inside (a face against
+    // a vertex, parallel faces: exact at any distance), else the points'
+    // direction; where neither certifies, GJK's normal.
+    let (normal, lower) = plane
+        .or_else(|| gap.try_normalize())
         .and_then(|m| Some((m, certify(m)?)))
         .or_else(|| Some((n, certify(n)?)))?;
     Some(Closest {
@@ -154,207 +172,352 @@ pub(crate) fn closest<T: Real>(
     })
 }
 
-/// GJK for the closest points of the hulls of `pa` and `offset + qb`
-/// (the CSO `pa − qb − offset`), started along `towards` (from A to B)
-/// and run until no support point improves on the rounding: A's point
-/// and B's point less `offset`. Every CSO point is kept as its difference
-/// from the first support point's, taken on the small coordinates, and
-/// only that first point carries `offset` (about the distance `D`): the
-/// sub-simplex weights then err by `ε·D` over the features' length
-/// instead of `ε·D²` over its square (the closest point of a short edge
-/// anywhere on it from a few sizes away), and the bound and progress
-/// tests compare small differences. `None` when the hulls touch or the
-/// loop needs a tetrahedron.
-fn gjk_on_points<T: Real>(
-    pa: &[V3<T>],
-    qb: &[V3<T>],
+/// Two support sets in a frame at GJK's point on A: A's points relative
+/// to it; B's in B's local frame, `turn` taking B's local vectors to A's
+/// frame, and turned as differences from its first point, which is at
+/// `offset`.
+struct Sets<'s, T: Real, F: Fn(V3<T>) -> V3<T>> {
+    a: &'s [V3<T>],
+    b: &'s [V3<T>],
+    turned: &'s [V3<T>],
+    turn: F,
     offset: V3<T>,
-    towards: V3<T>,
-) -> Option<(V3<T>, V3<T>)> {
-    let highest = |ps: &[V3<T>], d: V3<T>| {
-        ps.iter()
-            .copied()
-            .reduce(|p, q| if q.dot(d) > p.dot(d) { q } else { p })
-            .unwrap_or(V3::<T>::ZERO)
-    };
-    let support = |d: V3<T>| (highest(pa, d), highest(qb, -d));
-    let first = support(towards);
-    // The reference CSO point, and each point's difference from it.
-    let w0 = first.0 - first.1 - offset;
-    let rel = |(a, q): (V3<T>, V3<T>)| (a - first.0) - (q - first.1);
-    let size = pa
-        .iter()
-        .chain(qb)
-        .map(|p| p.length())
-        .fold(T::ZERO, T::max);
-    let zero = T::from_f64(64.0) * T::EPSILON * (size + offset.length());
-    let four_eps = T::from_f64(4.0) * T::EPSILON;
-    let mut points = [first; 3];
-    let mut len = 1;
-    let mut near = Nearest {
-        weights: [T::ONE, T::ZERO, T::ZERO],
-        s: V3::<T>::ZERO,
-        excess: T::ZERO,
-    };
-    // Every pair of points may enter once: a bound on the loop.
-    for _ in 0..pa.len() * qb.len() + 4 {
-        let v = w0 + near.s;
-        if v.length_squared() <= zero * zero {
-            return None;
-        }
-        let next = support(-v);
-        // `|v|² − v·w` as `v·(v − w)`, `v − w` from the differences.
-        let step = near.s - rel(next);
-        if v.dot(step) <= four_eps * v.length() * step.length() || points[..len].contains(&next) {
-            break;
-        }
-        if len == 3 {
-            return None;
-        }
-        points[len] = next;
-        len += 1;
-        let e = points.map(rel);
-        let found = nearest(w0, &e[..len]);
-        if found.excess >= near.excess {
-            // No progress beyond the rounding: the last point stays out.
-            len -= 1;
-            break;
-        }
-        near = found;
-        // Keep the points the nearest point needs.
-        let mut kept = 0;
-        for i in 0..len {
-            if near.weights[i] > T::ZERO {
-                points[kept] = points[i];
-                near.weights[kept] = near.weights[i];
-                kept += 1;
-            }
-        }
-        for w in &mut near.weights[kept..] {
-            *w = T::ZERO;
-        }
-        len = kept;
-    }
-    let mut a = V3::<T>::ZERO;
-    let mut q = V3::<T>::ZERO;
-    for (p, &l) in points[..len].iter().zip(&near.weights) {
-        a += p.0 * l;
-        q += p.1 * l;
-    }
-    Some((a, q))
 }
 
-/// The point of a simplex nearest the origin: its weights, its difference
-/// `s` from the reference point `w0`, and `|w0 + s|² − |w0|²` (compared
-/// between candidates without the large `|w0|²`).
+/// The sets' closest points: A's, and B's less `offset`; with the unit
+/// normal of the CSO triangle they lie inside, if they do.
+struct Solved<T: Real> {
+    a: V3<T>,
+    q: V3<T>,
+    plane: Option<V3<T>>,
+}
+
+/// A CSO point: the indices of its points in A's and B's sets.
+type Pair = (usize, usize);
+
+/// The point of a simplex nearest the origin: its weights and its
+/// difference `s` from the reference point.
 #[derive(Clone, Copy)]
 struct Nearest<T: Real> {
     weights: [T; 3],
     s: V3<T>,
-    excess: T,
 }
 
-/// The point of the hull of `w0 + e[i]` (one to three points, `e` small
-/// differences) nearest the origin. A triangle's inside wins where the
-/// origin projects into it (its Voronoi region: no comparison of
-/// distances, which differ by less than their rounding across a sliver,
-/// a thin plate's narrow face); the projection is taken on the triangle's
-/// longest edge and the part of another orthogonal to it, so a sliver
-/// keeps its width. Otherwise every vertex and edge, by distance. Each
-/// candidate's weights come from products of `w0` with small
-/// differences: they err by `ε·|w0|` over the differences' lengths.
-fn nearest<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Nearest<T> {
-    let excess = |s: V3<T>| T::TWO * w0.dot(s) + s.length_squared();
-    if let Some(inside) = inside_triangle(w0, e) {
-        return Nearest {
-            weights: inside.0,
-            s: inside.1,
-            excess: excess(inside.1),
-        };
+/// A triangle's frame in its plane (`Sets::frame`): corner `k` is
+/// `i + along·u + p`, and `third` is `k`'s difference from `i` (`base` 0)
+/// or from `j` (`base` 1).
+#[derive(Clone, Copy)]
+struct Frame<T: Real> {
+    corners: (usize, usize, usize),
+    u: V3<T>,
+    p: V3<T>,
+    third: V3<T>,
+    base: T,
+    along: T,
+}
+
+impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
+    /// B's point `j` less `offset`, in A's frame.
+    fn b_point(&self, j: usize) -> V3<T> {
+        self.turned[j]
     }
-    let mut best = Nearest {
-        weights: [T::ONE, T::ZERO, T::ZERO],
-        s: e[0],
-        excess: excess(e[0]),
-    };
-    let mut consider = |weights: [T; 3], s: V3<T>| {
-        let x = excess(s);
-        if x < best.excess {
-            best = Nearest {
+
+    /// The difference of CSO points `p − q`, each side's part taken on its
+    /// own small coordinates (B's in its frame, then turned): as accurate
+    /// as the difference itself, which a difference of two turned points
+    /// is not (a plate's thickness under the rounding of its width).
+    fn diff(&self, p: Pair, q: Pair) -> V3<T> {
+        (self.a[p.0] - self.a[q.0]) - (self.turn)(self.b[p.1] - self.b[q.1])
+    }
+
+    /// The CSO support along `d`.
+    fn support(&self, d: V3<T>) -> Pair {
+        let highest = |ps: &[V3<T>], d: V3<T>| {
+            (0..ps.len())
+                .reduce(|i, j| if ps[j].dot(d) > ps[i].dot(d) { j } else { i })
+                .unwrap_or(0)
+        };
+        (highest(self.a, d), highest(self.turned, -d))
+    }
+
+    /// GJK for the closest points of the hulls of the sets (the CSO
+    /// `a − b − offset`), started along `towards` (from A to B) and run
+    /// until no support point makes progress beyond the rounding: A's
+    /// point and B's point less `offset`. Every CSO point is kept as its
+    /// difference from the first support point's and only that first point
+    /// carries `offset` (about the distance `D`); features are solved on
+    /// their edges taken as [`Self::diff`], so weights err by `ε·D` over
+    /// the features' widths (a short edge's, a plate's thickness), and a
+    /// point makes progress by its Voronoi region, not by the distance it
+    /// saves (see the loop). `None` when
+    /// the hulls touch or the loop needs a tetrahedron.
+    fn closest(&self, towards: V3<T>) -> Option<Solved<T>> {
+        let first = self.support(towards);
+        let w0 = self.a[first.0] - self.b_point(first.1) - self.offset;
+        let size = self
+            .a
+            .iter()
+            .map(|p| p.length())
+            .chain(self.b.iter().map(|p| (*p - self.b[0]).length()))
+            .fold(T::ZERO, T::max);
+        let zero = T::from_f64(64.0) * T::EPSILON * (size + self.offset.length());
+        let round = T::from_f64(16.0) * T::EPSILON * size;
+        let mut points = [first; 3];
+        let mut len = 1;
+        let mut near = Nearest {
+            weights: [T::ONE, T::ZERO, T::ZERO],
+            s: V3::<T>::ZERO,
+        };
+        // Every pair of points may enter once: a bound on the loop.
+        for _ in 0..self.a.len() * self.b.len() + 4 {
+            let v = w0 + near.s;
+            if v.length_squared() <= zero * zero {
+                return None;
+            }
+            let next = self.support(-v);
+            if len == 3 {
+                // On a triangle only a point above its plane (towards the
+                // origin) beyond the rounding of the sets' coordinates
+                // makes progress, and that needs a tetrahedron.
+                // Measured along the triangle's own normal: `v`'s direction
+                // errs by the rounding of its ends over its length.
+                let Some(f) = self.frame(&points) else {
+                    break;
+                };
+                let n = f.u.cross(f.p);
+                let n = if v.dot(n) < T::ZERO { -n } else { n };
+                let rise = -self.diff(next, points[0]).dot(n) / n.length();
+                if points.contains(&next) || rise <= round {
+                    break;
+                }
+                return None;
+            }
+            // On an edge or a vertex a point makes progress where it takes
+            // a weight in the nearest point (a Voronoi region: across a
+            // thin plate's narrow face the distance changes by less than
+            // its rounding and the support cannot tell the plate's sides
+            // apart, the region's side can): the support first, else any
+            // point of the sets.
+            let all = (0..self.a.len()).flat_map(|i| (0..self.b.len()).map(move |j| (i, j)));
+            let mut trial = points;
+            let Some((next, found)) = std::iter::once(next).chain(all).find_map(|p| {
+                if points[..len].contains(&p) {
+                    return None;
+                }
+                trial[len] = p;
+                let found = self.nearest(w0, first, &trial[..=len]);
+                (found.weights[len] > T::ZERO).then_some((p, found))
+            }) else {
+                break;
+            };
+            points[len] = next;
+            len += 1;
+            near = found;
+            // Keep the points the nearest point needs.
+            let mut kept = 0;
+            for i in 0..len {
+                if near.weights[i] > T::ZERO {
+                    points[kept] = points[i];
+                    near.weights[kept] = near.weights[i];
+                    kept += 1;
+                }
+            }
+            for w in &mut near.weights[kept..] {
+                *w = T::ZERO;
+            }
+            len = kept;
+        }
+        let mut a = V3::<T>::ZERO;
+        let mut q = V3::<T>::ZERO;
+        for (p, &l) in points[..len].iter().zip(&near.weights) {
+            a += self.a[p.0] * l;
+            q += self.b_point(p.1) * l;
+        }
+        // Inside a triangle the normal is its plane's, from A to B.
+        let plane = (len == 3)
+            .then(|| self.frame(&points))
+            .flatten()
+            .and_then(|f| f.u.cross(f.p).try_normalize())
+            .map(|m| if m.dot(w0 + near.s) > T::ZERO { -m } else { m });
+        Some(Solved { a, q, plane })
+    }
+
+    /// The point of the hull of the CSO points `ps` (one to three) nearest
+    /// the origin, `w0` being the point `first`'s. By Voronoi regions, not
+    /// by comparing distances: across a sliver or a thin plate's narrow
+    /// face those differ by less than their rounding.
+    fn nearest(&self, w0: V3<T>, first: Pair, ps: &[Pair]) -> Nearest<T> {
+        let vertex = |i: usize| {
+            let mut weights = [T::ZERO; 3];
+            weights[i] = T::ONE;
+            Nearest {
                 weights,
-                s,
-                excess: x,
+                s: self.diff(ps[i], first),
+            }
+        };
+        match ps.len() {
+            2 => self.on_edge(w0, first, ps, (0, 1)).unwrap_or_else(&vertex),
+            3 => self.on_triangle(w0, first, ps),
+            _ => vertex(0),
+        }
+    }
+
+    /// The nearest point of edge `(i, j)` of `ps`: `Err` with the vertex
+    /// whose region holds the origin when that is not the edge's inside.
+    fn on_edge(
+        &self,
+        w0: V3<T>,
+        first: Pair,
+        ps: &[Pair],
+        (i, j): (usize, usize),
+    ) -> Result<Nearest<T>, usize> {
+        let d = self.diff(ps[j], ps[i]);
+        let dd = d.length_squared();
+        let ei = self.diff(ps[i], first);
+        let l = if dd > T::ZERO {
+            -(w0 + ei).dot(d) / dd
+        } else {
+            T::ZERO
+        };
+        if l <= T::ZERO {
+            return Err(i);
+        }
+        if l >= T::ONE {
+            return Err(j);
+        }
+        let mut weights = [T::ZERO; 3];
+        weights[i] = T::ONE - l;
+        weights[j] = l;
+        Ok(Nearest {
+            weights,
+            s: ei + d * l,
+        })
+    }
+
+    /// The frame of the triangle `ps` in its plane: the longest edge `u`
+    /// and the third corner's offset `p` orthogonal to it (Gram–Schmidt,
+    /// from the nearer end of `u`, so a sliver keeps its width); `None`
+    /// for collinear corners.
+    fn frame(&self, ps: &[Pair]) -> Option<Frame<T>> {
+        let corners = [(0, 1, 2), (1, 2, 0), (2, 0, 1)];
+        let edges = corners.map(|(i, j, _)| self.diff(ps[j], ps[i]));
+        let longest = (0..3)
+            .max_by(|&x, &y| {
+                edges[x]
+                    .length_squared()
+                    .to_f64()
+                    .total_cmp(&edges[y].length_squared().to_f64())
+            })
+            .unwrap_or(0);
+        let (i, j, k) = corners[longest];
+        let u = edges[longest];
+        let uu = u.length_squared();
+        let (from_i, from_j) = (self.diff(ps[k], ps[i]), self.diff(ps[k], ps[j]));
+        let (third, base) = if from_j.length_squared() < from_i.length_squared() {
+            (from_j, T::ONE)
+        } else {
+            (from_i, T::ZERO)
+        };
+        let p = third - u * (third.dot(u) / uu);
+        let tiny = T::from_f64(4.0) * T::EPSILON;
+        (uu > T::ZERO && p.length_squared() > tiny * tiny * uu).then(|| Frame {
+            corners: (i, j, k),
+            u,
+            p,
+            third,
+            base,
+            along: base + third.dot(u) / uu,
+        })
+    }
+
+    /// The nearest point of the triangle `ps`, worked out in its plane:
+    /// the longest edge `u` from corner `i` and the third corner's offset
+    /// `p` orthogonal to it (Gram–Schmidt, from the nearer end of `u`), so
+    /// a sliver keeps its width. The origin's projection is placed in that
+    /// basis; inside, its weights; outside, the nearest of the three edges
+    /// by distance in the plane (small numbers, compared exactly where the
+    /// distances from the origin are not).
+    fn on_triangle(&self, w0: V3<T>, first: Pair, ps: &[Pair]) -> Nearest<T> {
+        let Some(Frame {
+            corners: (i, j, k),
+            u,
+            p,
+            third,
+            base,
+            along,
+        }) = self.frame(ps)
+        else {
+            // Collinear corners: the nearest of the three edges.
+            return self.nearest_edge(w0, first, ps, |_, _| None);
+        };
+        let (uu, pp) = (u.length_squared(), p.length_squared());
+        let ei = self.diff(ps[i], first);
+        let to = -(w0 + ei);
+        let (c1, c2) = (to.dot(u) / uu, to.dot(p) / pp);
+        // In terms of the corners: c1·u + c2·p = (c1 − c2·along)·u + c2·(k − i).
+        let (m_j, m_k) = (c1 - c2 * along, c2);
+        if m_j > T::ZERO && m_k > T::ZERO && m_j + m_k < T::ONE {
+            let mut weights = [T::ZERO; 3];
+            weights[i] = T::ONE - m_j - m_k;
+            weights[j] = m_j;
+            weights[k] = m_k;
+            return Nearest {
+                weights,
+                s: ei + u * m_j + (third + u * base) * m_k,
             };
         }
-    };
-    let unit = |i: usize, l: T| {
-        let mut w = [T::ZERO; 3];
-        w[i] = l;
-        w
-    };
-    for (i, &ei) in e.iter().enumerate().skip(1) {
-        consider(unit(i, T::ONE), ei);
+        // Outside: the corners and the projection in the plane's metric
+        // coordinates, `i` at the origin.
+        let (lu, lp) = (uu.sqrt(), pp.sqrt());
+        let mut at = [(T::ZERO, T::ZERO); 3];
+        at[j] = (lu, T::ZERO);
+        at[k] = (along * lu, lp);
+        let x = (c1 * lu, c2 * lp);
+        self.nearest_edge(w0, first, ps, |e0, e1| {
+            let (a, b) = (at[e0], at[e1]);
+            let d = (b.0 - a.0, b.1 - a.1);
+            let dd = d.0 * d.0 + d.1 * d.1;
+            let t = if dd > T::ZERO {
+                (((x.0 - a.0) * d.0 + (x.1 - a.1) * d.1) / dd)
+                    .max(T::ZERO)
+                    .min(T::ONE)
+            } else {
+                T::ZERO
+            };
+            let (rx, ry) = (a.0 + d.0 * t - x.0, a.1 + d.1 * t - x.1);
+            Some(rx * rx + ry * ry)
+        })
     }
-    for i in 0..e.len() {
-        for j in i + 1..e.len() {
-            let d = e[j] - e[i];
-            let dd = d.length_squared();
-            if dd <= T::ZERO {
-                continue;
-            }
-            let l = -(w0 + e[i]).dot(d) / dd;
-            if l > T::ZERO && l < T::ONE {
-                let mut w = unit(i, T::ONE - l);
-                w[j] = l;
-                consider(w, e[i] + d * l);
+
+    /// The nearest of a triangle's three edges (or their ends), ranked by
+    /// `in_plane` (squared distance in the triangle's plane) where it
+    /// gives one, else by the distance from the origin.
+    fn nearest_edge(
+        &self,
+        w0: V3<T>,
+        first: Pair,
+        ps: &[Pair],
+        in_plane: impl Fn(usize, usize) -> Option<T>,
+    ) -> Nearest<T> {
+        let mut best: Option<(T, Nearest<T>)> = None;
+        for (e0, e1) in [(0, 1), (1, 2), (2, 0)] {
+            let found = self.on_edge(w0, first, ps, (e0.min(e1), e0.max(e1)));
+            let found = found.unwrap_or_else(|v| {
+                let mut weights = [T::ZERO; 3];
+                weights[v] = T::ONE;
+                Nearest {
+                    weights,
+                    s: self.diff(ps[v], first),
+                }
+            });
+            let rank = in_plane(e0, e1).unwrap_or_else(|| {
+                // `|w0 + s|² − |w0|²`, without the large `|w0|²`.
+                T::TWO * w0.dot(found.s) + found.s.length_squared()
+            });
+            if best.as_ref().is_none_or(|(r, _)| rank < *r) {
+                best = Some((rank, found));
             }
         }
+        best.map_or_else(|| self.nearest(w0, first, &ps[..1]), |(_, n)| n)
     }
-    best
-}
-
-/// Where the origin projects inside the triangle `w0 + e[0..3]`: the
-/// weights and the point's difference from `w0`. The projection is taken
-/// on the longest edge `u` from its first corner and `p`, the third
-/// corner's offset orthogonal to `u` (Gram–Schmidt), whose length is the
-/// triangle's width even for a sliver.
-fn inside_triangle<T: Real>(w0: V3<T>, e: &[V3<T>]) -> Option<([T; 3], V3<T>)> {
-    if e.len() != 3 {
-        return None;
-    }
-    // Corners in the order that puts the longest edge first.
-    let corners = [(0, 1, 2), (1, 2, 0), (2, 0, 1)];
-    let (i, j, k) = corners
-        .into_iter()
-        .max_by(|&(i, j, _), &(p, q, _)| {
-            (e[j] - e[i])
-                .length_squared()
-                .to_f64()
-                .total_cmp(&(e[q] - e[p]).length_squared().to_f64())
-        })
-        .unwrap_or((0, 1, 2));
-    let u = e[j] - e[i];
-    let uu = u.length_squared();
-    if uu <= T::ZERO {
-        return None;
-    }
-    let third = e[k] - e[i];
-    let along = third.dot(u) / uu;
-    let p = third - u * along;
-    let pp = p.length_squared();
-    if pp <= T::ZERO {
-        return None;
-    }
-    let to = -(w0 + e[i]);
-    let (c1, c2) = (to.dot(u) / uu, to.dot(p) / pp);
-    // In terms of the edges: c1·u + c2·p = (c1 − c2·along)·u + c2·third.
-    let (m_u, m_third) = (c1 - c2 * along, c2);
-    if m_u <= T::ZERO || m_third <= T::ZERO || m_u + m_third >= T::ONE {
-        return None;
-    }
-    let mut weights = [T::ZERO; 3];
-    weights[i] = T::ONE - m_u - m_third;
-    weights[j] = m_u;
-    weights[k] = m_third;
-    Some((weights, e[i] + u * m_u + third * m_third))
 }

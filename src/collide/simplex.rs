@@ -129,6 +129,24 @@ impl<T: Real> Simplex<T> {
         }
     }
 
+    /// Whether the simplex is a triangle narrower than `width` (its least
+    /// height): GJK's weights on a sliver err by the rounding of its
+    /// points over its width, which f32 feels first (a plate 1e-4 thick
+    /// seen across its narrow face: the point 3.5e-4 of the size off).
+    #[must_use]
+    pub fn sliver(&self, width: T) -> bool {
+        if self.len != 3 {
+            return false;
+        }
+        let [p, q, r] = [0, 1, 2].map(|i| self.points[i].w);
+        let twice_area = (q - p).cross(r - p).length();
+        let longest = (q - p)
+            .length_squared()
+            .max((r - p).length_squared())
+            .max((r - q).length_squared());
+        twice_area * twice_area < width * width * longest
+    }
+
     /// The barycentric weights of the closest point found by the last
     /// [`closest_to_origin`](Self::closest_to_origin), one per point (they sum to 1).
     #[inline]
