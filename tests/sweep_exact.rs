@@ -47,56 +47,9 @@ const FAMILIES: [&str; 7] = [
 /// The stated bracket: `(upper − lower) · (m·n) ≤ 4 · 3.7e-11 · scale`.
 const REL: f64 = 3.7e-11;
 
-/// B with a point whose normal is unique, in B's local frame: the shape,
-/// the outward normal there and the point.
-fn smooth_or_face(rng: &mut Rng) -> (Shape<f64>, DVec3, DVec3) {
-    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
-    let around = rng.range(0.0, std::f64::consts::TAU);
-    let (c, s) = (around.cos(), around.sin());
-    match rng.below(5) {
-        0 => {
-            let b = Shape::sphere(size(rng));
-            let m = rng.unit();
-            (b.clone(), m, b.support(m))
-        }
-        1 => {
-            let h = DVec3::new(size(rng), size(rng), size(rng));
-            let (u, v) = (rng.range(-0.8, 0.8), rng.range(-0.8, 0.8));
-            let (m, q) = match rng.below(3) {
-                0 => (DVec3::X, DVec3::new(h.x, u * h.y, v * h.z)),
-                1 => (DVec3::Y, DVec3::new(u * h.x, h.y, v * h.z)),
-                _ => (DVec3::Z, DVec3::new(u * h.x, v * h.y, h.z)),
-            };
-            let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
-            (Shape::cuboid(h), m * sign, q * sign)
-        }
-        2 => {
-            let (hh, r) = (size(rng), size(rng));
-            let y = rng.range(-0.9, 0.9) * hh;
-            let m = DVec3::new(c, 0.0, s);
-            (Shape::capsule(hh, r), m, DVec3::new(r * c, y, r * s))
-        }
-        3 => {
-            let (hh, r) = (size(rng), size(rng));
-            let y = rng.range(-0.8, 0.8) * hh;
-            let m = DVec3::new(c, 0.0, s);
-            (Shape::cylinder(hh, r), m, DVec3::new(r * c, y, r * s))
-        }
-        _ => {
-            let (hh, r) = (size(rng), size(rng));
-            let rho = rng.range(0.0, 0.8) * r;
-            (
-                Shape::cylinder(hh, r),
-                DVec3::Y,
-                DVec3::new(rho * c, hh, rho * s),
-            )
-        }
-    }
-}
-
 fn sweep_case(rng: &mut Rng, family: &str) -> SweepCase {
     let a = exact_common::unique_support(rng, family);
-    let b = smooth_or_face(rng);
+    let b = exact_common::smooth_or_face(rng);
     let pose_a = rng.pose(3.0);
     let twist = rng.range(0.0, std::f64::consts::TAU);
     let name = format!("{family} vs {}", exact_common::kind(&b.0));
@@ -777,7 +730,7 @@ fn sweeps_beside_a_ridge_keep_their_normal() {
             let (a, m, p, n) = beside_a_ridge(&mut rng, which);
             name = n;
             let b = loop {
-                let b = smooth_or_face(&mut rng);
+                let b = exact_common::smooth_or_face(&mut rng);
                 if matches!(b.0.geom, cspace::Geom::Capsule { .. })
                     || (matches!(b.0.geom, cspace::Geom::Cylinder { .. }) && b.1.y == 0.0)
                 {

@@ -122,6 +122,10 @@ pub enum Outcome {
         /// lies between (see `sweep::Sweep`). Absent on a miss and in older answers.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bounds: Option<[f64; 2]>,
+        /// How far the contact points and normal can be trusted (see
+        /// `sweep::Sweep::witness`). Absent on a miss and in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<Witness>,
     },
 }
 
@@ -138,6 +142,7 @@ impl Outcome {
             point_a: s.hit.then(|| v(s.point_a)),
             point_b: s.hit.then(|| v(s.point_b)),
             bounds: s.hit.then(|| [s.toi_lower.to_f64(), s.toi_upper.to_f64()]),
+            witness: s.witness,
         }
     }
 

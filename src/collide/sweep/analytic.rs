@@ -1,6 +1,6 @@
 //! Closed-form sweeps of spheres and points.
 
-use super::{Sweep, SweepError, record_hit};
+use super::{Sweep, SweepError, overlapping, record_hit};
 use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::gjk::rel_tol;
@@ -72,7 +72,7 @@ pub(super) fn sphere_sphere<T: Real>(
         let n = (-p)
             .try_normalize()
             .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
-        let s = Sweep::exact(T::ZERO, n, surfaces(a.pose.position, n), 0);
+        let s = overlapping(Sweep::exact(T::ZERO, n, surfaces(a.pose.position, n), 0));
         record_hit(&s);
         return s;
     }

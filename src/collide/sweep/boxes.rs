@@ -17,9 +17,9 @@
 //! more than f32's touching tolerance.
 
 use super::{Sweep, narrowed, record_hit};
-use crate::collide::Status;
 use crate::collide::cso::Cso;
 use crate::collide::gjk::rel_tol;
+use crate::collide::{Status, Witness};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::{Geom, Placed, Pose, Shape};
 use cspace_recorder as rec;
@@ -234,7 +234,7 @@ fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
     // The contact points where the boxes meet (B's centre relative to A at
     // the entering time, the estimate without bias), then A at the toi.
     let (toi, meet) = (lower, first.enter);
-    let (on_a, on_b) = contact((ha, hb, axes_b), t - m * meet, n, err / len);
+    let (on_a, on_b, witness) = contact((ha, hb, axes_b), t - m * meet, n, err / len);
     // Each point is on its box by construction; they must also meet.
     if (on_a - on_b).length() > tol {
         rec::text!("two boxes: no common contact point found, left to the ray cast");
@@ -255,6 +255,7 @@ fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
         point_b,
         iterations: 0,
         status: Status::Converged,
+        witness: Some(witness),
     }))
 }
 
@@ -427,13 +428,14 @@ fn feature_polygon(h: DVec3, (centre, free): Feature) -> Polygon {
 /// support point where either side has one, else a point of both support
 /// features (a face clipping the other side's face or edge, or two edges'
 /// closest points), projected onto each box. `eta` is the height below
-/// which a feature counts as flat.
+/// which a feature counts as flat. With whether the contact is a unique
+/// point (a vertex on either side, or two crossing edges).
 fn contact(
     (ha, hb, axes_b): (DVec3, DVec3, [DVec3; 3]),
     t: DVec3,
     n: DVec3,
     eta: f64,
-) -> (DVec3, DVec3) {
+) -> (DVec3, DVec3, Witness) {
     let to_b = |p: DVec3| {
         let r = p - t;
         DVec3::new(axes_b[0].dot(r), axes_b[1].dot(r), axes_b[2].dot(r))
@@ -448,6 +450,12 @@ fn contact(
     let fb = support_feature(hb, -nb, eta);
     let free = |f: &Feature| f.1.iter().filter(|&&x| x).count();
     let (ka, kb) = (free(&fa), free(&fb));
+    let crossing = ka == 1 && kb == 1 && !parallel(fa.1, fb.1, axes_b);
+    let witness = if ka == 0 || kb == 0 || crossing {
+        Witness::Unique
+    } else {
+        Witness::NotUnique
+    };
     let p = if ka == 0 {
         fa.0
     } else if kb == 0 {
@@ -477,7 +485,7 @@ fn contact(
             (eb.points[0], eb.points[1] - eb.points[0]),
         )
     };
-    (p.clamp(-ha, ha), from_b(to_b(p).clamp(-hb, hb)))
+    (p.clamp(-ha, ha), from_b(to_b(p).clamp(-hb, hb)), witness)
 }
 
 /// `poly` (in a box's frame) cut to the box's extent `h` along its `free` axes.

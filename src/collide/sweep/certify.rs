@@ -26,14 +26,14 @@
 //!   Flat directions (faces, edges) have a zero Jacobian and are left as the
 //!   method found them; a step is kept only if the gap does not fall.
 
-use super::polish::{polish, unique_near};
+use super::polish::{Polished, polish, unique_near};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
 use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::simplex::{CsoPoint, Simplex};
-use crate::collide::{Status, Witness, gjk};
+use crate::collide::{Status, Witness, gjk, witness};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -117,7 +117,8 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         *slot = cso.point(p.local_a, p.local_b);
     }
     let near = &placed[..found.near.len().min(4)];
-    let (n, hub, probed) = contact_normal(cso, (m, t_e), n0, near, &mut iterations);
+    let polished = contact_normal(cso, (m, t_e), n0, near, &mut iterations);
+    let (n, hub, probed) = (polished.n, polished.hub, polished.unique);
     let gap = n.dot(x - hub.k);
     let closing = n.dot(m);
     let lower = if closing > T::ZERO {
@@ -200,24 +201,46 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
             (t_e, t_e.max(lower), (hub.a, hub.b), status)
         }
     };
+    let (point_a, point_b) = (cso.world_point(on_a) + motion * toi, cso.world_point(on_b));
     let sweep = Sweep {
         hit: true,
         toi,
         toi_lower: lower.min(toi),
         toi_upper: upper,
         normal: cso.world_vector(n),
-        point: V3::<T>::ZERO,
-        point_a: cso.world_point(on_a) + motion * toi,
-        point_b: cso.world_point(on_b),
+        point: (point_a + point_b) * T::HALF,
+        point_a,
+        point_b,
         iterations,
         status,
-    };
-    let sweep = Sweep {
-        point: (sweep.point_a + sweep.point_b) * T::HALF,
-        ..sweep
+        witness: Some(contact_witness(cso, &polished)),
     };
     record_hit(&sweep);
     sweep
+}
+
+/// How far a hit's contact points and polished normal can be trusted:
+/// `Approximate` where the normal did not settle; `Unique` where one
+/// shape's support stayed put under the normal's probes (the contact
+/// snaps to it); else as the support sets at the normal say (a vertex or
+/// two crossing edges: unique; parallel features: not), but on a curved
+/// core a contact the sets call unique is `Approximate`: a rim or side
+/// nearly level with its partner, along which the normal's error slides
+/// the contact.
+fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
+    let (n, hub) = (p.n, p.hub);
+    if !p.settled {
+        return Witness::Approximate;
+    }
+    if matches!(p.unique, Some(Unique::A | Unique::B)) {
+        return Witness::Unique;
+    }
+    let eta = T::from_f64(30.0) * gjk::rel_tol::<T>() * cso.scale;
+    let core = (hub.a - n * cso.radius_a, hub.b + n * cso.radius_b);
+    match witness::classify(cso, n, eta, core, (2, 2)).0 {
+        Witness::Unique if cso.curved() => Witness::Approximate,
+        w => w,
+    }
 }
 
 /// Where one core is a point (a sphere's centre) and the other has a
@@ -260,7 +283,7 @@ fn contact_normal<T: Real>(
     n0: V3<T>,
     near: &[CsoPoint<T>],
     iterations: &mut u32,
-) -> (V3<T>, Full<T>, Option<Unique>) {
+) -> Polished<T> {
     let x = m * -t_e;
     if let Some((mut n, unique)) = point_core_normal(cso, x) {
         rec::text!("a point core: the normal in closed form");
@@ -278,9 +301,19 @@ fn contact_normal<T: Real>(
             (n, hub) = (next, support(cso, next));
             *iterations += 1;
         }
-        return (n, hub, Some(unique));
+        return Polished {
+            n,
+            hub,
+            unique: Some(unique),
+            settled: true,
+        };
     }
-    let (mut n, mut hub, unique) = polish(cso, x, n0, near, iterations);
+    let Polished {
+        mut n,
+        mut hub,
+        unique,
+        mut settled,
+    } = polish(cso, x, n0, near, iterations);
     if unique == Some(Unique::Neither)
         && T::PRECISION == rec::Precision::F64
         && let Some(better) = backed_off(cso, x, n, iterations)
@@ -290,6 +323,7 @@ fn contact_normal<T: Real>(
             cso.world_vector(better)
         );
         (n, hub) = (better, support(cso, better));
+        settled = true;
         *iterations += 1;
     }
     // On a curved core a face of `K` (a rim point against a flat side) or
@@ -299,7 +333,12 @@ fn contact_normal<T: Real>(
         None | Some(Unique::Neither) if cso.curved() => Some(unique_near(cso, n, iterations)),
         probed => probed,
     };
-    (n, hub, sets_check(cso, n, unique))
+    Polished {
+        n,
+        hub,
+        unique: sets_check(cso, n, unique),
+        settled,
+    }
 }
 
 /// How far A backs off from the contact for [`backed_off`], relative to

@@ -36,8 +36,8 @@ pub use analytic::analytic;
 pub use ray::ray_cast;
 pub use swept::swept_mpr;
 
-use super::Status;
 use super::cso::Cso;
+use super::{Status, Witness};
 use super::{gjk, mpr};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -90,6 +90,13 @@ pub struct Sweep<T: Real> {
     pub iterations: u32,
     /// How the iteration ended.
     pub status: Status,
+    /// How far the contact points and normal can be trusted, as for a
+    /// distance (`Unique`: both to the witness tolerance; `NotUnique`: a
+    /// face or edge against a parallel one, or overlapping at t = 0, the
+    /// points one pair of the contact set; `Approximate`: the contact is
+    /// unique but ill-conditioned, a rim or edge nearly level with its
+    /// partner, which the normal's rounding slides along). `None` on a miss.
+    pub witness: Option<Witness>,
 }
 
 impl<T: Real> Sweep<T> {
@@ -107,11 +114,12 @@ impl<T: Real> Sweep<T> {
             point_b: V3::<T>::ZERO,
             iterations,
             status,
+            witness: None,
         }
     }
 
-    /// A hit at `toi` known exactly: an overlap at t = 0, or a closed form
-    /// before it widens the bracket `[toi, toi]` by its rounding.
+    /// A hit at `toi` known exactly, its contact a unique point: a closed
+    /// form before it widens the bracket `[toi, toi]` by its rounding.
     #[must_use]
     pub fn exact(
         toi: T,
@@ -130,6 +138,7 @@ impl<T: Real> Sweep<T> {
             point_b,
             iterations,
             status: Status::Converged,
+            witness: Some(Witness::Unique),
         }
     }
 }
@@ -191,6 +200,7 @@ pub(super) fn narrowed<T: Real>(s: &Sweep<f64>, motion: glam::DVec3, tol: f64) -
         point_b: narrow(s.point_b),
         iterations: s.iterations,
         status,
+        witness: s.witness,
     }
 }
 
@@ -208,12 +218,20 @@ pub(super) fn initial<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, iterations:
         .normal
         .try_normalize()
         .unwrap_or_else(|| fallback_normal(a, b));
-    Sweep::exact(
+    overlapping(Sweep::exact(
         T::ZERO,
         normal,
         (p.point_a, p.point_b),
         iterations + p.iterations,
-    )
+    ))
+}
+
+/// A hit of shapes overlapping at t = 0: its contact is not a point.
+pub(super) fn overlapping<T: Real>(s: Sweep<T>) -> Sweep<T> {
+    Sweep {
+        witness: Some(Witness::NotUnique),
+        ..s
+    }
 }
 
 /// From A's position towards B's, or +Y when they coincide.

@@ -46,25 +46,41 @@ fn probe<T: Real>() -> T {
 /// Newton step turns the wrong way.
 const WIDEST_PROBE: f64 = 3e-2;
 
-/// The contact normal at `x` from the method's `n0` (unit), its support
-/// point, and which shape's support the probes found unique around it (none
-/// probed: `None`). `near` is the method's last simplex placed at t = 0:
-/// when it is a face of `K` containing the support in `n0` (polytopes), `n0`
-/// is that face's normal already and is returned as is.
+/// The polished contact normal (unit, A's frame), its support point of
+/// `K`, which shape's support the probes found unique around it (none
+/// probed: `None`), and whether the normal settled: a face's normal, or a
+/// last Newton step below `4√ε` (its error is then that step's square).
+pub(super) struct Polished<T: Real> {
+    pub n: V3<T>,
+    pub hub: Full<T>,
+    pub unique: Option<Unique>,
+    pub settled: bool,
+}
+
+/// The contact normal at `x` from the method's `n0` (unit). `near` is the
+/// method's last simplex placed at t = 0: when it is a face of `K`
+/// containing the support in `n0` (polytopes), `n0` is that face's normal
+/// already and is returned as is.
 pub(super) fn polish<T: Real>(
     cso: &Cso<'_, T>,
     x: V3<T>,
     n0: V3<T>,
     near: &[CsoPoint<T>],
     iterations: &mut u32,
-) -> (V3<T>, Full<T>, Option<Unique>) {
+) -> Polished<T> {
     let slack = T::from_f64(16.0) * T::EPSILON * (x.length() + cso.scale);
     let mut n = n0;
     let mut hub = support(cso, n);
     *iterations += 1;
     if on_face(cso, n, &hub, near, slack) {
-        return (n, hub, None);
+        return Polished {
+            n,
+            hub,
+            unique: None,
+            settled: true,
+        };
     }
+    let mut settled = false;
     let mut unique = None;
     let mut gap = n.dot(x - hub.k);
     // A step below this is the last: Newton's error after it is its square.
@@ -96,6 +112,15 @@ pub(super) fn polish<T: Real>(
             scale *= T::HALF;
         }
         let Some((next, k, g)) = kept else {
+            // No step raised the gap: at the top where Newton's step (or
+            // the turn to the face's normal it proposed) is below its own
+            // rounding.
+            settled = if face {
+                base.try_normalize()
+                    .is_some_and(|f| n.cross(f).length() <= done)
+            } else {
+                step.length() <= done
+            };
             if h < T::from_f64(WIDEST_PROBE) && step.length() > T::from_f64(10.0) * h {
                 // A step far beyond the probes that lowers the gap: they
                 // missed a flat edge the normal is off from by more than
@@ -115,6 +140,7 @@ pub(super) fn polish<T: Real>(
         (n, hub, gap) = (next, k, g);
         rounds += 1;
         if narrow && (turn <= done || face) {
+            settled = true;
             break;
         }
     }
@@ -130,7 +156,12 @@ pub(super) fn polish<T: Real>(
             n0.cross(n).length()
         );
     }
-    (n, hub, unique)
+    Polished {
+        n,
+        hub,
+        unique,
+        settled,
+    }
 }
 
 /// Whether `n` is the normal of a face of `K` that the method's simplex lies

@@ -1,0 +1,191 @@
+//! Sweeps say how far their contact can be trusted (`Sweep::witness`), on
+//! the cases where it cannot be: A touches with a rim or a box vertex
+//! whose neighbourhood is nearly level with the contact plane (a
+//! cylinder's rim tilted `τ` = 1e-10 … 3e-2 rad from its side or its cap,
+//! a cone's rim from its slant or base, a box corner `τ` off an edge's
+//! perpendicular), constructed exactly and moved back along a motion
+//! (`exact_common`). The contact is unique, but the normal's rounding
+//! slides it along the nearly level feature by that rounding over `τ`: in
+//! f32 most of these answers were `Converged` with points up to 2.7e-2 of
+//! the size or normals up to 2.7e-2 rad off, with nothing to say so.
+//!
+//! Checked for every method and both precisions: a `Converged` answer
+//! that says `Unique` has its normal within 1e-7 rad (f64) and its normal
+//! and point within 1e-3 (f32) of the exact ones, but for a small measured
+//! remainder (below); the answers past those tolerances say `Approximate`
+//! or `NotUnique` nearly always; and well-conditioned contacts (larger
+//! `τ`) mostly stay `Unique`.
+
+#![allow(clippy::cast_lossless, clippy::cast_precision_loss)]
+
+mod exact_common;
+mod gjk_common;
+
+use cspace::sweep::{self, Sweep};
+use cspace::{Placed, Shape, Status, V3, Witness};
+use exact_common::SweepCase;
+use gjk_common::{Rng, pose_f32};
+use glam::{DVec3, Vec3A};
+
+type Method = fn(&Placed<'_, f64>, V3<f64>, &Placed<'_, f64>) -> Sweep<f64>;
+type Method32 = fn(&Placed<'_, f32>, V3<f32>, &Placed<'_, f32>) -> Sweep<f32>;
+
+const METHODS: [(&str, Method, Method32); 3] = [
+    ("raycast", sweep::ray_cast, sweep::ray_cast),
+    (
+        "ca",
+        sweep::conservative_advancement,
+        sweep::conservative_advancement,
+    ),
+    ("swept-mpr", sweep::swept_mpr, sweep::swept_mpr),
+];
+
+/// The direction at elevation `elev` above the xz-plane and azimuth `az`.
+fn sph(elev: f64, az: f64) -> DVec3 {
+    DVec3::new(elev.cos() * az.cos(), elev.sin(), elev.cos() * az.sin())
+}
+
+/// A with a unique support point beside a nearly level feature, `τ` off
+/// level: the shape, the local direction, the point and `τ`.
+fn near_flat(rng: &mut Rng, which: usize) -> (Shape<f64>, DVec3, DVec3, f64) {
+    let size = |rng: &mut Rng| rng.range(0.2, 2.0);
+    let tau = 10f64.powf(rng.range(-10.0, -1.5));
+    let az = rng.range(0.0, std::f64::consts::TAU);
+    let (s, m) = match which {
+        0 => {
+            // A cylinder's rim, its side nearly level.
+            let sign = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+            (Shape::cylinder(size(rng), size(rng)), sph(sign * tau, az))
+        }
+        1 => {
+            // A cylinder's rim, its cap nearly level.
+            let m = sph(std::f64::consts::FRAC_PI_2 - tau, az);
+            (Shape::cylinder(size(rng), size(rng)), m)
+        }
+        2 => {
+            // A cone's rim, its slant nearly level.
+            let (hh, r) = (size(rng), size(rng));
+            let slant = (2.0 * hh).atan2(r);
+            let m = sph(std::f64::consts::FRAC_PI_2 - slant - tau, az);
+            (Shape::cone(hh, r), m)
+        }
+        3 => {
+            // A cone's rim, its base nearly level.
+            let m = sph(-std::f64::consts::FRAC_PI_2 + tau, az);
+            (Shape::cone(size(rng), size(rng)), m)
+        }
+        _ => {
+            // A box's corner, an edge (1e-4 to 1 long) nearly level.
+            let h = DVec3::new(size(rng), size(rng), 10f64.powf(rng.range(-4.0, 0.0)));
+            let e = rng.range(0.15, 1.4);
+            let side = if rng.below(2) == 0 { 1.0 } else { -1.0 };
+            let m = DVec3::new(e.cos() * side, e.sin(), tau).normalize();
+            (Shape::cuboid(h), m)
+        }
+    };
+    let p = s.support(m);
+    (s, m, p, tau)
+}
+
+/// Case `i`: a near-flat A against B's smooth point or face, moved back.
+fn case(rng: &mut Rng, i: usize) -> (SweepCase, f64) {
+    let (a, m, p, tau) = near_flat(rng, i % 5);
+    let b = exact_common::smooth_or_face(rng);
+    let pose_a = rng.pose(3.0);
+    let twist = rng.range(0.0, std::f64::consts::TAU);
+    let name = format!(
+        "{} τ {tau:e} vs {}",
+        exact_common::kind(&a),
+        exact_common::kind(&b.0)
+    );
+    let touch = exact_common::place(name, (a, m, p), b, pose_a, twist, 0.0);
+    (exact_common::moved_back(rng, touch), tau)
+}
+
+/// The angle between two unit vectors, accurate near 0.
+fn angle(u: DVec3, v: DVec3) -> f64 {
+    u.cross(v).length().atan2(u.dot(v))
+}
+
+/// Counts of `Converged` answers in one precision.
+#[derive(Default, Debug)]
+struct Tally {
+    converged: u32,
+    /// Converged and `Unique`.
+    unique: u32,
+    /// Converged, `Unique` and past the tolerances.
+    wrong_unique: u32,
+    /// Converged and past the tolerances, whatever the witness says.
+    off: u32,
+    /// Converged, `Unique`, with `τ` ≥ 1e-3 (well conditioned).
+    unique_steep: u32,
+    converged_steep: u32,
+}
+
+impl Tally {
+    fn add(&mut self, s: (Status, Option<Witness>), off: bool, steep: bool) {
+        if s.0 != Status::Converged {
+            return;
+        }
+        let unique = s.1 == Some(Witness::Unique);
+        self.converged += 1;
+        self.converged_steep += u32::from(steep);
+        self.unique += u32::from(unique);
+        self.unique_steep += u32::from(unique && steep);
+        self.off += u32::from(off);
+        self.wrong_unique += u32::from(off && unique);
+    }
+}
+
+/// A wide vector.
+fn wide(v: Vec3A) -> DVec3 {
+    DVec3::new(v.x as f64, v.y as f64, v.z as f64)
+}
+
+/// Measured at the witness's introduction (9 000 such sweeps a precision,
+/// `/tmp`-style harness): f64 `Unique` answers past 1e-7 rad 30 of 5 978
+/// (224 `Converged` answers past it before, nothing flagged), f32
+/// `Unique` answers past 1e-3 114 of 2 596 (4 719 before). What is left
+/// are normals the sweep polish settles on beside a box edge or a rim
+/// nearly level with a curved partner (up to 2e-5 rad in f64): the
+/// bounds below keep them from growing.
+#[test]
+fn near_flat_contacts_say_how_far_they_can_be_trusted() {
+    let mut rng = Rng::new(77);
+    let (mut t64, mut t32) = (Tally::default(), Tally::default());
+    for i in 0..900 {
+        let (c, tau) = case(&mut rng, i);
+        let t = &c.touch;
+        let steep = tau >= 1e-3;
+        let (a32, b32) = (t.a.to_precision::<f32>(), t.b.to_precision::<f32>());
+        for (_, m64, m32) in METHODS {
+            let s = m64(
+                &Placed::new(&t.a, c.start),
+                c.motion,
+                &Placed::new(&t.b, t.pose_b),
+            );
+            let off = angle(s.normal, t.normal) > 1e-7;
+            t64.add((s.status, s.witness), off, steep);
+            let s = m32(
+                &Placed::new(&a32, pose_f32(&c.start)),
+                Vec3A::from(c.motion.as_vec3()),
+                &Placed::new(&b32, pose_f32(&t.pose_b)),
+            );
+            let en = angle(wide(s.normal).normalize(), t.normal);
+            let ep = (wide(s.point) - t.point_a).length() / t.scale;
+            t32.add((s.status, s.witness), en > 1e-3 || ep > 1e-3, steep);
+        }
+    }
+    println!("near-flat sweeps, Converged answers:\n f64 {t64:?}\n f32 {t32:?}");
+    // Unique answers past the tolerances: a small remainder.
+    assert!(t64.wrong_unique * 100 <= t64.unique, "f64 {t64:?}");
+    assert!(t32.wrong_unique * 20 <= t32.unique, "f32 {t32:?}");
+    // Answers past the tolerances nearly always say so.
+    assert!(t64.wrong_unique * 4 <= t64.off, "f64 {t64:?}");
+    assert!(t32.wrong_unique * 10 <= t32.off, "f32 {t32:?}");
+    // Well-conditioned contacts keep their claim in f64.
+    assert!(
+        t64.unique_steep * 10 >= t64.converged_steep * 8,
+        "f64 {t64:?}"
+    );
+}
