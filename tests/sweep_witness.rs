@@ -145,7 +145,7 @@ fn wide(v: Vec3A) -> DVec3 {
 /// Measured at the witness's introduction (9 000 such sweeps a precision,
 /// a review harness): f64 `Unique` answers past 1e-7 rad 30 of 6 091
 /// (224 `Converged` answers past it before, nothing flagged), f32
-/// `Unique` answers past 1e-3 118 of 2 614 (4 719 before). What is left
+/// `Unique` answers past 1e-3 116 of 2 612 (4 719 before). What is left
 /// are normals the sweep polish settles on beside a box edge or a rim
 /// nearly level with a curved partner (up to 2e-5 rad in f64): the
 /// bounds below keep them from growing.

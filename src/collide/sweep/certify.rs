@@ -222,7 +222,8 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
 /// How far a hit's contact points and polished normal can be trusted:
 /// `Approximate` where the normal did not settle; `Unique` where one
 /// shape's support stayed put under the normal's probes (the contact
-/// snaps to it); else as the support sets at the normal say (a vertex or
+/// snaps to it) and the normal is determined there, `NotUnique` where it
+/// is not ([`normal_determined`]); else as the support sets at the normal say (a vertex or
 /// two crossing edges: unique; parallel features: not), but on a curved
 /// core a contact the sets call unique is `Approximate`: a rim or side
 /// nearly level with its partner, along which the normal's error slides
@@ -232,8 +233,12 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
     if !p.settled {
         return Witness::Approximate;
     }
-    if matches!(p.unique, Some(Unique::A | Unique::B)) {
-        return Witness::Unique;
+    if let Some(side @ (Unique::A | Unique::B)) = p.unique {
+        return if normal_determined(cso, n, side) {
+            Witness::Unique
+        } else {
+            Witness::NotUnique
+        };
     }
     let eta = T::from_f64(30.0) * gjk::rel_tol::<T>() * cso.scale;
     let core = (hub.a - n * cso.radius_a, hub.b + n * cso.radius_b);
@@ -241,6 +246,35 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
         Witness::Unique if cso.curved() => Witness::Approximate,
         w => w,
     }
+}
+
+/// Whether the contact normal `n` (A's frame) is determined where the
+/// support of `side` is a unique point: a radius rounds the contact, and
+/// so does a curved partner; a partner's face (its support set within the
+/// normal's error: heights within 4e-3 of the size in f32) determines it
+/// only as that face's normal. Against a polytope's edge or vertex, or a
+/// face whose normal is not `n` (the point at the face's boundary, to the
+/// precision's rounding), any normal of the boundary's cone touches: an
+/// f32 hull vertex on a plate's narrow face 2e-5 of the size from its edge
+/// kept a normal 0.8 rad off, `Unique`.
+fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>, side: Unique) -> bool {
+    if cso.radius_a + cso.radius_b > T::ZERO {
+        return true;
+    }
+    let (eta, turn) = match T::PRECISION {
+        rec::Precision::F32 => (T::from_f64(4e-3), T::from_f64(3e-3)),
+        rec::Precision::F64 => (T::from_f64(30.0) * gjk::rel_tol::<T>(), T::from_f64(1e-7)),
+    };
+    let (partner, d) = if side == Unique::A {
+        let d = cso.b_direction(-n);
+        (feature(cso.shape_b(), d, eta * cso.scale), d)
+    } else {
+        (feature(cso.shape_a(), n, eta * cso.scale), n)
+    };
+    if partner.radius > T::ZERO {
+        return true;
+    }
+    partner.count == 2 && partner.flats[0].cross(partner.flats[1]).cross(d).length() <= turn
 }
 
 /// Where one core is a point (a sphere's centre) and the other has a
