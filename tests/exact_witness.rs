@@ -796,3 +796,52 @@ fn thin_plate_face() {
         angle(r.normal, exact_n)
     );
 }
+
+/// A review's case: a sphere 317 sizes from a plate 8e-7 thick, a hull
+/// of its 8 corners and 2 points mid-way along the narrow face's long
+/// edges. A triangle of two corners and a mid-edge point is a sliver whose
+/// third corner is half a width from either end: its offset across the
+/// thickness, taken on turned points, cancelled with the rounding of that
+/// half width and tilted the plane (`Unique`, the point 2.4e-8 of the size
+/// off); it is now taken on the plate's own coordinates.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_plate_with_points_mid_edge_is_placed() {
+    let a = Shape::<f64>::sphere(0.852942961251246);
+    let pa = Pose::<f64>::new(
+        DVec3::new(-0.4476926554399441, 1.2419495188546197, -0.1245470563627249),
+        q(
+            0.04937134666687913,
+            0.7985046245793245,
+            -0.5403238673596681,
+            0.26077375829485344,
+        ),
+    );
+    let h = DVec3::new(1.2991503325652072, 0.928653341397675, 3.9926719473018304e-7);
+    let mut points: Vec<DVec3> = (0..8)
+        .map(|k| {
+            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+            h * DVec3::new(s(1), s(2), s(4))
+        })
+        .collect();
+    points.extend([DVec3::new(h.x, 0.0, h.z), DVec3::new(h.x, 0.0, -h.z)]);
+    let b = Shape::<f64>::hull(points);
+    let pb = Pose::<f64>::new(
+        DVec3::new(89.49084814777564, -134.84503603228077, -274.85246344708526),
+        q(
+            -0.2293405807545589,
+            0.5265663161340468,
+            -0.6032915095911978,
+            -0.5533264562510585,
+        ),
+    );
+    let exact_b = DVec3::new(89.43467950474357, -134.3485070345041, -273.60548426066043);
+    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let reach = pb.position.length() + b.scale();
+    let off = (r.point_b - exact_b).length() / b.scale();
+    assert!((r.distance - 317.35364991141535).abs() <= 1e-9, "{r:?}");
+    assert!(
+        r.witness != Witness::Unique || off <= POINT_TOL + 64.0 * f64::EPSILON * reach / b.scale(),
+        "{off:e} {r:?}"
+    );
+}

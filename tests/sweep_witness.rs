@@ -189,3 +189,127 @@ fn near_flat_contacts_say_how_far_they_can_be_trusted() {
         "f64 {t64:?}"
     );
 }
+
+/// A review's case: a hull's vertex swept onto a box plate 2.3e-8 thick
+/// across its narrow face; the f64 ray cast said `unique` with its normal
+/// 2.5e-2 rad off. A `unique` answer must have it within 1e-7 rad.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_vertex_on_a_plates_narrow_face_does_not_claim_a_wrong_normal() {
+    let hull = Shape::hull(vec![
+        DVec3::new(0.8298456172575785, -1.590254026557857, 0.25217264172806386),
+        DVec3::new(
+            0.027399740039311473,
+            -0.4803731694117734,
+            -0.41387434937955825,
+        ),
+        DVec3::new(1.1600385045988832, -0.5562115427271804, -0.413707587031333),
+        DVec3::new(0.445165014023958, 0.28526845418697133, 1.178361237614463),
+        DVec3::new(
+            -0.267725618165683,
+            -1.2081530789787975,
+            -0.09858606126841715,
+        ),
+        DVec3::new(-0.42538194112640954, 1.294686425518248, 1.0456593831857885),
+        DVec3::new(
+            -0.7533035930238884,
+            -1.3160878476900317,
+            -0.5478827017824296,
+        ),
+        DVec3::new(0.3720279526039165, 1.1870807720589192, 0.22627929972159908),
+        DVec3::new(0.30950043651896303, 0.535113010366289, -0.10944196341316359),
+        DVec3::new(
+            -0.21009933861584013,
+            -0.1261306037853662,
+            -0.3867530263486175,
+        ),
+    ]);
+    let start = cspace::Pose::new(
+        DVec3::new(-0.19623198181910456, 2.521982797547239, 1.0733695653975506),
+        glam::DQuat::from_xyzw(
+            -0.3315410510249604,
+            -0.4835719373305886,
+            -0.7256670537911902,
+            -0.3600639387020309,
+        ),
+    );
+    let motion = DVec3::new(-0.1539903925990429, 0.6478825859472236, -0.5023065990010088);
+    let plate = Shape::cuboid(DVec3::new(
+        0.7124414475297736,
+        1.0312465817215895,
+        2.2763096624962095e-8,
+    ));
+    let pose_b = cspace::Pose::new(
+        DVec3::new(0.16803161253207394, 4.920892854556745, -0.4646619978320925),
+        glam::DQuat::from_xyzw(
+            0.0,
+            0.13810252119289593,
+            -0.6476549504953485,
+            0.7493135249940664,
+        ),
+    );
+    let exact = DVec3::new(-0.122941517478067, 0.9705932278710545, 0.20696417393123323);
+    for (name, m64, _) in METHODS {
+        let s = m64(
+            &Placed::new(&hull, start),
+            motion,
+            &Placed::new(&plate, pose_b),
+        );
+        assert!((s.toi - 0.590996301494446).abs() < 1e-9, "{name}: {s:?}");
+        assert!(
+            s.witness != Some(Witness::Unique) || angle(s.normal, exact) <= 1e-7,
+            "{name}: normal {:e} rad off, {s:?}",
+            angle(s.normal, exact)
+        );
+    }
+}
+
+/// A review's case: an f32 box's edge swept onto a box's face, the edge
+/// tilted by the poses' rounding: the closed form called one end a lone
+/// vertex and said `unique`, its contact point 0.24 of the size from the
+/// constructed one. An edge on a face is not a unique contact.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn an_f32_edge_on_a_face_is_not_unique() {
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        1.9803922614616096,
+        1.7760911579191927,
+        1.0214053908255831,
+    ));
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.3653945356783075,
+        1.2923090744827972,
+        0.4284734451387842,
+    ));
+    let pose_a = cspace::Pose::new(
+        DVec3::new(1.7359610838331627, 3.736732273981617, 1.7835958269156156),
+        glam::DQuat::from_xyzw(
+            0.964547156802208,
+            -0.20059959987855844,
+            0.04407211677692653,
+            -0.16572939195007,
+        ),
+    );
+    let pose_b = cspace::Pose::new(
+        DVec3::new(3.601744026900379, -1.6048984443756633, 0.8088000361088917),
+        glam::DQuat::from_xyzw(
+            -0.0821346259488128,
+            -0.15850235493276804,
+            -0.21352969884971454,
+            -0.9604873629622442,
+        ),
+    );
+    let motion = Vec3A::from(
+        DVec3::new(0.5953067699240543, -4.828632739122505, -0.36603859885999784).as_vec3(),
+    );
+    let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    for (name, _, m32) in METHODS {
+        let s = m32(
+            &Placed::new(&a32, pose_f32(&pose_a)),
+            motion,
+            &Placed::new(&b32, pose_f32(&pose_b)),
+        );
+        assert!(s.hit, "{name}: {s:?}");
+        assert_eq!(s.witness, Some(Witness::NotUnique), "{name}: {s:?}");
+    }
+}

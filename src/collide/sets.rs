@@ -134,6 +134,7 @@ pub(crate) fn closest<T: Real>(
     }
     let sets: Sets<'_, T, _> = Sets {
         a: &pa[..set_a.len],
+        a_own: set_a.points(),
         b: set_b.points(),
         turned: &qb[..set_b.len],
         turn: |v: V3<T>| cso.b_vector(v),
@@ -173,11 +174,13 @@ pub(crate) fn closest<T: Real>(
 }
 
 /// Two support sets in a frame at GJK's point on A: A's points relative
-/// to it; B's in B's local frame, `turn` taking B's local vectors to A's
-/// frame, and turned as differences from its first point, which is at
-/// `offset`.
+/// to it (`a`) and as stored (`a_own`, whose differences are exact where
+/// the shape's coordinates allow); B's in B's local frame, `turn` taking
+/// B's local vectors to A's frame, and turned as differences from its
+/// first point, which is at `offset`.
 struct Sets<'s, T: Real, F: Fn(V3<T>) -> V3<T>> {
     a: &'s [V3<T>],
+    a_own: &'s [V3<T>],
     b: &'s [V3<T>],
     turned: &'s [V3<T>],
     turn: F,
@@ -227,7 +230,7 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
     /// as the difference itself, which a difference of two turned points
     /// is not (a plate's thickness under the rounding of its width).
     fn diff(&self, p: Pair, q: Pair) -> V3<T> {
-        (self.a[p.0] - self.a[q.0]) - (self.turn)(self.b[p.1] - self.b[q.1])
+        (self.a_own[p.0] - self.a_own[q.0]) - (self.turn)(self.b[p.1] - self.b[q.1])
     }
 
     /// The CSO support along `d`.
@@ -418,7 +421,22 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
         } else {
             (from_i, T::ZERO)
         };
-        let p = third - u * (third.dot(u) / uu);
+        let p = if ps[i].0 == ps[j].0 && ps[j].0 == ps[k].0 {
+            // B's points only (a vertex of A against a face of B): the
+            // offset taken in B's frame, where a plate's stored points
+            // difference exactly, and turned once. Taken after turning,
+            // the part of `third` along `u` (half a plate's width for a
+            // point mid-edge) cancels with a rounding that tilts the
+            // plane by ε·width over the thickness.
+            let from = if base == T::ONE { j } else { i };
+            let (ul, tl) = (
+                self.b[ps[j].1] - self.b[ps[i].1],
+                self.b[ps[k].1] - self.b[ps[from].1],
+            );
+            -(self.turn)(tl - ul * (tl.dot(ul) / ul.length_squared()))
+        } else {
+            third - u * (third.dot(u) / uu)
+        };
         let tiny = T::from_f64(4.0) * T::EPSILON;
         (uu > T::ZERO && p.length_squared() > tiny * tiny * uu).then(|| Frame {
             corners: (i, j, k),

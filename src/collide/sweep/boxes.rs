@@ -129,9 +129,11 @@ pub(super) fn sweep<T: Real>(
         Placed::new(&sb, pose(&b.pose)),
     );
     let cso = Cso::new(&pa, &pb);
-    // The touching tolerance of the query's own precision.
+    // The touching tolerance of the query's own precision, and the height
+    // below which its witness calls a side flat (the distance's).
     let tol = 4.0 * rel_tol::<T>().to_f64() * cso.scale;
-    let out = match decide(&cso, wide(motion), tol)? {
+    let flat = 30.0 * rel_tol::<T>().to_f64() * cso.scale;
+    let out = match decide(&cso, wide(motion), (tol, flat))? {
         // Rounded to `T`, the bracket must still be within the tolerance.
         Decided::Hit(s) => match narrowed::<T>(&s, wide(motion), tol) {
             s if s.status == Status::Converged => Decided::Hit(s),
@@ -147,8 +149,10 @@ pub(super) fn sweep<T: Real>(
 }
 
 /// [`sweep`] in f64 on the CSO of the boxes; `tol` is the bracket's
-/// stated width (distance closed over it).
-fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
+/// stated width (distance closed over it), `flat` the height below which
+/// the witness calls a side flat (the query precision's: an f32 edge
+/// resting on a face is tilted by its poses' rounding).
+fn decide(cso: &Cso<'_, f64>, motion: DVec3, (tol, flat): (f64, f64)) -> Option<Decided<f64>> {
     let (ha, hb, axes_b) = cso.boxes()?;
     let (ha, hb) = (ha.abs(), hb.abs());
     let t = cso.offset();
@@ -234,7 +238,8 @@ fn decide(cso: &Cso<'_, f64>, motion: DVec3, tol: f64) -> Option<Decided<f64>> {
     // The contact points where the boxes meet (B's centre relative to A at
     // the entering time, the estimate without bias), then A at the toi.
     let (toi, meet) = (lower, first.enter);
-    let (on_a, on_b, witness) = contact((ha, hb, axes_b), t - m * meet, n, err / len);
+    let (on_a, on_b) = contact((ha, hb, axes_b), t - m * meet, n, err / len);
+    let witness = contact_witness((ha, hb, axes_b), n, flat.max(err / len));
     // Each point is on its box by construction; they must also meet.
     if (on_a - on_b).length() > tol {
         rec::text!("two boxes: no common contact point found, left to the ray cast");
@@ -428,14 +433,13 @@ fn feature_polygon(h: DVec3, (centre, free): Feature) -> Polygon {
 /// support point where either side has one, else a point of both support
 /// features (a face clipping the other side's face or edge, or two edges'
 /// closest points), projected onto each box. `eta` is the height below
-/// which a feature counts as flat. With whether the contact is a unique
-/// point (a vertex on either side, or two crossing edges).
+/// which a feature counts as flat.
 fn contact(
     (ha, hb, axes_b): (DVec3, DVec3, [DVec3; 3]),
     t: DVec3,
     n: DVec3,
     eta: f64,
-) -> (DVec3, DVec3, Witness) {
+) -> (DVec3, DVec3) {
     let to_b = |p: DVec3| {
         let r = p - t;
         DVec3::new(axes_b[0].dot(r), axes_b[1].dot(r), axes_b[2].dot(r))
@@ -450,12 +454,6 @@ fn contact(
     let fb = support_feature(hb, -nb, eta);
     let free = |f: &Feature| f.1.iter().filter(|&&x| x).count();
     let (ka, kb) = (free(&fa), free(&fb));
-    let crossing = ka == 1 && kb == 1 && !parallel(fa.1, fb.1, axes_b);
-    let witness = if ka == 0 || kb == 0 || crossing {
-        Witness::Unique
-    } else {
-        Witness::NotUnique
-    };
     let p = if ka == 0 {
         fa.0
     } else if kb == 0 {
@@ -485,7 +483,23 @@ fn contact(
             (eb.points[0], eb.points[1] - eb.points[0]),
         )
     };
-    (p.clamp(-ha, ha), from_b(to_b(p).clamp(-hb, hb)), witness)
+    (p.clamp(-ha, ha), from_b(to_b(p).clamp(-hb, hb)))
+}
+
+/// Whether the boxes' contact along unit normal `n` (A's frame, from A
+/// towards B) is a unique point: a vertex on either side, or two crossing
+/// edges, with sides flat below height `flat`.
+fn contact_witness((ha, hb, axes_b): (DVec3, DVec3, [DVec3; 3]), n: DVec3, flat: f64) -> Witness {
+    let fa = support_feature(ha, n, flat);
+    let nb = DVec3::new(axes_b[0].dot(n), axes_b[1].dot(n), axes_b[2].dot(n));
+    let fb = support_feature(hb, -nb, flat);
+    let free = |f: &Feature| f.1.iter().filter(|&&x| x).count();
+    let (ka, kb) = (free(&fa), free(&fb));
+    if ka == 0 || kb == 0 || (ka == 1 && kb == 1 && !parallel(fa.1, fb.1, axes_b)) {
+        Witness::Unique
+    } else {
+        Witness::NotUnique
+    }
 }
 
 /// `poly` (in a box's frame) cut to the box's extent `h` along its `free` axes.

@@ -29,7 +29,7 @@
 use super::polish::{Polished, polish, unique_near};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
-use crate::collide::feature::feature;
+use crate::collide::feature::{Feature, feature};
 use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::simplex::{CsoPoint, Simplex};
@@ -233,31 +233,34 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
     if !p.settled {
         return Witness::Approximate;
     }
-    if let Some(side @ (Unique::A | Unique::B)) = p.unique {
-        return if normal_determined(cso, n, side) {
-            Witness::Unique
-        } else {
-            Witness::NotUnique
-        };
-    }
-    let eta = T::from_f64(30.0) * gjk::rel_tol::<T>() * cso.scale;
-    let core = (hub.a - n * cso.radius_a, hub.b + n * cso.radius_b);
-    match witness::classify(cso, n, eta, core, (2, 2)).0 {
-        Witness::Unique if cso.curved() => Witness::Approximate,
-        w => w,
+    let unique_point = matches!(p.unique, Some(Unique::A | Unique::B));
+    let witness = if unique_point {
+        Witness::Unique
+    } else {
+        let eta = T::from_f64(30.0) * gjk::rel_tol::<T>() * cso.scale;
+        let core = (hub.a - n * cso.radius_a, hub.b + n * cso.radius_b);
+        match witness::classify(cso, n, eta, core, (2, 2)).0 {
+            Witness::Unique if cso.curved() => Witness::Approximate,
+            w => w,
+        }
+    };
+    if witness == Witness::Unique && !normal_determined(cso, n) {
+        Witness::NotUnique
+    } else {
+        witness
     }
 }
 
-/// Whether the contact normal `n` (A's frame) is determined where the
-/// support of `side` is a unique point: a radius rounds the contact, and
-/// so does a curved partner; a partner's face (its support set within the
-/// normal's error: heights within 4e-3 of the size in f32) determines it
-/// only as that face's normal. Against a polytope's edge or vertex, or a
+/// Whether the contact normal `n` (A's frame) is determined by the
+/// supports there, taken within the normal's error (heights within 4e-3
+/// of the size in f32): a radius or a curved support rounds the contact; a
+/// face determines it only as its own normal; two edges only as their
+/// common perpendicular. Against a polytope's edge or vertex alone, or a
 /// face whose normal is not `n` (the point at the face's boundary, to the
 /// precision's rounding), any normal of the boundary's cone touches: an
 /// f32 hull vertex on a plate's narrow face 2e-5 of the size from its edge
 /// kept a normal 0.8 rad off, `Unique`.
-fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>, side: Unique) -> bool {
+fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> bool {
     if cso.radius_a + cso.radius_b > T::ZERO {
         return true;
     }
@@ -265,16 +268,26 @@ fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>, side: Unique) -> bool 
         rec::Precision::F32 => (T::from_f64(4e-3), T::from_f64(3e-3)),
         rec::Precision::F64 => (T::from_f64(30.0) * gjk::rel_tol::<T>(), T::from_f64(1e-7)),
     };
-    let (partner, d) = if side == Unique::A {
-        let d = cso.b_direction(-n);
-        (feature(cso.shape_b(), d, eta * cso.scale), d)
-    } else {
-        (feature(cso.shape_a(), n, eta * cso.scale), n)
-    };
-    if partner.radius > T::ZERO {
+    let db = cso.b_direction(-n);
+    let fa = feature(cso.shape_a(), n, eta * cso.scale);
+    let fb = feature(cso.shape_b(), db, eta * cso.scale);
+    if fa.radius > T::ZERO || fb.radius > T::ZERO {
         return true;
     }
-    partner.count == 2 && partner.flats[0].cross(partner.flats[1]).cross(d).length() <= turn
+    let face = |f: &Feature<T>, d: V3<T>| {
+        f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
+    };
+    // Two edges within f32's normal error may as well be a vertex near a
+    // narrow face's edge: f32 cannot tell (a hull vertex on a plate's
+    // narrow face, its nearby edge nearly level, kept a normal 0.78 rad
+    // off as the two edges' perpendicular).
+    let edges = T::PRECISION == rec::Precision::F64
+        && fa.count == 1
+        && fb.count == 1
+        && fa.flats[0].dot(n).abs() <= turn
+        && fb.flats[0].dot(db).abs() <= turn
+        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
+    face(&fa, n) || face(&fb, db) || edges
 }
 
 /// Where one core is a point (a sphere's centre) and the other has a
