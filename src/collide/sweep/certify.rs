@@ -33,7 +33,7 @@ use crate::collide::feature::{Feature, feature};
 use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::simplex::{CsoPoint, Simplex};
-use crate::collide::{Status, Witness, gjk, witness};
+use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -219,50 +219,35 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     sweep
 }
 
-/// How far a hit's contact points and polished normal can be trusted:
-/// `Approximate` where the normal did not settle; `Unique` where one
-/// shape's support stayed put under the normal's probes (the contact
-/// snaps to it) and the normal is determined there, `NotUnique` where it
-/// is not ([`normal_determined`]); else as the support sets at the normal say (a vertex or
-/// two crossing edges: unique; parallel features: not), but on a curved
-/// core a contact the sets call unique is `Approximate`: a rim or side
-/// nearly level with its partner, along which the normal's error slides
-/// the contact.
+/// How far a hit's contact points and polished normal can be trusted,
+/// from the support sets at the normal taken within its error (heights
+/// within 30 × GJK's tolerance of the size in f64, 4e-3 in f32):
+/// `Approximate` where the normal did not settle; `NotUnique` where the
+/// contact is not a point (parallel features: neither a vertex, nor one
+/// shape's support staying put under the probes, nor two crossing edges)
+/// or the normal is not determined there; on a curved core a point the
+/// probes did not see stay put is `Approximate` (a rim or side nearly
+/// level with its partner, along which the normal's error slides the
+/// contact); else `Unique`.
+///
+/// The normal is determined by a radius or a curved support, a face whose
+/// own normal it is, or in f64 two crossing edges' common perpendicular.
+/// Against a polytope's edge or vertex alone, or a face whose normal is
+/// not `n` (the point at the face's boundary, to the precision's
+/// rounding), any normal of the boundary's cone touches: an f32 hull
+/// vertex on a plate's narrow face 2e-5 of the size from its edge kept a
+/// normal 0.8 rad off, `Unique`. In f32 two edges within its normal's
+/// error may as well be a vertex near a narrow face's edge, its nearby
+/// edge nearly level (0.78 rad off as the edges' perpendicular).
 fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
-    let (n, hub) = (p.n, p.hub);
+    let n = p.n;
     if !p.settled {
         return Witness::Approximate;
     }
-    let unique_point = matches!(p.unique, Some(Unique::A | Unique::B));
-    let witness = if unique_point {
-        Witness::Unique
-    } else {
-        let eta = T::from_f64(30.0) * gjk::rel_tol::<T>() * cso.scale;
-        let core = (hub.a - n * cso.radius_a, hub.b + n * cso.radius_b);
-        match witness::classify(cso, n, eta, core, (2, 2)).0 {
-            Witness::Unique if cso.curved() => Witness::Approximate,
-            w => w,
-        }
-    };
-    if witness == Witness::Unique && !normal_determined(cso, n) {
-        Witness::NotUnique
-    } else {
-        witness
-    }
-}
-
-/// Whether the contact normal `n` (A's frame) is determined by the
-/// supports there, taken within the normal's error (heights within 4e-3
-/// of the size in f32): a radius or a curved support rounds the contact; a
-/// face determines it only as its own normal; two edges only as their
-/// common perpendicular. Against a polytope's edge or vertex alone, or a
-/// face whose normal is not `n` (the point at the face's boundary, to the
-/// precision's rounding), any normal of the boundary's cone touches: an
-/// f32 hull vertex on a plate's narrow face 2e-5 of the size from its edge
-/// kept a normal 0.8 rad off, `Unique`.
-fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> bool {
-    if cso.radius_a + cso.radius_b > T::ZERO {
-        return true;
+    let stayed = matches!(p.unique, Some(Unique::A | Unique::B));
+    let rounded = cso.radius_a + cso.radius_b > T::ZERO;
+    if stayed && rounded {
+        return Witness::Unique;
     }
     let (eta, turn) = match T::PRECISION {
         rec::Precision::F32 => (T::from_f64(4e-3), T::from_f64(3e-3)),
@@ -271,23 +256,28 @@ fn normal_determined<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> bool {
     let db = cso.b_direction(-n);
     let fa = feature(cso.shape_a(), n, eta * cso.scale);
     let fb = feature(cso.shape_b(), db, eta * cso.scale);
-    if fa.radius > T::ZERO || fb.radius > T::ZERO {
-        return true;
+    let crossing = fa.count == 1
+        && fb.count == 1
+        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
+    if !(stayed || fa.count == 0 || fb.count == 0 || crossing) {
+        return Witness::NotUnique;
+    }
+    if !stayed && cso.curved() {
+        return Witness::Approximate;
     }
     let face = |f: &Feature<T>, d: V3<T>| {
         f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
     };
-    // Two edges within f32's normal error may as well be a vertex near a
-    // narrow face's edge: f32 cannot tell (a hull vertex on a plate's
-    // narrow face, its nearby edge nearly level, kept a normal 0.78 rad
-    // off as the two edges' perpendicular).
     let edges = T::PRECISION == rec::Precision::F64
-        && fa.count == 1
-        && fb.count == 1
+        && crossing
         && fa.flats[0].dot(n).abs() <= turn
-        && fb.flats[0].dot(db).abs() <= turn
-        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
-    face(&fa, n) || face(&fb, db) || edges
+        && fb.flats[0].dot(db).abs() <= turn;
+    let curved = fa.radius > T::ZERO || fb.radius > T::ZERO;
+    if rounded || curved || face(&fa, n) || face(&fb, db) || edges {
+        Witness::Unique
+    } else {
+        Witness::NotUnique
+    }
 }
 
 /// Where one core is a point (a sphere's centre) and the other has a
