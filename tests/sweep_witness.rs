@@ -143,9 +143,9 @@ fn wide(v: Vec3A) -> DVec3 {
 }
 
 /// Measured at the witness's introduction (9 000 such sweeps a precision,
-/// a review harness): f64 `Unique` answers past 1e-7 rad 30 of 6 091
+/// a review harness): f64 `Unique` answers past 1e-7 rad 26 of 5 899
 /// (224 `Converged` answers past it before, nothing flagged), f32
-/// `Unique` answers past 1e-3 116 of 2 612 (4 719 before). What is left
+/// `Unique` answers past 1e-3 98 of 2 477 (4 719 before). What is left
 /// are normals the sweep polish settles on beside a box edge or a rim
 /// nearly level with a curved partner (up to 2e-5 rad in f64): the
 /// bounds below keep them from growing.
