@@ -21,7 +21,8 @@
 //!
 //! Every hit carries its certificate ([`certify`]): a bracket `[toi_lower,
 //! toi_upper]` of the time of impact, the contact normal polished on the
-//! shapes' supports at impact, and a contact point on each shape.
+//! shapes' supports at impact, a contact point on each shape, and how far
+//! the points and normal can be trusted (`Sweep::witness`).
 
 mod advance;
 mod analytic;
