@@ -845,3 +845,59 @@ fn a_plate_with_points_mid_edge_is_placed() {
         "{off:e} {r:?}"
     );
 }
+
+/// A cone's apex against a plate seen across its narrow face, 100 to
+/// 10 000 sizes away, the plate a hull on axes that are not its frame's
+/// (`(2, 1, −2)`, `(2, −2, 1)`, `(1, 2, 2)`, dyadic extents: every stored
+/// point exact), 1e-9 to 1e-5 thick, with 0 or 1 points mid-way along the
+/// narrow face's long edges. A review found the polish placing the
+/// apex's partner point up to 7× the tolerance off, `Unique`, and a third
+/// of such answers `NotUnique`; where GJK ran to its rounding both
+/// supports are now finite sets placed as a polytope pair's.
+#[test]
+fn cone_apexes_against_turned_plates_far_away() {
+    let mut rng = Rng::new(61);
+    let mut w = Worst::default();
+    let frame = [
+        DVec3::new(2.0, 1.0, -2.0),
+        DVec3::new(2.0, -2.0, 1.0),
+        DVec3::new(1.0, 2.0, 2.0),
+    ];
+    let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
+    for i in 0..600 {
+        let a = exact_common::unique_support(&mut rng, "cone apex");
+        let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
+        let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
+        let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
+        let mut points = vec![];
+        for k in 0..8 {
+            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+            points.push(at(s(1) * ha, s(2) * hb, s(4) * hc));
+        }
+        if i % 2 == 1 {
+            points.extend([at(ha, 0.0, hc), at(ha, 0.0, -hc)]);
+        }
+        let b = Shape::hull(points);
+        let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
+        let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
+        let qb = at(ha, t * hb, s * hc);
+        let d = 10f64.powf(rng.range(2.0, 4.0));
+        let c = exact_common::place(
+            format!("cone apex vs turned plate {hc:e}"),
+            a,
+            (b, frame[0] / 3.0, qb),
+            rng.pose(3.0),
+            rng.range(0.0, std::f64::consts::TAU),
+            d,
+        );
+        let (pa, pb) = placed(&c);
+        w.add(
+            &c,
+            &gjk::distance(&pa, &pb),
+            f64::EPSILON,
+            (POINT_TOL, NORMAL_TOL),
+        );
+    }
+    println!("cone apex vs turned plates: {w:?}");
+    assert!(w.not_unique * 20 <= w.cases, "{w:?}");
+}

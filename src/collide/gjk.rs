@@ -680,6 +680,29 @@ fn separation_at<T: Real>(
         }
         return polished_separation(core, (ca, cb, n), &p);
     }
+    // A cone's apex against a polytope (or another apex), where GJK ran
+    // to its rounding: both supports are finite sets, which place the
+    // points as a polytope pair's (a plate's narrow face far away: the
+    // polish's points were 2.9e-8 of the size off, `Unique`). GJK stopped
+    // early (the hand-over) leaves a normal the sets may not hold.
+    let upper = (cb - ca).length();
+    let tight = upper - core.lower
+        <= T::from_f64(64.0) * T::EPSILON * (upper + cso.scale + cso.offset().length());
+    if let Some(c) = tight
+        .then(|| sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)))
+        .flatten()
+    {
+        rec::text!("a cone's apex: closest points of the support sets");
+        let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
+        return Separation {
+            a: c.a,
+            b: c.b,
+            normal: c.normal,
+            lower: core.lower.max(c.lower),
+            witness,
+            evaluations: 2,
+        };
+    }
     let p = witness::polish(cso, n, eta);
     polished_separation(core, (ca, cb, n), &p)
 }

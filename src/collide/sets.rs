@@ -82,8 +82,8 @@ impl<T: Real> Set<T> {
         Some(set)
     }
 
-    /// The support set of a polytope core along `d` within `eta`; `None`
-    /// for curved cores.
+    /// The support set of a polytope core along `d` within `eta`, or a
+    /// cone's apex alone; `None` for other curved supports.
     fn on(shape: &Shape<T>, d: V3<T>, eta: T) -> Option<Self> {
         match &shape.geom {
             Geom::Point | Geom::Sphere { .. } => Self::of(std::iter::once(V3::<T>::ZERO), d, eta),
@@ -99,7 +99,18 @@ impl<T: Real> Set<T> {
                 Self::of([y, -y].into_iter(), d, eta)
             }
             Geom::Hull(hull) => Self::of(hull.points().iter().copied(), d, eta),
-            Geom::Cylinder { .. } | Geom::Cone { .. } => None,
+            Geom::Cone {
+                half_height,
+                radius,
+            } => {
+                // The apex alone, where the base rim is below it by more
+                // than `eta` (else a curved support).
+                let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+                let (apex, rim) = (d.y() * *half_height, s * *radius - d.y() * *half_height);
+                let top = V3::<T>::new(T::ZERO, *half_height, T::ZERO);
+                (apex - rim > eta).then(|| Self::of(std::iter::once(top), d, eta))?
+            }
+            Geom::Cylinder { .. } => None,
         }
     }
 
