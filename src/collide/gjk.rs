@@ -39,11 +39,12 @@ use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
 use super::handover::{hands_over, rough_rel, rough_then_polish};
-use super::sets;
+pub(crate) use super::separation::separation;
+use super::separation::{closest_points, separation_at};
 use super::simplex::{CsoPoint, Simplex};
 pub(crate) use super::touch::{touch_tol, touches};
 pub use super::warm::{SimplexCache, distance_warm};
-use super::witness::{self, Witness};
+use super::witness::Witness;
 use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -533,209 +534,6 @@ pub fn distance_with_tolerance<T: Real>(
     out
 }
 
-/// The cores' closest points and normal when apart, polished: GJK's, or
-/// the polish's (`witness::polish`) where they are certified points of the
-/// shapes and settled, or at least no farther apart.
-pub(crate) struct Separation<T: Real> {
-    /// The closest point of A's core, in A's frame.
-    pub a: V3<T>,
-    /// The closest point of B's core, in A's frame.
-    pub b: V3<T>,
-    /// Unit normal from A to B, in A's frame.
-    pub normal: V3<T>,
-    /// The best certified lower bound of the cores' distance.
-    pub lower: T,
-    /// How far the points can be trusted.
-    pub witness: Witness,
-    /// Support evaluations the polish made.
-    pub evaluations: u32,
-}
-
-/// GJK's closest points of the cores from its final `simplex`: on
-/// polytope cores kept in the simplex's plane
-/// ([`Simplex::closest_points_on_plane`]); curved cores' are the polish's.
-fn closest_points<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>) -> (V3<T>, V3<T>) {
-    if cso.curved() {
-        simplex.closest_points()
-    } else {
-        simplex.closest_points_on_plane()
-    }
-}
-
-/// [`Separation`] of apart cores from GJK's final `simplex` and `core`.
-pub(crate) fn separation<T: Real>(
-    cso: &Cso<'_, T>,
-    simplex: &Simplex<T>,
-    core: &CoreResult<T>,
-) -> Separation<T> {
-    let (ca, cb) = closest_points(cso, simplex);
-    let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
-    let distinct = simplex.distinct();
-    let on_feature = settled(cso, simplex, distinct);
-    separation_at(cso, core, (ca, cb, distinct, on_feature), n)
-}
-
-/// Whether GJK's final `simplex` (with `distinct` support points per
-/// side) lies on one feature of the CSO and is wide enough for its weights:
-/// a triangle narrower than `√ε` of the size goes to the support sets.
-fn settled<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, distinct: (usize, usize)) -> bool {
-    simplex.on_feature(distinct) && !simplex.sliver(T::EPSILON.sqrt() * cso.scale)
-}
-
-/// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
-/// (A's frame), already computed by the caller; `distinct` counts the
-/// final simplex's support points on A and on B, `on_feature` says whether
-/// it lies on one feature of the CSO ([`Simplex::on_feature`]).
-fn separation_at<T: Real>(
-    cso: &Cso<'_, T>,
-    core: &CoreResult<T>,
-    (ca, cb, distinct, on_feature): (V3<T>, V3<T>, (usize, usize), bool),
-    n: V3<T>,
-) -> Separation<T> {
-    let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    if !cso.curved() {
-        // GJK's points are the closest points of its simplex: exact unless
-        // the simplex is off the CSO's features, its certificate is loose,
-        // a side's point is a lone vertex whose support set is an edge or a
-        // face (an edge shorter than √tolerance × size, nearly
-        // perpendicular to the normal, moves the distance by less than
-        // GJK's gap along its whole length), or a side's edge lies on a
-        // face of its set; the support sets place those (`sets`), else the
-        // polish (a lone vertex) or GJK's points.
-        let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct);
-        let lone = doubt == witness::Doubt::LoneVertex;
-        let gjk = Separation {
-            a: ca,
-            b: cb,
-            normal: n,
-            lower: core.lower,
-            witness,
-            evaluations: 0,
-        };
-        // GJK's certificate: where its bounds are further apart than their
-        // rounding, it stopped on its tolerance, and the features may not
-        // be the closest (the points are off by up to √(2·D·gap)).
-        let upper = (cb - ca).length();
-        let loose = upper - core.lower
-            > T::from_f64(64.0) * T::EPSILON * (upper + cso.scale + cso.offset().length());
-        if doubt == witness::Doubt::None && on_feature && !loose {
-            return gjk;
-        }
-        rec::text!("GJK's points in doubt ({doubt:?}, on a feature {on_feature}, loose {loose})");
-        // The sets must hold the closest features at GJK's normal, off by
-        // up to √(2·gap / D) rad: their heights spread by that times the size.
-        let gap = (upper - core.lower).max(T::ZERO);
-        let spread = T::from_f64(4.0) * cso.scale * (T::TWO * gap / upper.max(cso.scale)).sqrt();
-        let (eta_a, eta_b) = witness::set_etas(cso, eta);
-        if let Some(c) = sets::closest(cso, n, (eta_a.max(spread), eta_b.max(spread)), (ca, cb)) {
-            // The support sets' closest points, certified on the shapes.
-            rec::text!("closest points of the support sets");
-            let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
-            return Separation {
-                a: c.a,
-                b: c.b,
-                normal: c.normal,
-                lower: core.lower.max(c.lower),
-                witness,
-                evaluations: 2,
-            };
-        }
-        if !lone {
-            // GJK stopped on its tolerance and the sets could not place the
-            // points: they are only as good as its gap (a second review:
-            // 3.1e-3 of the size off 3 800 sizes away, said `Unique`).
-            let witness = if loose && gjk.witness == Witness::Unique {
-                Witness::Approximate
-            } else {
-                gjk.witness
-            };
-            return Separation { witness, ..gjk };
-        }
-        let p = witness::polish(cso, n, eta);
-        if p.certified && p.witness == Witness::Unique {
-            // The polish's points are the closest points; on polytopes the
-            // normal is their direction (the polish's own may be the
-            // edge's perpendicular, up to its tolerance off in f32).
-            let d = p.b - p.a;
-            let far = d.length() > T::from_f64(1e3) * T::EPSILON * cso.scale;
-            return Separation {
-                a: p.a,
-                b: p.b,
-                normal: if far { d / d.length() } else { p.normal },
-                lower: core.lower.max(p.lower),
-                witness: Witness::Unique,
-                evaluations: 2 * p.steps,
-            };
-        }
-        // Not settled. GJK's points stand where the polish's certified
-        // points agree with them to the witness tolerance (the usual case:
-        // GJK was right), and in f32, where the sets span ~7e-4 of the size
-        // and a lone vertex on an edge is common; otherwise (f64) the
-        // polish says the answer is approximate.
-        let agrees = p.certified
-            && (p.a - ca).length().max((p.b - cb).length())
-                <= witness::witness_tol::<T>() * cso.scale;
-        if agrees || T::PRECISION == rec::Precision::F32 {
-            return gjk;
-        }
-        return polished_separation(core, (ca, cb, n), &p);
-    }
-    // A cone's apex against a polytope (or another apex), where GJK ran
-    // to its rounding: both supports are finite sets, which place the
-    // points as a polytope pair's (a plate's narrow face far away: the
-    // polish's points were 2.9e-8 of the size off, `Unique`). GJK stopped
-    // early (the hand-over) leaves a normal the sets may not hold.
-    let upper = (cb - ca).length();
-    let tight = upper - core.lower
-        <= T::from_f64(64.0) * T::EPSILON * (upper + cso.scale + cso.offset().length());
-    if let Some(c) = tight
-        .then(|| sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)))
-        .flatten()
-    {
-        rec::text!("a cone's apex: closest points of the support sets");
-        let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
-        return Separation {
-            a: c.a,
-            b: c.b,
-            normal: c.normal,
-            lower: core.lower.max(c.lower),
-            witness,
-            evaluations: 2,
-        };
-    }
-    let p = witness::polish(cso, n, eta);
-    polished_separation(core, (ca, cb, n), &p)
-}
-
-/// [`Separation`] from GJK's points `(ca, cb)` and normal `n` and the
-/// polish `p` from there: the polish's points where they are certified and
-/// settled, or at least no farther apart.
-fn polished_separation<T: Real>(
-    core: &CoreResult<T>,
-    (ca, cb, n): (V3<T>, V3<T>, V3<T>),
-    p: &witness::Polished<T>,
-) -> Separation<T> {
-    let polished = p.certified
-        && p.witness != Witness::NotUnique
-        && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
-    let (a, b) = if polished { (p.a, p.b) } else { (ca, cb) };
-    // GJK's points keep GJK's normal unless the polish's is certified at
-    // least as well (radii are offset along it).
-    let normal = if polished || p.lower >= core.lower {
-        p.normal
-    } else {
-        n
-    };
-    Separation {
-        a,
-        b,
-        normal,
-        lower: core.lower.max(p.lower),
-        witness: p.witness,
-        evaluations: 2 * p.steps,
-    }
-}
-
 /// The full-shape distance from GJK's final `simplex` and `core` result
 /// (stopped at relative tolerance `rel`), `touching` as decided by
 /// [`touches`]. Apart shapes get their witnesses and normal
@@ -771,7 +569,7 @@ pub(super) fn finish_distance<T: Real>(
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
                 let distinct = simplex.distinct();
-                let on_feature = settled(cso, simplex, distinct);
+                let on_feature = simplex.settled(distinct, cso.scale);
                 let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);

@@ -20,6 +20,7 @@ mod polytope;
 mod project;
 mod recast;
 mod sat;
+mod separation;
 mod sets;
 pub mod signed;
 pub mod simplex;

@@ -129,6 +129,15 @@ impl<T: Real> Simplex<T> {
         }
     }
 
+    /// Whether the simplex (with `distinct` support points per side) lies
+    /// on one feature of the CSO ([`on_feature`](Self::on_feature)) and
+    /// is wide enough for its weights: a triangle narrower than `√ε` of
+    /// `scale` goes to the support sets.
+    #[must_use]
+    pub fn settled(&self, distinct: (usize, usize), scale: T) -> bool {
+        self.on_feature(distinct) && !self.sliver(T::EPSILON.sqrt() * scale)
+    }
+
     /// Whether the simplex is a triangle narrower than `width` (its least
     /// height): GJK's weights on a sliver err by the rounding of its
     /// points over its width, which f32 feels first (a plate 1e-4 thick
