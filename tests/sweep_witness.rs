@@ -12,7 +12,7 @@
 //! Checked for every method and both precisions: a `Converged` answer
 //! that says `Unique` has its normal within 1e-7 rad (f64) and its normal
 //! and point within 1e-3 (f32) of the exact ones, but for a small measured
-//! remainder (below); the answers past those tolerances say `Approximate`
+//! remainder (at most 0.2 % in f64, 5 % in f32); the answers past those tolerances say `Approximate`
 //! or `NotUnique` nearly always; and well-conditioned contacts (larger
 //! `τ`) mostly stay `Unique`.
 
@@ -143,12 +143,12 @@ fn wide(v: Vec3A) -> DVec3 {
 }
 
 /// Measured at the witness's introduction (9 000 such sweeps a precision,
-/// a review harness): f64 `Unique` answers past 1e-7 rad 26 of 5 899
+/// a review harness): f64 `Unique` answers past 1e-7 rad 3 of 5 875
 /// (224 `Converged` answers past it before, nothing flagged), f32
-/// `Unique` answers past 1e-3 98 of 2 477 (4 719 before). What is left
-/// are normals the sweep polish settles on beside a box edge or a rim
-/// nearly level with a curved partner (up to 2e-5 rad in f64): the
-/// bounds below keep them from growing.
+/// `Unique` answers past 1e-3 98 of 2 477 (4 719 before). f64 steps read
+/// beside a ridge are checked by the distance backed off from the contact
+/// (`certify::backed_off`); f32's remainder is rims and corners nearly
+/// level with a curved partner. The bounds keep them from growing.
 #[test]
 fn near_flat_contacts_say_how_far_they_can_be_trusted() {
     let mut rng = Rng::new(77);
@@ -178,7 +178,7 @@ fn near_flat_contacts_say_how_far_they_can_be_trusted() {
     }
     println!("near-flat sweeps, Converged answers:\n f64 {t64:?}\n f32 {t32:?}");
     // Unique answers past the tolerances: a small remainder.
-    assert!(t64.wrong_unique * 100 <= t64.unique, "f64 {t64:?}");
+    assert!(t64.wrong_unique * 500 <= t64.unique, "f64 {t64:?}");
     assert!(t32.wrong_unique * 20 <= t32.unique, "f32 {t32:?}");
     // Answers past the tolerances nearly always say so.
     assert!(t64.wrong_unique * 4 <= t64.off, "f64 {t64:?}");

@@ -350,6 +350,7 @@ fn contact_normal<T: Real>(
             hub,
             unique: Some(unique),
             settled: true,
+            ridge: false,
         };
     }
     let Polished {
@@ -357,18 +358,24 @@ fn contact_normal<T: Real>(
         mut hub,
         unique,
         mut settled,
+        ridge,
     } = polish(cso, x, n0, near, iterations);
-    if unique == Some(Unique::Neither)
-        && T::PRECISION == rec::Precision::F64
-        && let Some(better) = backed_off(cso, x, n, iterations)
-    {
-        rec::text!(
-            "contact normal from the distance backed off: {:?}",
-            cso.world_vector(better)
-        );
-        (n, hub) = (better, support(cso, better));
-        settled = true;
-        *iterations += 1;
+    // Neither support stayed put, or the last step was read beside a
+    // ridge (it may stall up to 2e-5 rad off with a step too small to
+    // tell): in f64 the distance backed off certifies the normal, else it
+    // is not settled.
+    if (unique == Some(Unique::Neither) || ridge) && T::PRECISION == rec::Precision::F64 {
+        if let Some(better) = backed_off(cso, x, n, iterations) {
+            rec::text!(
+                "contact normal from the distance backed off: {:?}",
+                cso.world_vector(better)
+            );
+            (n, hub) = (better, support(cso, better));
+            settled = true;
+            *iterations += 1;
+        } else if ridge {
+            settled = false;
+        }
     }
     // On a curved core a face of `K` (a rim point against a flat side) or
     // the probes' verdict leaves the contact point to a mix of support
@@ -382,6 +389,7 @@ fn contact_normal<T: Real>(
         hub,
         unique: sets_check(cso, n, unique),
         settled,
+        ridge,
     }
 }
 

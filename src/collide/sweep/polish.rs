@@ -55,6 +55,10 @@ pub(super) struct Polished<T: Real> {
     pub hub: Full<T>,
     pub unique: Option<Unique>,
     pub settled: bool,
+    /// The last step's probes narrowed past a ridge (`about_edge`): the
+    /// step was taken on a curve read beside a jump, which can stall up to
+    /// 2e-5 rad off (f64) with a step too small to tell.
+    pub ridge: bool,
 }
 
 /// The contact normal at `x` from the method's `n0` (unit). `near` is the
@@ -78,9 +82,11 @@ pub(super) fn polish<T: Real>(
             hub,
             unique: None,
             settled: true,
+            ridge: false,
         };
     }
     let mut settled = false;
+    let mut ridge = false;
     let mut unique = None;
     let mut gap = n.dot(x - hub.k);
     // A step below this is the last: Newton's error after it is its square.
@@ -91,7 +97,8 @@ pub(super) fn polish<T: Real>(
     let mut classified_wide = false;
     while rounds < ROUNDS && tries < ROUNDS + 2 {
         tries += 1;
-        let (base, step, alone) = proposal(cso, x, n, &hub, h, iterations);
+        let mut beside = false;
+        let (base, step, alone) = proposal(cso, x, n, &hub, h, (iterations, &mut beside));
         unique = Some(alone);
         classified_wide = h > probe::<T>();
         // A face's normal (no step) is exact: nothing further to polish.
@@ -138,6 +145,7 @@ pub(super) fn polish<T: Real>(
         h = probe::<T>();
         let turn = n.cross(next).length();
         (n, hub, gap) = (next, k, g);
+        ridge = beside;
         rounds += 1;
         if narrow && (turn <= done || face) {
             settled = true;
@@ -148,7 +156,7 @@ pub(super) fn polish<T: Real>(
         // Wide probes call a face smaller than their jump threshold (16 ×
         // angle × size) a unique point, whose support the contact would
         // snap to: the last word on which support is unique is narrow.
-        unique = Some(proposal(cso, x, n, &hub, probe::<T>(), iterations).2);
+        unique = Some(proposal(cso, x, n, &hub, probe::<T>(), (iterations, &mut false)).2);
     }
     if rounds > 0 {
         rec::text!(
@@ -161,6 +169,7 @@ pub(super) fn polish<T: Real>(
         hub,
         unique,
         settled,
+        ridge,
     }
 }
 
@@ -194,7 +203,7 @@ fn proposal<T: Real>(
     n: V3<T>,
     hub: &Full<T>,
     h: T,
-    iterations: &mut u32,
+    (iterations, ridge): (&mut u32, &mut bool),
 ) -> (V3<T>, V3<T>, Unique) {
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = crate::real::tangents::<T>(n);
@@ -220,7 +229,7 @@ fn proposal<T: Real>(
     } else {
         Unique::Neither
     };
-    let (base, step) = step_from(cso, (x, n, h), hub, [p1, p2], iterations);
+    let (base, step) = step_from(cso, (x, n, h), hub, [p1, p2], (iterations, ridge));
     (base, step, unique)
 }
 
@@ -241,7 +250,7 @@ fn step_from<T: Real>(
     (x, n, h): (V3<T>, V3<T>, T),
     hub: &Full<T>,
     [p1, p2]: [Probe<T>; 2],
-    iterations: &mut u32,
+    (iterations, ridge): (&mut u32, &mut bool),
 ) -> (V3<T>, V3<T>) {
     let (t1, d1, t2, d2) = (p1.t, p1.k, p2.t, p2.k);
     let jump = T::from_f64(16.0) * h * cso.scale;
@@ -308,6 +317,7 @@ fn step_from<T: Real>(
         }
     };
     let (curvature, narrow) = about_edge(cso, h, |s| at(s, iterations), u);
+    *ridge |= narrow < h;
     let mut theta = step(curvature);
     if narrow < h && theta.abs() > narrow {
         // The narrowed probes' curve holds only over their own span: a
