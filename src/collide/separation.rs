@@ -171,7 +171,7 @@ pub(super) fn separation_at<T: Real>(
     // points as a polytope pair's (a plate's narrow face far away: the
     // polish's points were 2.9e-8 of the size off, `Unique`). GJK stopped
     // early (the hand-over) leaves a normal the sets may not hold.
-    if let Some(c) = (!loose(cso, core, (cb - ca).length()))
+    if let Some(c) = (sets::finite(cso, n) && !loose(cso, core, (cb - ca).length()))
         .then(|| sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)))
         .flatten()
     {

@@ -31,6 +31,11 @@ use crate::shape::{Geom, Shape};
 /// to the polish).
 const SET_POINTS: usize = 64;
 
+/// The points a support set holds at first: sets of more (a hull's
+/// many-point face) are taken again at [`SET_POINTS`]. Zeroing four sets'
+/// arrays of 64 on every call cost hull queries 10 % by wall clock.
+const FEW_POINTS: usize = 16;
+
 /// The most points the sets' GJK adds: each moves the nearest point
 /// towards the origin, and a triangle's nearest point takes at most three;
 /// beyond this only rounding cycles. With every pair of points tried
@@ -56,35 +61,46 @@ pub(crate) struct Closest<T: Real> {
 
 /// A support set: the core's points (its local frame) within a height
 /// tolerance of its support.
-struct Set<T: Real> {
-    points: [V3<T>; SET_POINTS],
+struct Set<T: Real, const N: usize> {
+    points: [V3<T>; N],
     len: usize,
 }
 
-impl<T: Real> Set<T> {
-    /// The points of `candidates` within `eta` of the highest along `d`;
-    /// `None` past [`SET_POINTS`].
-    fn of(candidates: impl Iterator<Item = V3<T>> + Clone, d: V3<T>, eta: T) -> Option<Self> {
+/// Why a support set was not taken.
+enum NoSet {
+    /// A curved support (a rim, a side).
+    Curved,
+    /// More than the set's capacity.
+    TooMany,
+}
+
+impl<T: Real, const N: usize> Set<T, N> {
+    /// The points of `candidates` within `eta` of the highest along `d`.
+    fn of(
+        candidates: impl Iterator<Item = V3<T>> + Clone,
+        d: V3<T>,
+        eta: T,
+    ) -> Result<Self, NoSet> {
         let top = candidates.clone().map(|p| p.dot(d)).fold(-T::MAX, T::max);
         let mut set = Self {
-            points: [V3::<T>::ZERO; SET_POINTS],
+            points: [V3::<T>::ZERO; N],
             len: 0,
         };
         for p in candidates {
             if p.dot(d) >= top - eta && !set.points[..set.len].contains(&p) {
-                if set.len == SET_POINTS {
-                    return None;
+                if set.len == N {
+                    return Err(NoSet::TooMany);
                 }
                 set.points[set.len] = p;
                 set.len += 1;
             }
         }
-        Some(set)
+        Ok(set)
     }
 
     /// The support set of a polytope core along `d` within `eta`, or a
-    /// cone's apex alone; `None` for other curved supports.
-    fn on(shape: &Shape<T>, d: V3<T>, eta: T) -> Option<Self> {
+    /// cone's apex alone.
+    fn on(shape: &Shape<T>, d: V3<T>, eta: T) -> Result<Self, NoSet> {
         match &shape.geom {
             Geom::Point | Geom::Sphere { .. } => Self::of(std::iter::once(V3::<T>::ZERO), d, eta),
             Geom::Box { half_extents: h } => {
@@ -108,9 +124,13 @@ impl<T: Real> Set<T> {
                 let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
                 let (apex, rim) = (d.y() * *half_height, s * *radius - d.y() * *half_height);
                 let top = V3::<T>::new(T::ZERO, *half_height, T::ZERO);
-                (apex - rim > eta).then(|| Self::of(std::iter::once(top), d, eta))?
+                if apex - rim > eta {
+                    Self::of(std::iter::once(top), d, eta)
+                } else {
+                    Err(NoSet::Curved)
+                }
             }
-            Geom::Cylinder { .. } => None,
+            Geom::Cylinder { .. } => Err(NoSet::Curved),
         }
     }
 
@@ -130,31 +150,79 @@ impl<T: Real> Set<T> {
 pub(crate) fn closest<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
+    etas: (T, T),
+    points: (V3<T>, V3<T>),
+) -> Option<Closest<T>> {
+    match closest_in::<T, FEW_POINTS>(cso, n, etas, points) {
+        Err(NoSet::TooMany) => closest_in::<T, SET_POINTS>(cso, n, etas, points).ok()?,
+        other => other.ok()?,
+    }
+}
+
+/// Whether both cores' supports at `n` (A's frame) may be finite sets:
+/// not a cylinder's, nor a cone's other than its apex (a cheap test
+/// before [`closest`] on curved pairs).
+pub(crate) fn finite<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> bool {
+    let finite_on = |shape: &Shape<T>, d: V3<T>| match &shape.geom {
+        Geom::Cylinder { .. } => false,
+        Geom::Cone {
+            half_height,
+            radius,
+        } => {
+            let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+            d.y() * *half_height > s * *radius - d.y() * *half_height
+        }
+        _ => true,
+    };
+    finite_on(cso.shape_a(), n) && finite_on(cso.shape_b(), cso.b_direction(-n))
+}
+
+/// [`closest`] with sets of up to `N` points: `Err` where a set has more
+/// or a core is curved, `Ok(None)` where the sets cannot answer.
+fn closest_in<T: Real, const N: usize>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
     (eta_a, eta_b): (T, T),
     (ca, cb): (V3<T>, V3<T>),
+) -> Result<Option<Closest<T>>, NoSet> {
+    let set_a = Set::<T, N>::on(cso.shape_a(), n, eta_a)?;
+    let set_b = Set::<T, N>::on(cso.shape_b(), cso.b_direction(-n), eta_b)?;
+    Ok(solve::<T, N>(
+        cso,
+        n,
+        (ca, cb),
+        (set_a.points(), set_b.points()),
+    ))
+}
+
+/// [`closest`] on the support sets `points_a` and `points_b` (each core's
+/// local frame, at most `N` points).
+fn solve<T: Real, const N: usize>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    (ca, cb): (V3<T>, V3<T>),
+    (points_a, points_b): (&[V3<T>], &[V3<T>]),
 ) -> Option<Closest<T>> {
-    let set_a = Set::on(cso.shape_a(), n, eta_a)?;
-    let set_b = Set::on(cso.shape_b(), cso.b_direction(-n), eta_b)?;
     // A's points relative to GJK's point on A; B's as its local
     // differences from its first point turned into A's frame, that point
     // being at `offset` from GJK's point on A.
-    let origin_b = set_b.points[0];
+    let origin_b = points_b[0];
     let offset = cso.b_point(origin_b) - ca;
     let rel_a = |p: V3<T>| p - ca;
     let rel_b = |p: V3<T>| cso.b_vector(p - origin_b);
-    let mut pa = [V3::<T>::ZERO; SET_POINTS];
-    let mut qb = [V3::<T>::ZERO; SET_POINTS];
-    for (out, &p) in pa.iter_mut().zip(set_a.points()) {
+    let mut pa = [V3::<T>::ZERO; N];
+    let mut qb = [V3::<T>::ZERO; N];
+    for (out, &p) in pa.iter_mut().zip(points_a) {
         *out = rel_a(p);
     }
-    for (out, &p) in qb.iter_mut().zip(set_b.points()) {
+    for (out, &p) in qb.iter_mut().zip(points_b) {
         *out = rel_b(p);
     }
     let sets: Sets<'_, T, _> = Sets {
-        a: &pa[..set_a.len],
-        a_own: set_a.points(),
-        b: set_b.points(),
-        turned: &qb[..set_b.len],
+        a: &pa[..points_a.len()],
+        a_own: points_a,
+        b: points_b,
+        turned: &qb[..points_b.len()],
         turn: |v: V3<T>| cso.b_vector(v),
         offset,
     };
