@@ -13,7 +13,7 @@ mod gjk_common;
 
 use cspace::{Placed, Pose, Shape, Status, Witness, gjk, signed};
 use exact_common::{Case, FAMILIES};
-use gjk_common::Rng;
+use gjk_common::{Rng, angle};
 use glam::{DQuat, DVec3, Vec3A};
 
 /// The witness tolerance relative to the size, f64.
@@ -33,12 +33,6 @@ fn normal_tol(c: &Case, eps: f64, base: f64) -> f64 {
         .max(c.pose_b.position.abs().max_element())
         + c.scale;
     base + 64.0 * eps * reach / c.distance
-}
-
-/// The angle between two unit vectors, accurate near 0 (`acos` of the dot
-/// product is not: it reads 2.1e-8 for parallel vectors).
-fn angle(u: DVec3, v: DVec3) -> f64 {
-    u.cross(v).length().atan2(u.dot(v))
 }
 
 /// Worst errors of one family's unique answers, and how many answers were not unique.

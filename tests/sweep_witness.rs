@@ -24,7 +24,7 @@ mod gjk_common;
 use cspace::sweep::{self, Sweep};
 use cspace::{Placed, Shape, Status, V3, Witness};
 use exact_common::SweepCase;
-use gjk_common::{Rng, pose_f32};
+use gjk_common::{Rng, angle, pose_f32};
 use glam::{DVec3, Vec3A};
 
 type Method = fn(&Placed<'_, f64>, V3<f64>, &Placed<'_, f64>) -> Sweep<f64>;
@@ -100,11 +100,6 @@ fn case(rng: &mut Rng, i: usize) -> (SweepCase, f64) {
     );
     let touch = exact_common::place(name, (a, m, p), b, pose_a, twist, 0.0);
     (exact_common::moved_back(rng, touch), tau)
-}
-
-/// The angle between two unit vectors, accurate near 0.
-fn angle(u: DVec3, v: DVec3) -> f64 {
-    u.cross(v).length().atan2(u.dot(v))
 }
 
 /// Counts of `Converged` answers in one precision.

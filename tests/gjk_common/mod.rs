@@ -445,3 +445,9 @@ pub fn arb_shape() -> impl proptest::strategy::Strategy<Value = Shape<f64>> {
     ];
     (geom, margin).prop_map(|(g, m)| g.with_margin(m))
 }
+
+/// The angle between two unit vectors, accurate near 0 (`acos` of their
+/// dot product is not: it reads 2.1e-8 for parallel vectors).
+pub fn angle(u: DVec3, v: DVec3) -> f64 {
+    u.cross(v).length().atan2(u.dot(v))
+}

@@ -46,14 +46,17 @@ fn probe<T: Real>() -> T {
 /// Newton step turns the wrong way.
 const WIDEST_PROBE: f64 = 3e-2;
 
-/// The polished contact normal (unit, A's frame), its support point of
-/// `K`, which shape's support the probes found unique around it (none
-/// probed: `None`), and whether the normal settled: a face's normal, or a
-/// last Newton step below `4√ε` (its error is then that step's square).
+/// The polished contact normal and what the polish learnt about it.
 pub(super) struct Polished<T: Real> {
+    /// The contact normal, unit, A's frame, from A towards B.
     pub n: V3<T>,
+    /// The support point of `K` along `n`.
     pub hub: Full<T>,
+    /// Which shape's support the probes found unique around `n` (none
+    /// probed: `None`).
     pub unique: Option<Unique>,
+    /// Whether the normal settled: a face's normal, or a last Newton step
+    /// below `4√ε` (its error is then that step's square).
     pub settled: bool,
     /// The last step's probes narrowed past a ridge (`about_edge`): the
     /// step was taken on a curve read beside a jump, which can stall up to
