@@ -78,8 +78,12 @@ pub struct Distance<T: Real> {
     pub point_a: V3<T>,
     /// The closest point on B, world space.
     pub point_b: V3<T>,
-    /// Unit vector from A towards B (`point_b − point_a` normalised when apart).
-    /// When intersecting: the direction between the cores if they are apart,
+    /// Unit vector from A towards B. When apart, the closest points'
+    /// direction as the certificate has it (the lower bound is the
+    /// separation along it), not re-derived from the points: their
+    /// difference carries their rounding (ε × size) over the distance, a
+    /// hundredth of a radian on a long f32 shape a hair away. When
+    /// intersecting: the direction between the cores if they are apart,
     /// otherwise an arbitrary unit vector.
     pub normal: V3<T>,
     /// Whether the shapes overlap or touch. Touching means a distance of at

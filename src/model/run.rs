@@ -40,9 +40,11 @@ pub enum Outcome {
         point_a: [f64; 3],
         /// Closest point on B.
         point_b: [f64; 3],
-        /// Unit normal from A towards B (`point_b − point_a` normalised when
-        /// apart; the direction between the cores when intersecting). Absent
-        /// in answers written before it was added.
+        /// Unit normal from A towards B: when apart the certificate's
+        /// direction, that of `point_b − point_a` to the points' rounding
+        /// over the distance (`gjk::Distance::normal`); the direction
+        /// between the cores when intersecting. Absent in answers written
+        /// before it was added.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         normal: Option<[f64; 3]>,
         /// The certificate `[lower, upper]`: the true distance lies between

@@ -4,15 +4,19 @@ use super::{Judge, Tolerance, f32_vs_f64, nums, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::Status;
-use cspace::model::{Algorithm, Precision};
+use cspace::model::{Algorithm, Answer, Outcome, Precision};
 
 /// Judges a distance case (GJK).
 pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
+    if let Some(ans) = j.answer(j.q, Algorithm::Gjk) {
+        judge_answer(j, rng, &ans);
+    }
+}
+
+/// The checks of `ans`, the GJK distance of the judge's query.
+fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
     let q = j.q;
-    let Some(ans) = j.answer(q, Algorithm::Gjk) else {
-        return;
-    };
-    let n = nums(&ans);
+    let n = nums(ans);
     let d = n.value;
     let tol = j.dist_tol(d);
     let subject = with(q, Algorithm::Gjk);
@@ -39,11 +43,23 @@ pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
         );
     } else {
         let witness = geom::norm(geom::sub(n.point_b, n.point_a));
+        // The answer's normal is its certificate's direction: the separation
+        // along it is the lower bound, within the distance's tolerance. An
+        // engine's answer without a normal is judged along its points'
+        // direction, known to their rounding over their distance.
         let lower = j.pair.gap(n.normal);
-        // The normal comes from the witness points, whose direction is
-        // known to (rounding of the points) / (their distance): the lower
-        // bound it gives is loose by that angle times the size.
-        let angle = (j.tol.pos * j.reach / witness.max(f64::MIN_POSITIVE)).min(2.0);
+        let given = matches!(
+            ans.outcome,
+            Outcome::Distance {
+                normal: Some(_),
+                ..
+            }
+        );
+        let angle = if given {
+            0.0
+        } else {
+            (j.tol.pos * j.reach / witness.max(f64::MIN_POSITIVE)).min(2.0)
+        };
         let error = (witness - d).abs().max(d - lower - angle * j.size.max(d));
         j.check(
             "gjk-bracket",
@@ -89,5 +105,93 @@ pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
             e <= stall + tol,
         );
     }
-    f32_vs_f64(j, &ans, Algorithm::Gjk, "distance");
+    f32_vs_f64(j, ans, Algorithm::Gjk, "distance");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace::model::{Query, QueryKind};
+    use cspace_recorder::{ShapeDecl, ShapeGeom};
+
+    /// Fuzz seed 77 (f32), case 34486 shrunk: a box 164 long and 3.5e-3
+    /// thick, a thin capsule crossing its long edge 3.6e-3 away. Its
+    /// answer's points differ by 5e-5 across the edge (ε × the box's length),
+    /// so their difference points 1.4e-2 rad off the normal.
+    fn long_box_and_capsule() -> Query {
+        let bits = |b: &[u32]| {
+            b.iter()
+                .map(|&x| f64::from(f32::from_bits(x)))
+                .collect::<Vec<_>>()
+        };
+        let [hx, hy, hz] = bits(&[0x42a4_3319, 0x3ae6_01a7, 0x3afe_8ebc])[..] else {
+            unreachable!()
+        };
+        let pa = bits(&[0x3f67_2d5e, 0xbf43_8e5c, 0xbf56_bbcb]);
+        let pb = bits(&[0x3f66_6666, 0xbf45_1eb8, 0xbf59_999a]);
+        let r = bits(&[0xbebf_3a12, 0x3f17_308f, 0x3f19_3906, 0x3ec8_95a9]);
+        let [hh, radius] = bits(&[0x4073_3333, 0x3a22_877f])[..] else {
+            unreachable!()
+        };
+        Query {
+            id: None,
+            query: QueryKind::Distance,
+            precision: Precision::F32,
+            algorithm: None,
+            a: ShapeDecl::new(ShapeGeom::Box {
+                half_extents: [hx, hy, hz],
+            })
+            .at([pa[0], pa[1], pa[2]], ShapeDecl::IDENTITY),
+            b: ShapeDecl::new(ShapeGeom::Capsule {
+                half_height: hh,
+                radius,
+            })
+            .at([pb[0], pb[1], pb[2]], [r[0], r[1], r[2], r[3]]),
+            translation: None,
+        }
+    }
+
+    /// The bracket checks that fail when `doctor` changes cspace's answer to `q`.
+    fn failing(q: &Query, doctor: impl Fn(&mut Outcome)) -> Vec<&'static str> {
+        let mut j = Judge::new(q);
+        let mut ans = crate::fuzz::judge::run(q, Algorithm::Gjk).expect("answers");
+        doctor(&mut ans.outcome);
+        judge_answer(&mut j, &mut Rng::for_case(1, 2), &ans);
+        j.verdict
+            .findings
+            .iter()
+            .filter(|f| !f.limit && f.check == "gjk-bracket")
+            .map(|f| f.check)
+            .collect()
+    }
+
+    fn normal(o: &mut Outcome) -> &mut [f64; 3] {
+        match o {
+            Outcome::Distance {
+                normal: Some(n), ..
+            } => n,
+            other => panic!("not a distance with a normal: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_long_f32_box_a_hair_away_is_bracketed_along_its_normal() {
+        let q = long_box_and_capsule();
+        assert_eq!(failing(&q, |_| {}), Vec::<&str>::new());
+        let mut swapped = geom::swapped(&q);
+        swapped.algorithm = None;
+        assert_eq!(failing(&swapped, |_| {}), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_normal_turned_off_the_certificate_fails_the_bracket() {
+        // Turned by 1e-2 rad about the box's short axis: the separation along
+        // it drops by ~0.8, past the f32 tolerance (2e-4 of the size, 0.03).
+        let q = long_box_and_capsule();
+        let checks = failing(&q, |o| {
+            let n = normal(o);
+            *n = geom::normalize(geom::add(*n, [1e-2, 0.0, 0.0]));
+        });
+        assert_eq!(checks, vec!["gjk-bracket"]);
+    }
 }

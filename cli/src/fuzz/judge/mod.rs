@@ -136,6 +136,7 @@ fn nums(a: &Answer) -> Nums {
             distance,
             point_a,
             point_b,
+            normal,
             intersecting,
             ..
         } => Nums {
@@ -143,7 +144,10 @@ fn nums(a: &Answer) -> Nums {
             intersecting: *intersecting,
             point_a: *point_a,
             point_b: *point_b,
-            normal: geom::normalize(geom::sub(*point_b, *point_a)),
+            // The answer's own normal where it has one: the points' difference
+            // carries their rounding (ε × size) over the distance, which on a
+            // long f32 shape a hair away turns it by more than a hundredth.
+            normal: normal.unwrap_or_else(|| geom::normalize(geom::sub(*point_b, *point_a))),
         },
         Outcome::Intersect { intersecting } => Nums {
             value: 0.0,

@@ -150,16 +150,10 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
     );
 
     // … and the normal separates at the value: `gap(normal) ≥ distance`
-    // (apart, loose by the normal's rounding as in `gjk-bracket`).
+    // (the normal is the certificate's direction, as in `gjk-bracket`).
     let n = geom::normalize(s.normal);
     let gap = j.pair.gap(n);
-    let witness = geom::norm(geom::sub(s.point_b, s.point_a));
-    let angle = if d > 0.0 {
-        (j.tol.pos * j.reach / witness.max(f64::MIN_POSITIVE)).min(2.0) * j.size.max(d)
-    } else {
-        0.0
-    };
-    let error = d - gap - angle;
+    let error = d - gap;
     j.check(
         "signed-separates",
         error,
