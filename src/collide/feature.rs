@@ -53,6 +53,10 @@ pub(crate) struct Feature<T: Real> {
     /// A cone's side: the rate falls from `radius` at the segment's first
     /// end (the rim) to 0 at its second (the apex).
     pub taper: bool,
+    /// A hull face narrower than the set's tolerance, taken as its longest
+    /// spread (a plate's narrow face seen as an edge): the normal it fixes
+    /// may be off the face's by its width over its length.
+    pub thin: bool,
     /// The support set.
     pub region: Region<T>,
 }
@@ -67,6 +71,7 @@ impl<T: Real> Feature<T> {
             tangent: V3::<T>::ZERO,
             radius: T::ZERO,
             taper: false,
+            thin: false,
             region: Region::Point,
         }
     }
@@ -546,7 +551,10 @@ fn hull_set<T: Real>(point: V3<T>, near: &[V3<T>], more: bool, (d, eta): (V3<T>,
         let along = |p: &V3<T>| (*p - point).dot(f1);
         let lo = near[..n].iter().map(along).fold(T::ZERO, T::min);
         let hi = near[..n].iter().map(along).fold(T::ZERO, T::max);
-        return segment(point, point + f1 * lo, point + f1 * hi);
+        return Feature {
+            thin: side.length() > T::ZERO,
+            ..segment(point, point + f1 * lo, point + f1 * hi)
+        };
     }
     let f2 = side / side.length();
     Feature {

@@ -495,15 +495,17 @@ fn judge<T: Real>(
         (Some(m), Some((a, b))) => {
             let off = (b - a).cross(cur.n).length();
             let turn = cur.fa.radius + cur.fb.radius;
-            let points = m.residual().max(off) + turn * T::from_f64(64.0) * T::EPSILON + tol.floor;
+            // The normal the flats fix (or `n` on the free directions'
+            // constraints) must be `n` itself: a set taken as a face from
+            // a rough normal has no residual, yet its normal is elsewhere,
+            // and a curved side's point turns with the difference.
+            let moved = (m.base - cur.n).length();
+            let points =
+                m.residual().max(off) + turn * (moved + T::from_f64(64.0) * T::EPSILON) + tol.floor;
             // Residuals at the rounding floor turn the normal by no more
             // than the input's own rounding does.
             let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
             let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
-            // The normal the flats fix (or `n` on the free directions'
-            // constraints) must be `n` itself: a set taken as a face from
-            // a rough normal has no residual, yet its normal is elsewhere.
-            let moved = (m.base - cur.n).length();
             points <= witness_tol::<T>() * tol.scale
                 && free.max(fixed).max(moved) <= normal_tol::<T>()
         }
@@ -632,16 +634,28 @@ fn polish_from<T: Real>(
         None => descend(cso, &mut cur, eta0, tol, &mut steps, recording),
     };
     let (mut best, mut witness) = judge(cso, &cur, tol, model);
-    if witness == Witness::Approximate && eta0 > tol.floor {
+    let thin = cur.eta > tol.floor && (cur.fa.thin || cur.fb.thin);
+    if (witness == Witness::Approximate || thin) && eta0 > tol.floor {
         // A support set taken as flat within the first tolerance may be a
-        // vertex or a rim point seen from a rough normal: again, with
-        // exact ties only.
+        // vertex or a rim point seen from a rough normal, and a hull face
+        // narrower than it an edge (its normal off the face's by its
+        // width over its length: f32 rims against plates, points 1.5× their
+        // tolerance off, `Unique`): again, with exact ties only.
         rec::text!("polish: again with exact ties only");
+        // The retry has its own budget: the first may have spent all of
+        // its steps oscillating between two sets (a plate's narrow face
+        // within the first tolerance), and judging the set at the rounding
+        // without a step accepted its normal up to the normal's tolerance
+        // off the face's (f32 rims: points 2.4× their tolerance off).
         let mut again = eval(cso, cur.n, tol.floor, &tol);
-        let model = descend(cso, &mut again, tol.floor, tol, &mut steps, recording);
+        let mut more = 0;
+        let model = descend(cso, &mut again, tol.floor, tol, &mut more, recording);
+        steps += more;
         let (b, w) = judge(cso, &again, tol, model);
         if again.l >= cur.l - tol.slack && (w == Witness::Unique || best.is_none()) {
             (cur, best, witness) = (again, b, w);
+        } else if thin && witness == Witness::Unique {
+            witness = Witness::Approximate;
         }
     }
     rec::text!(
