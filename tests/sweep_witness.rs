@@ -308,3 +308,90 @@ fn an_f32_edge_on_a_face_is_not_unique() {
         assert_eq!(s.witness, Some(Witness::NotUnique), "{name}: {s:?}");
     }
 }
+
+/// The last f64 answers of the near-flat harness that said `unique` with
+/// their normals past 1e-7 rad (6 000 cases, three methods): a cone's
+/// slant 9.1e-10 rad from level swept onto a cylinder, where neither
+/// support stayed put and the distance backed off from the contact could
+/// not confirm the polished normal (5.8e-6 rad off, conservative
+/// advancement), and a plate's corner 1.7e-5 rad from its edge's
+/// perpendicular swept onto a capsule, whose polish closed in linearly
+/// (its last turn 6e-8 rad, the normal 2.1e-7 off, swept MPR). A `unique`
+/// answer must have its normal within 1e-7 rad.
+#[test]
+#[allow(clippy::unreadable_literal)] // the harness's values, bit for bit
+fn slow_or_unconfirmed_polishes_do_not_claim_a_unique_normal() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let cases = [
+        (
+            Shape::cone(1.678883527705437, 1.1149688323721572),
+            Pose::new(
+                DVec3::new(1.252150004494137, 0.2800866091617613, 3.4139768129222636),
+                DQuat::from_xyzw(
+                    -0.4209687882432749,
+                    0.4511995044372237,
+                    0.5940661595086376,
+                    0.5160326391297847,
+                ),
+            ),
+            DVec3::new(0.04395275702850661, -2.149645077458302, -2.085022835204973),
+            Shape::cylinder(0.9247509966772633, 1.850710139397005),
+            Pose::new(
+                DVec3::new(2.663098921379844, -1.6338309688478032, 0.1406929918447426),
+                DQuat::from_xyzw(
+                    0.5729383396332477,
+                    -0.7472174755867448,
+                    -0.3173301868426347,
+                    -0.11273533463155544,
+                ),
+            ),
+            DVec3::new(
+                -0.3692029813974779,
+                -0.48379169045543774,
+                -0.7934952796163841,
+            ),
+            0.232452961172789,
+        ),
+        (
+            Shape::cuboid(DVec3::new(
+                1.2351020923610678,
+                1.6109776552888866,
+                0.0004487039518126983,
+            )),
+            Pose::new(
+                DVec3::new(0.6131973271519464, 2.1073985234818675, -0.40724604778824036),
+                DQuat::from_xyzw(
+                    0.7430308913477276,
+                    0.15499193073661086,
+                    -0.20687590148858984,
+                    0.6173207896165673,
+                ),
+            ),
+            DVec3::new(5.886919646048815, -3.37778592089882, 1.4689991507760505),
+            Shape::capsule(1.4340306403793242, 1.194809762299127),
+            Pose::new(
+                DVec3::new(2.199644475764458, 0.6323945435406954, 3.1886378236220034),
+                DQuat::from_xyzw(
+                    0.5081157996007307,
+                    -0.4106547829116805,
+                    0.5309104344180394,
+                    0.5397361337671575,
+                ),
+            ),
+            DVec3::new(0.12452339803514133, -0.1664579507255163, 0.9781542178930905),
+            0.2959232167095019,
+        ),
+    ];
+    for (a, start, motion, b, pose_b, exact, toi) in &cases {
+        for (name, m64, _) in METHODS {
+            let s = m64(&Placed::new(a, *start), *motion, &Placed::new(b, *pose_b));
+            assert!((s.toi - toi).abs() < 1e-9, "{name}: {s:?}");
+            assert!(
+                s.witness != Some(Witness::Unique) || angle(s.normal, *exact) <= 1e-7,
+                "{name}: normal {:e} rad off, {s:?}",
+                angle(s.normal, *exact)
+            );
+        }
+    }
+}

@@ -246,7 +246,7 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
     }
     let rounded = cso.radius_a + cso.radius_b > T::ZERO;
     let f64_ = T::PRECISION == rec::Precision::F64;
-    if f64_ && rounded && matches!(p.unique, Some(Unique::A | Unique::B)) {
+    if f64_ && rounded && !p.unconfirmed && matches!(p.unique, Some(Unique::A | Unique::B)) {
         return Witness::Unique;
     }
     let (eta, turn) = match T::PRECISION {
@@ -280,7 +280,9 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
     let edges =
         f64_ && crossing && fa.flats[0].dot(n).abs() <= turn && fb.flats[0].dot(db).abs() <= turn;
     let curved = fa.radius > T::ZERO || fb.radius > T::ZERO;
-    if rounded || curved || face(&fa, n) || face(&fb, db) || edges {
+    if p.unconfirmed {
+        Witness::Approximate
+    } else if rounded || curved || face(&fa, n) || face(&fb, db) || edges {
         Witness::Unique
     } else {
         Witness::NotUnique
@@ -351,6 +353,7 @@ fn contact_normal<T: Real>(
             unique: Some(unique),
             settled: true,
             ridge: false,
+            unconfirmed: false,
         };
     }
     let Polished {
@@ -359,11 +362,14 @@ fn contact_normal<T: Real>(
         unique,
         mut settled,
         ridge,
+        ..
     } = polish(cso, x, n0, near, iterations);
+    let mut unconfirmed = false;
     // Neither support stayed put, or the last step was read beside a
     // ridge (it may stall up to 2e-5 rad off with a step too small to
     // tell): in f64 the distance backed off certifies the normal, else it
-    // is not settled.
+    // is not settled (beside a ridge) or not confirmed (a cone's slant
+    // 1e-9 rad from level on a cylinder: 5.8e-6 rad off, `Unique`).
     if (unique == Some(Unique::Neither) || ridge) && T::PRECISION == rec::Precision::F64 {
         if let Some(better) = backed_off(cso, x, n, iterations) {
             rec::text!(
@@ -375,6 +381,8 @@ fn contact_normal<T: Real>(
             *iterations += 1;
         } else if ridge {
             settled = false;
+        } else {
+            unconfirmed = true;
         }
     }
     // On a curved core a face of `K` (a rim point against a flat side) or
@@ -390,6 +398,7 @@ fn contact_normal<T: Real>(
         unique: sets_check(cso, n, unique),
         settled,
         ridge,
+        unconfirmed,
     }
 }
 

@@ -62,6 +62,11 @@ pub(super) struct Polished<T: Real> {
     /// step was taken on a curve read beside a jump, which can stall up to
     /// 2e-5 rad off (f64) with a step too small to tell.
     pub ridge: bool,
+    /// Neither support stayed put and no distance backed off from the
+    /// contact confirmed the normal (set by `certify`): the polish may
+    /// have stalled up to ~6e-6 rad off, so a contact it would call unique
+    /// is approximate.
+    pub unconfirmed: bool,
 }
 
 /// The contact normal at `x` from the method's `n0` (unit). `near` is the
@@ -86,6 +91,7 @@ pub(super) fn polish<T: Real>(
             unique: None,
             settled: true,
             ridge: false,
+            unconfirmed: false,
         };
     }
     let mut settled = false;
@@ -98,6 +104,7 @@ pub(super) fn polish<T: Real>(
     let mut h = probe::<T>();
     let mut tries = 0;
     let mut classified_wide = false;
+    let mut last_turn = T::MAX;
     while rounds < ROUNDS && tries < ROUNDS + 2 {
         tries += 1;
         let mut beside = false;
@@ -150,7 +157,14 @@ pub(super) fn polish<T: Real>(
         (n, hub, gap) = (next, k, g);
         ridge = beside;
         rounds += 1;
-        if narrow && (turn <= done || face) {
+        // Newton's error after a step is its square where it converges
+        // quadratically; where the turns shrink only linearly (a curve
+        // read beside a box's edge: 2e-7 rad off after a last turn of
+        // 6e-8) the error is the turns still to come, `turn·ρ/(1 − ρ)`.
+        let rate = turn / last_turn;
+        last_turn = turn;
+        let slow = rate > T::HALF && turn * rate > done * (T::ONE - rate);
+        if narrow && ((turn <= done && !slow) || face) {
             settled = true;
             break;
         }
@@ -173,6 +187,7 @@ pub(super) fn polish<T: Real>(
         unique,
         settled,
         ridge,
+        unconfirmed: false,
     }
 }
 
