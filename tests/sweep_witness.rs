@@ -395,3 +395,103 @@ fn slow_or_unconfirmed_polishes_do_not_claim_a_unique_normal() {
         }
     }
 }
+
+/// Two f32 box corners beside a nearly level edge swept onto a capsule's
+/// end (the near-flat harness): swept MPR said `unique` with its normal
+/// 3.1e-3 rad off (the polish settled on the box's ridge after one small
+/// turn), and with its contact point 2.1e-2 of the size off (the crossing's
+/// barycentric point along the nearly level edge). Shapes with radii take
+/// the cores' distance at the contact: normal within 1e-3 rad and point
+/// within 1e-3 of the size wherever the answer says `unique`.
+#[test]
+#[allow(clippy::unreadable_literal)] // the harness's values, bit for bit
+fn rounded_contacts_take_the_cores_distance() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let cases = [
+        (
+            DVec3::new(0.3682091583503649, 1.66860170359627, 0.006701258901728665),
+            Pose::new(
+                DVec3::new(-2.0348271647419556, -1.381533644831228, -1.4402772738299336),
+                DQuat::from_xyzw(
+                    0.9158034932043753,
+                    -0.3536879991735047,
+                    -0.08171796064771408,
+                    -0.17184567490305128,
+                ),
+            ),
+            DVec3::new(
+                -0.5118877509138114,
+                -0.9144424998388703,
+                -0.07156833937373798,
+            ),
+            (0.48512006368135796, 0.6552121163944731),
+            Pose::new(
+                DVec3::new(-3.2286403866144964, -3.931954375706882, -2.2998144658550266),
+                DQuat::from_xyzw(
+                    -0.33725107693589973,
+                    -0.07912098604219377,
+                    -0.644945827044369,
+                    0.6812095572225494,
+                ),
+            ),
+            DVec3::new(
+                -0.19723796775018623,
+                -0.9106615100733015,
+                -0.3630327783393542,
+            ),
+            DVec3::new(-3.209856024861913, -3.3282405844527765, -2.019596754587439),
+        ),
+        (
+            DVec3::new(0.45743348934356654, 1.1191025613924195, 0.32482413697816526),
+            Pose::new(
+                DVec3::new(4.474053922465387, -0.8992387709035969, 2.4273347266152823),
+                DQuat::from_xyzw(
+                    0.411007318699244,
+                    0.04076122606392319,
+                    -0.2657517909380595,
+                    -0.87108409010763,
+                ),
+            ),
+            DVec3::new(-5.662690014272281, 0.6836617860025866, -2.9775854409781513),
+            (0.8164101468072384, 1.3690549059094472),
+            Pose::new(
+                DVec3::new(-1.05919130518908, -0.39641311310677996, -0.9133796300165656),
+                DQuat::from_xyzw(
+                    -0.7284437258591535,
+                    0.09162611510919834,
+                    -0.5994582693154632,
+                    0.3187854711804476,
+                ),
+            ),
+            DVec3::new(
+                -0.9079264953008148,
+                0.018782745674440608,
+                -0.418708356252546,
+            ),
+            DVec3::new(
+                0.016129018881360313,
+                0.10372761629165628,
+                0.047043306060700174,
+            ),
+        ),
+    ];
+    for (half, start, motion, (hh, r), pose_b, exact, point) in &cases {
+        let (a, b) = (Shape::<f64>::cuboid(*half), Shape::<f64>::capsule(*hh, *r));
+        let size = a.scale().max(b.scale());
+        let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+        for (name, _, m32) in METHODS {
+            let s = m32(
+                &Placed::new(&a32, pose_f32(start)),
+                Vec3A::from(motion.as_vec3()),
+                &Placed::new(&b32, pose_f32(pose_b)),
+            );
+            let en = angle(wide(s.normal).normalize(), *exact);
+            let ep = (wide(s.point) - *point).length() / size;
+            assert!(
+                s.witness != Some(Witness::Unique) || (en <= 1e-3 && ep <= 1e-3),
+                "{name}: normal {en:e} rad, point {ep:e} of the size off, {s:?}"
+            );
+        }
+    }
+}

@@ -32,6 +32,7 @@ use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, feature};
 use crate::collide::handover::from_normal;
 use crate::collide::project::project;
+use crate::collide::separation::separation;
 use crate::collide::simplex::{CsoPoint, Simplex};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
@@ -201,6 +202,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
             (t_e, t_e.max(lower), (hub.a, hub.b), status)
         }
     };
+    let (on_a, on_b) = polished.points.unwrap_or((on_a, on_b));
     let (point_a, point_b) = (cso.world_point(on_a) + motion * toi, cso.world_point(on_b));
     let sweep = Sweep {
         hit: true,
@@ -249,13 +251,13 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
     if f64_ && rounded && !p.unconfirmed && matches!(p.unique, Some(Unique::A | Unique::B)) {
         return Witness::Unique;
     }
-    let (eta, turn) = match T::PRECISION {
-        rec::Precision::F32 => (T::from_f64(4e-3), T::from_f64(3e-3)),
-        rec::Precision::F64 => (T::from_f64(30.0) * gjk::rel_tol::<T>(), T::from_f64(1e-7)),
+    let turn = match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(3e-3),
+        rec::Precision::F64 => T::from_f64(1e-7),
     };
     let db = cso.b_direction(-n);
-    let fa = feature(cso.shape_a(), n, eta * cso.scale);
-    let fb = feature(cso.shape_b(), db, eta * cso.scale);
+    let fa = feature(cso.shape_a(), n, normal_eta(cso));
+    let fb = feature(cso.shape_b(), db, normal_eta(cso));
     // The side whose support stayed put must be a point at the normal's
     // error too: in f32 the probes call a hull's short edge a vertex (the
     // contact then an edge on a face, 0.11 rad off, `Unique`).
@@ -315,6 +317,82 @@ fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Uniq
     (clear && n.is_finite()).then_some((n, unique))
 }
 
+/// Radii summing to at least this fraction of the size keep the cores
+/// that far apart at the contact: their distance is well conditioned.
+const ROUNDED: f64 = 1e-3;
+
+/// The height within which a support set is taken at a polished normal:
+/// its error (30 × GJK's tolerance of the size in f64, 4e-3 in f32).
+fn normal_eta<T: Real>(cso: &Cso<'_, T>) -> T {
+    let eta = match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(4e-3),
+        rec::Precision::F64 => T::from_f64(30.0) * gjk::rel_tol::<T>(),
+    };
+    eta * cso.scale
+}
+
+/// The contact normal of shapes with radii (capsules, shapes with
+/// margins; a point core has its closed form first): at the contact
+/// the cores are the summed radii apart along it, so it is the cores'
+/// distance normal with A at its path point `x`, certified where that
+/// distance says its closest points are unique (1e-7 rad in f64, 1e-3 in
+/// f32). The polish's probes read such a contact as the rounded shapes'
+/// supports see it and could settle 3e-3 rad off in f32 (a box's corner
+/// beside a nearly level edge against a capsule's end). `None` below
+/// [`ROUNDED`] of the size, on curved cores (the polish is cheaper there)
+/// or where the cores' points are not unique.
+fn rounded_normal<T: Real>(
+    cso: &Cso<'_, T>,
+    x: V3<T>,
+    near: &[CsoPoint<T>],
+    iterations: &mut u32,
+) -> Option<Polished<T>> {
+    if cso.radius_a + cso.radius_b < T::from_f64(ROUNDED) * cso.scale || cso.curved() {
+        return None;
+    }
+    let at = cso.shifted(cso.world_vector(-x));
+    // GJK from the method's last simplex, re-placed at the contact.
+    let mut simplex = Simplex::new();
+    for p in near {
+        simplex.push(at.point(p.local_a, p.local_b));
+    }
+    let core = gjk::run(&at, &mut simplex, None);
+    *iterations += core.iterations;
+    if core.overlap() {
+        return None;
+    }
+    let sep = separation(&at, &simplex, &core);
+    *iterations += sep.evaluations;
+    if sep.witness != Witness::Unique {
+        return None;
+    }
+    rec::text!("rounded shapes: the cores' distance normal");
+    let n = sep.normal;
+    let hub = support(cso, n);
+    *iterations += 1;
+    // The contact point is the support of the side that is a point there.
+    let eta = normal_eta(cso);
+    let unique = if feature(cso.shape_a(), n, eta).count == 0 {
+        Unique::A
+    } else if feature(cso.shape_b(), cso.b_direction(-n), eta).count == 0 {
+        Unique::B
+    } else {
+        Unique::Neither
+    };
+    // The cores' closest points pushed out by the radii: A's in its own
+    // frame, B's back in A's frame at t = 0 (A moved by `−x`).
+    let points = (sep.a + n * cso.radius_a, sep.b - x - n * cso.radius_b);
+    Some(Polished {
+        n,
+        hub,
+        unique: Some(unique),
+        settled: true,
+        ridge: false,
+        unconfirmed: false,
+        points: Some(points),
+    })
+}
+
 /// The contact normal on A's path `x(t) = −t·m` near the method's time of
 /// impact `t_e` (A's frame, unit, from A towards B) from the method's `n0`,
 /// the support of `K` there and which shape's support is unique around it
@@ -354,7 +432,11 @@ fn contact_normal<T: Real>(
             settled: true,
             ridge: false,
             unconfirmed: false,
+            points: None,
         };
+    }
+    if let Some(p) = rounded_normal(cso, x, near, iterations) {
+        return p;
     }
     let Polished {
         mut n,
@@ -399,6 +481,7 @@ fn contact_normal<T: Real>(
         settled,
         ridge,
         unconfirmed,
+        points: None,
     }
 }
 

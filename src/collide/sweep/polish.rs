@@ -67,6 +67,10 @@ pub(super) struct Polished<T: Real> {
     /// have stalled up to ~6e-6 rad off, so a contact it would call unique
     /// is approximate.
     pub unconfirmed: bool,
+    /// The contact points on A (A's frame at t = 0) and on B (A's frame),
+    /// where the normal came with certified ones (`certify`'s rounded
+    /// shapes: the cores' unique closest points); `None` from the polish.
+    pub points: Option<(V3<T>, V3<T>)>,
 }
 
 /// The contact normal at `x` from the method's `n0` (unit). `near` is the
@@ -92,6 +96,7 @@ pub(super) fn polish<T: Real>(
             settled: true,
             ridge: false,
             unconfirmed: false,
+            points: None,
         };
     }
     let mut settled = false;
@@ -188,6 +193,7 @@ pub(super) fn polish<T: Real>(
         settled,
         ridge,
         unconfirmed: false,
+        points: None,
     }
 }
 
