@@ -551,8 +551,12 @@ fn hull_set<T: Real>(point: V3<T>, near: &[V3<T>], more: bool, (d, eta): (V3<T>,
         let along = |p: &V3<T>| (*p - point).dot(f1);
         let lo = near[..n].iter().map(along).fold(T::ZERO, T::min);
         let hi = near[..n].iter().map(along).fold(T::ZERO, T::max);
+        // Thin where the spread across is more than the rounding of the
+        // points' differences (a plain edge's is that rounding: flagging it
+        // sent every hull edge to the retry, 5 % more instructions on a
+        // hull against a cylinder).
         return Feature {
-            thin: side.length() > T::ZERO,
+            thin: n >= 3 && side.length() > T::from_f64(64.0) * T::EPSILON * (far - point).length(),
             ..segment(point, point + f1 * lo, point + f1 * hi)
         };
     }
@@ -607,6 +611,42 @@ mod tests {
         assert_eq!((side.count, side.flats[0]), (1, DVec3::Y));
         let cap = feature(&s, DVec3::Y, 1e-12);
         assert_eq!(cap.count, 2);
+    }
+
+    /// A hull's edge in a turned frame, two or three (collinear) points,
+    /// is not `thin` however its points round; a plate's narrow face,
+    /// narrower than the tolerance, is.
+    #[test]
+    fn only_narrow_faces_taken_as_edges_are_thin() {
+        let mut seed = 0x1234_5678_9abc_def1_u64;
+        let mut next = || crate::collide::uniform(&mut seed);
+        for k in 0..400 {
+            let q = glam::DQuat::from_xyzw(next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5)
+                .normalize();
+            let h = DVec3::new(0.2 + next(), 0.2 + next(), 0.2 + next());
+            let corner = |i: usize, h: DVec3| {
+                let s = |b: usize| if i & b == 0 { -1.0 } else { 1.0 };
+                q * (h * DVec3::new(s(1), s(2), s(4)))
+            };
+            let mut points: Vec<DVec3> = (0..8).map(|i| corner(i, h)).collect();
+            if k % 2 == 1 {
+                points.push(q * DVec3::new(h.x, h.y, 0.3 * h.z));
+            }
+            let hull = Shape::<f64>::hull(points);
+            // Inside the normal cone of the edge at x = h.x, y = h.y.
+            let b = 0.2 + 1.1 * next();
+            let d = q * DVec3::new(b.cos(), b.sin(), 0.0);
+            let f = feature(&hull, d, 1e-9);
+            assert_eq!((f.count, f.thin), (1, false), "case {k}: {f:?}");
+            // The same box 1e-6 thick, seen across its narrow face at 1e-5.
+            let plate = Shape::<f64>::hull(
+                (0..8)
+                    .map(|i| corner(i, h * DVec3::new(1.0, 1.0, 1e-6)))
+                    .collect(),
+            );
+            let f = feature(&plate, q * DVec3::X, 1e-5);
+            assert_eq!((f.count, f.thin), (1, true), "case {k}: {f:?}");
+        }
     }
 
     #[test]

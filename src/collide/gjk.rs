@@ -79,8 +79,9 @@ pub struct Distance<T: Real> {
     /// The closest point on B, world space.
     pub point_b: V3<T>,
     /// Unit vector from A towards B. When apart, the closest points'
-    /// direction as the certificate has it (the lower bound is the
-    /// separation along it), not re-derived from the points: their
+    /// direction as the certificate has it (the separation along it is
+    /// within the distance's tolerance of the lower bound, which is the
+    /// best of GJK's and the polish's), not re-derived from the points: their
     /// difference carries their rounding (ε × size) over the distance, a
     /// hundredth of a radian on a long f32 shape a hair away. When
     /// intersecting: the direction between the cores if they are apart,

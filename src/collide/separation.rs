@@ -164,7 +164,7 @@ pub(super) fn separation_at<T: Real>(
         if agrees || T::PRECISION == rec::Precision::F32 {
             return gjk;
         }
-        return polished_separation(core, (ca, cb, n), &p);
+        return polished_separation(cso, core, (ca, cb, n), &p);
     }
     // A cone's apex against a polytope (or another apex), where GJK ran
     // to its rounding: both supports are finite sets, which place the
@@ -179,27 +179,34 @@ pub(super) fn separation_at<T: Real>(
         return from_sets(cso, core, &c, eta);
     }
     let p = witness::polish(cso, n, eta);
-    polished_separation(core, (ca, cb, n), &p)
+    polished_separation(cso, core, (ca, cb, n), &p)
 }
 
 /// [`Separation`] from GJK's points `(ca, cb)` and normal `n` and the
 /// polish `p` from there: the polish's points where they are certified and
 /// settled, or at least no farther apart.
 fn polished_separation<T: Real>(
+    cso: &Cso<'_, T>,
     core: &CoreResult<T>,
     (ca, cb, n): (V3<T>, V3<T>, V3<T>),
     p: &witness::Polished<T>,
 ) -> Separation<T> {
-    let polished = p.certified
-        && p.witness != Witness::NotUnique
-        && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
-    let (a, b) = if polished { (p.a, p.b) } else { (ca, cb) };
+    // Parallel sets' points too, where the polish placed a pair at its
+    // normal: GJK's differ by its simplex's closest point, whose direction
+    // is only as good as its gap (7e-3 rad off the polish's normal in f32).
+    let polished =
+        p.certified && (p.witness == Witness::Unique || (p.b - p.a).length() <= (ca - cb).length());
     // GJK's points keep GJK's normal unless the polish's is certified at
-    // least as well (radii are offset along it).
-    let normal = if polished || p.lower >= core.lower {
-        p.normal
+    // least as well and the points are a pair along it to the witness
+    // tolerance (radii are offset along it; GJK's pair, along its
+    // simplex's closest point, was 7e-3 rad off it in f32).
+    let along = |m: V3<T>| (cb - ca).cross(m).length() <= witness::witness_tol::<T>() * cso.scale;
+    let (a, b, normal) = if polished {
+        (p.a, p.b, p.normal)
+    } else if p.lower >= core.lower && along(p.normal) {
+        (ca, cb, p.normal)
     } else {
-        n
+        (ca, cb, n)
     };
     Separation {
         a,

@@ -1,10 +1,10 @@
 //! Distance cases: GJK's bracket and witnesses, one invariance, f32 against f64.
 
-use super::{Judge, Tolerance, f32_vs_f64, nums, transform, with};
+use super::{Judge, Nums, Tolerance, f32_vs_f64, nums, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
-use cspace::Status;
 use cspace::model::{Algorithm, Answer, Outcome, Precision};
+use cspace::{Status, Witness};
 
 /// Judges a distance case (GJK).
 pub(super) fn distance(j: &mut Judge<'_>, rng: &mut Rng) {
@@ -76,6 +76,9 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
             },
             limit || error <= stall,
         );
+        if given {
+            pair(j, ans, &n, limit);
+        }
         // The witnesses lie in their shapes (seen from the axes and the normal).
         let outside = j.pair.outside(n.point_a, n.point_b, n.normal);
         j.check(
@@ -106,6 +109,38 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
         );
     }
     f32_vs_f64(j, ans, Algorithm::Gjk, "distance");
+}
+
+/// The witnesses of an apart answer `n` are `distance · normal` apart:
+/// slid along a face while keeping their distance they are not a closest
+/// pair. GJK's stall bound excuses only an `approximate` witness (good to
+/// about the square root of its gap); `limit`: the f32 answer did not
+/// converge.
+fn pair(j: &mut Judge<'_>, ans: &Answer, n: &Nums, limit: bool) {
+    let d = n.value;
+    let off = geom::norm(geom::sub(
+        geom::sub(n.point_b, n.point_a),
+        geom::scale(n.normal, d),
+    ));
+    let approximate = matches!(
+        ans.outcome,
+        Outcome::Distance {
+            witness: Some(Witness::Approximate),
+            ..
+        }
+    );
+    let tol = j.dist_tol(d);
+    let subject = with(j.q, Algorithm::Gjk);
+    j.check(
+        "gjk-pair",
+        off,
+        tol,
+        subject.clone(),
+        Some(geom::swapped(&subject)),
+        None,
+        || format!("gjk witnesses {off:e} off distance × normal (distance {d:e})"),
+        limit || (approximate && off <= j.stall_tol(d)),
+    );
 }
 
 #[cfg(test)]
@@ -160,7 +195,7 @@ mod tests {
         j.verdict
             .findings
             .iter()
-            .filter(|f| !f.limit && f.check == "gjk-bracket")
+            .filter(|f| !f.limit && f.check.starts_with("gjk-"))
             .map(|f| f.check)
             .collect()
     }
@@ -181,6 +216,40 @@ mod tests {
         let mut swapped = geom::swapped(&q);
         swapped.algorithm = None;
         assert_eq!(failing(&swapped, |_| {}), Vec::<&str>::new());
+    }
+
+    /// A box's vertex 0.01 above a unit box's face (f64): the answer's
+    /// point on B slid along the face, `distance` apart still to 1e-11,
+    /// is not a closest pair (a review: the bracket alone passed it).
+    #[test]
+    fn witnesses_slid_along_a_face_fail_the_bracket() {
+        let q = Query {
+            id: None,
+            query: QueryKind::Distance,
+            precision: Precision::F64,
+            algorithm: None,
+            a: ShapeDecl::new(ShapeGeom::Box {
+                half_extents: [1.0, 1.0, 1.0],
+            }),
+            b: ShapeDecl::new(ShapeGeom::Box {
+                half_extents: [0.5, 0.5, 0.5],
+            })
+            .at([0.0, 1.0 + 0.01 + 0.5 * 3f64.sqrt(), 0.0], {
+                // A vertex of B straight down: (1, 1, 1) turned onto −y.
+                let axis = geom::normalize([1.0, 0.0, -1.0]);
+                let angle = std::f64::consts::PI - (1.0 / 3f64.sqrt()).acos();
+                geom::axis_angle(axis, angle)
+            }),
+            translation: None,
+        };
+        assert_eq!(failing(&q, |_| {}), Vec::<&str>::new());
+        let checks = failing(&q, |o| {
+            if let Outcome::Distance { point_a, .. } = o {
+                // 6e-6 along the face: `distance` changes by 1.8e-9.
+                point_a[0] += 6e-6;
+            }
+        });
+        assert_eq!(checks, vec!["gjk-pair"]);
     }
 
     #[test]
