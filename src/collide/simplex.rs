@@ -244,7 +244,13 @@ impl<T: Real> Simplex<T> {
                 }
                 [l[0], l[1], l[2], T::ZERO]
             }
-            _ => tetrahedron(w),
+            _ => {
+                let (l, plane) = tetrahedron(w);
+                if let Some(v) = plane {
+                    return (l, v);
+                }
+                l
+            }
         };
         let mut kept = 0;
         let mut v = V3::<T>::ZERO;
@@ -434,8 +440,11 @@ fn best_edge<T: Real>(s: [V3<T>; 3], consider: impl Fn(usize) -> bool) -> [T; 3]
     best
 }
 
-/// Weights of the closest point of tetrahedron `s` to the origin.
-fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
+/// Weights of the closest point of tetrahedron `s` to the origin, and the
+/// point itself where it lies inside a face whose vertices the face's
+/// triangle took in index order (faces 0 and 3): the origin projected on
+/// its plane, as [`face_projection`] would compute it again.
+fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> ([T; 4], Option<V3<T>>) {
     // Cofactors of the 4×4 matrix [s_i; 1]: the signed volumes of the
     // tetrahedra with the origin in place of each vertex.
     let c23 = s[2].cross(s[3]);
@@ -445,16 +454,17 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
     let det = c[0] + c[1] + c[2] + c[3];
     if det.is_finite() && c.iter().all(|&ci| same_sign(det, ci)) {
         let k = T::ONE / det;
-        return [c[0] * k, c[1] * k, c[2] * k, c[3] * k];
+        return ([c[0] * k, c[1] * k, c[2] * k, c[3] * k], None);
     }
     let mut best = [T::ONE, T::ZERO, T::ZERO, T::ZERO];
+    let mut best_plane = None;
     let mut best_d = T::MAX;
     for (i, &ci) in c.iter().enumerate() {
         if same_sign(det, ci) {
             continue;
         }
         let f = [(i + 1) % 4, (i + 2) % 4, (i + 3) % 4];
-        let (l, _) = triangle(s[f[0]], s[f[1]], s[f[2]]);
+        let (l, plane) = triangle(s[f[0]], s[f[1]], s[f[2]]);
         let d = weighted_len2::<T>(&[s[f[0]], s[f[1]], s[f[2]]], &l);
         if d < best_d {
             best_d = d;
@@ -462,9 +472,12 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
             for (m, &fi) in f.iter().enumerate() {
                 best[fi] = l[m];
             }
+            // Faces 1 and 2 list their vertices in another order than the
+            // weights' (face_projection's), which rounds differently.
+            best_plane = plane.filter(|_| (i == 0 || i == 3) && l.iter().all(|&x| x > T::ZERO));
         }
     }
-    best
+    (best, best_plane)
 }
 
 #[cfg(test)]
