@@ -234,7 +234,7 @@ impl<T: Real> Simplex<T> {
                 [l[0], l[1], T::ZERO, T::ZERO]
             }
             3 => {
-                let (l, plane) = triangle(w[0], w[1], w[2]);
+                let (l, plane) = triangle(&w[0], &w[1], &w[2]);
                 if let Some(v) = plane
                     && l.iter().all(|&x| x > T::ZERO)
                 {
@@ -245,7 +245,7 @@ impl<T: Real> Simplex<T> {
                 [l[0], l[1], l[2], T::ZERO]
             }
             _ => {
-                let (l, plane) = tetrahedron(w);
+                let (l, plane) = tetrahedron(&w);
                 if let Some(v) = plane {
                     return (l, v);
                 }
@@ -397,8 +397,10 @@ fn face_projection<T: Real>(w: &[V3<T>; 4], lambda: &[T; 4], fallback: V3<T>) ->
 
 /// Weights of the closest point of triangle `s0 s1 s2` to the origin, and
 /// when it is inside the triangle, the point itself: the origin projected
-/// on the plane (see [`face_projection`]).
-fn triangle<T: Real>(s0: V3<T>, s1: V3<T>, s2: V3<T>) -> ([T; 3], Option<V3<T>>) {
+/// on the plane (see [`face_projection`]). Takes the points by reference:
+/// they were copied for each call.
+fn triangle<T: Real>(s0: &V3<T>, s1: &V3<T>, s2: &V3<T>) -> ([T; 3], Option<V3<T>>) {
+    let (s0, s1, s2) = (*s0, *s1, *s2);
     let n = (s1 - s0).cross(s2 - s0);
     let nn = n.dot(n);
     if nn > T::ZERO && nn.is_finite() {
@@ -444,7 +446,7 @@ fn best_edge<T: Real>(s: [V3<T>; 3], consider: impl Fn(usize) -> bool) -> [T; 3]
 /// point itself where it lies inside a face whose vertices the face's
 /// triangle took in index order (faces 0 and 3): the origin projected on
 /// its plane, as [`face_projection`] would compute it again.
-fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> ([T; 4], Option<V3<T>>) {
+fn tetrahedron<T: Real>(s: &[V3<T>; 4]) -> ([T; 4], Option<V3<T>>) {
     // Cofactors of the 4×4 matrix [s_i; 1]: the signed volumes of the
     // tetrahedra with the origin in place of each vertex.
     let c23 = s[2].cross(s[3]);
@@ -464,7 +466,7 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> ([T; 4], Option<V3<T>>) {
             continue;
         }
         let f = [(i + 1) % 4, (i + 2) % 4, (i + 3) % 4];
-        let (l, plane) = triangle(s[f[0]], s[f[1]], s[f[2]]);
+        let (l, plane) = triangle(&s[f[0]], &s[f[1]], &s[f[2]]);
         let d = weighted_len2::<T>(&[s[f[0]], s[f[1]], s[f[2]]], &l);
         if d < best_d {
             best_d = d;
