@@ -17,8 +17,10 @@ use crate::real::{Real, V3, Vector};
 use hull::hull_support;
 
 /// The core geometry of a shape, in its local frame (Y is the axis of
-/// capsules, cylinders and cones).
+/// capsules, cylinders and cones). Its kind is a byte of its own (`repr`):
+/// kept in the hull's vector instead, every support first decoded it.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(u8)]
 pub enum Geom<T: Real> {
     /// A point at the origin (a sphere is a point with a radius).
     Point,
