@@ -205,7 +205,9 @@ impl<'a, T: Real> Cso<'a, T> {
     }
 
     /// The core support point of `A − B` in direction `d` (A's frame).
-    #[inline]
+    /// Inlined with the shapes' supports (see [`Shape::core_support`]).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub fn support(&self, d: V3<T>) -> CsoPoint<T> {
         let la = self.a.core_support(d);
         let lb = self.b.core_support(self.rot_b.apply_inverse(-d));

@@ -234,7 +234,7 @@ impl<T: Real> Simplex<T> {
                 [l[0], l[1], T::ZERO, T::ZERO]
             }
             3 => {
-                let (l, plane) = triangle(w[0], w[1], w[2]);
+                let (l, plane) = triangle(&w[0], &w[1], &w[2]);
                 if let Some(v) = plane
                     && l.iter().all(|&x| x > T::ZERO)
                 {
@@ -244,7 +244,13 @@ impl<T: Real> Simplex<T> {
                 }
                 [l[0], l[1], l[2], T::ZERO]
             }
-            _ => tetrahedron(w),
+            _ => {
+                let (l, plane) = tetrahedron(&w);
+                if let Some(v) = plane {
+                    return (l, v);
+                }
+                l
+            }
         };
         let mut kept = 0;
         let mut v = V3::<T>::ZERO;
@@ -391,8 +397,10 @@ fn face_projection<T: Real>(w: &[V3<T>; 4], lambda: &[T; 4], fallback: V3<T>) ->
 
 /// Weights of the closest point of triangle `s0 s1 s2` to the origin, and
 /// when it is inside the triangle, the point itself: the origin projected
-/// on the plane (see [`face_projection`]).
-fn triangle<T: Real>(s0: V3<T>, s1: V3<T>, s2: V3<T>) -> ([T; 3], Option<V3<T>>) {
+/// on the plane (see [`face_projection`]). Takes the points by reference:
+/// they were copied for each call.
+fn triangle<T: Real>(s0: &V3<T>, s1: &V3<T>, s2: &V3<T>) -> ([T; 3], Option<V3<T>>) {
+    let (s0, s1, s2) = (*s0, *s1, *s2);
     let n = (s1 - s0).cross(s2 - s0);
     let nn = n.dot(n);
     if nn > T::ZERO && nn.is_finite() {
@@ -434,8 +442,11 @@ fn best_edge<T: Real>(s: [V3<T>; 3], consider: impl Fn(usize) -> bool) -> [T; 3]
     best
 }
 
-/// Weights of the closest point of tetrahedron `s` to the origin.
-fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
+/// Weights of the closest point of tetrahedron `s` to the origin, and the
+/// point itself where it lies inside a face whose vertices the face's
+/// triangle took in index order (faces 0 and 3): the origin projected on
+/// its plane, as [`face_projection`] would compute it again.
+fn tetrahedron<T: Real>(s: &[V3<T>; 4]) -> ([T; 4], Option<V3<T>>) {
     // Cofactors of the 4×4 matrix [s_i; 1]: the signed volumes of the
     // tetrahedra with the origin in place of each vertex.
     let c23 = s[2].cross(s[3]);
@@ -445,16 +456,17 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
     let det = c[0] + c[1] + c[2] + c[3];
     if det.is_finite() && c.iter().all(|&ci| same_sign(det, ci)) {
         let k = T::ONE / det;
-        return [c[0] * k, c[1] * k, c[2] * k, c[3] * k];
+        return ([c[0] * k, c[1] * k, c[2] * k, c[3] * k], None);
     }
     let mut best = [T::ONE, T::ZERO, T::ZERO, T::ZERO];
+    let mut best_plane = None;
     let mut best_d = T::MAX;
     for (i, &ci) in c.iter().enumerate() {
         if same_sign(det, ci) {
             continue;
         }
         let f = [(i + 1) % 4, (i + 2) % 4, (i + 3) % 4];
-        let (l, _) = triangle(s[f[0]], s[f[1]], s[f[2]]);
+        let (l, plane) = triangle(&s[f[0]], &s[f[1]], &s[f[2]]);
         let d = weighted_len2::<T>(&[s[f[0]], s[f[1]], s[f[2]]], &l);
         if d < best_d {
             best_d = d;
@@ -462,9 +474,12 @@ fn tetrahedron<T: Real>(s: [V3<T>; 4]) -> [T; 4] {
             for (m, &fi) in f.iter().enumerate() {
                 best[fi] = l[m];
             }
+            // Faces 1 and 2 list their vertices in another order than the
+            // weights' (face_projection's), which rounds differently.
+            best_plane = plane.filter(|_| (i == 0 || i == 3) && l.iter().all(|&x| x > T::ZERO));
         }
     }
-    best
+    (best, best_plane)
 }
 
 #[cfg(test)]

@@ -178,7 +178,7 @@ pub(super) fn polish<T: Real>(
         // Wide probes call a face smaller than their jump threshold (16 ×
         // angle × size) a unique point, whose support the contact would
         // snap to: the last word on which support is unique is narrow.
-        unique = Some(proposal(cso, x, n, &hub, probe::<T>(), (iterations, &mut false)).2);
+        unique = Some(probe_pairs(cso, n, probe::<T>(), iterations).1);
     }
     if rounds > 0 {
         rec::text!(
@@ -229,6 +229,19 @@ fn proposal<T: Real>(
     h: T,
     (iterations, ridge): (&mut u32, &mut bool),
 ) -> (V3<T>, V3<T>, Unique) {
+    let (probes, unique) = probe_pairs(cso, n, h, iterations);
+    let (base, step) = step_from(cso, (x, n, h), hub, probes, (iterations, ridge));
+    (base, step, unique)
+}
+
+/// The probe pairs at `±h` rad around `n` along both tangents, and which
+/// shape's support stayed put over them.
+fn probe_pairs<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    h: T,
+    iterations: &mut u32,
+) -> ([Probe<T>; 2], Unique) {
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = crate::real::tangents::<T>(n);
     // The probes' difference on K, and the lengths of A's and of B's.
@@ -253,8 +266,7 @@ fn proposal<T: Real>(
     } else {
         Unique::Neither
     };
-    let (base, step) = step_from(cso, (x, n, h), hub, [p1, p2], (iterations, ridge));
-    (base, step, unique)
+    ([p1, p2], unique)
 }
 
 /// A probe pair's differences across the normal along one tangent.
@@ -330,7 +342,15 @@ fn step_from<T: Real>(
         *iterations += 1;
         support(cso, (base + u * s).try_normalize().unwrap_or(base))
     };
-    let fu = u.dot(at(T::ZERO, iterations).k - x);
+    // A normal already perpendicular to the edge is its own base: its
+    // support is the hub (the support is a function of the direction).
+    let on_base = (base + u * T::ZERO).try_normalize().unwrap_or(base);
+    let centre = if same::<T>(on_base, n) {
+        *hub
+    } else {
+        at(T::ZERO, iterations)
+    };
+    let fu = u.dot(centre.k - x);
     let step = |curvature: T| {
         if curvature > T::from_f64(1e-6) * cso.scale {
             (-fu / curvature)
@@ -380,6 +400,12 @@ fn about_edge<T: Real>(
         }
         h = h / T::from_f64(16.0);
     }
+}
+
+/// Whether two directions are the same to the bit (a zero's sign too,
+/// which a support's coordinates may carry).
+fn same<T: Real>(a: V3<T>, b: V3<T>) -> bool {
+    a == b && a.to_f64().map(f64::to_bits) == b.to_f64().map(f64::to_bits)
 }
 
 /// The larger of A's and B's core differences `a`, `b`, and whether it is A's.
@@ -486,10 +512,17 @@ fn edge_along<T: Real>(
         let minus = cso.support((base - edge * h).try_normalize().unwrap_or(n));
         *iterations += 2;
         last = larger::<T>(plus.a - minus.a, plus.b - minus.b);
-        match tangential(last.0) {
-            Some(e) => edge = if e.dot(edge) < T::ZERO { -e } else { e },
-            None => break,
+        let Some(e) = tangential(last.0) else {
+            break;
+        };
+        let e = if e.dot(edge) < T::ZERO { -e } else { e };
+        // A round is a function of the edge alone: one that gave back its
+        // own edge (often in f32, whose probes at 1e-4 rad do not resolve
+        // the edge's last tilt) would be repeated by every round after it.
+        if same::<T>(e, edge) {
+            break;
         }
+        edge = e;
     }
     (edge, last)
 }
