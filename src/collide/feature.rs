@@ -57,6 +57,8 @@ pub(crate) struct Feature<T: Real> {
     /// spread (a plate's narrow face seen as an edge): the normal it fixes
     /// may be off the face's by its width over its length.
     pub thin: bool,
+    /// A thin face's spread across its longest one (zero otherwise).
+    pub across: V3<T>,
     /// The support set.
     pub region: Region<T>,
 }
@@ -72,6 +74,7 @@ impl<T: Real> Feature<T> {
             radius: T::ZERO,
             taper: false,
             thin: false,
+            across: V3::<T>::ZERO,
             region: Region::Point,
         }
     }
@@ -273,12 +276,24 @@ pub(crate) fn flats<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> ([V3<T>; 2],
                 k = 1;
             }
         }
-        _ => {
-            let f = feature(shape, d, eta);
-            return (f.flats, f.count);
-        }
+        _ => return face_if_thin(&feature(shape, d, eta)),
     }
     (out, k)
+}
+
+/// A feature's flats for classifying witnesses, where a hull face narrower
+/// than the tolerance (taken as an edge, [`Feature::thin`]) counts as the
+/// face it is: an edge crossing it touches along a segment as long as
+/// the face is wide over the crossing's sine (in f32 a box's edge across
+/// a plate's narrow face said `unique` with that segment up to 67× the
+/// witness tolerance long).
+fn face_if_thin<T: Real>(f: &Feature<T>) -> ([V3<T>; 2], usize) {
+    if f.thin
+        && let Some(across) = f.across.try_normalize()
+    {
+        return ([f.flats[0], across], 2);
+    }
+    (f.flats, f.count)
 }
 
 /// [`flats`] given `top` (asked for by hulls only), a height along `d`
@@ -386,7 +401,7 @@ fn hull_flats_below<T: Real>(
         return Some(([V3::<T>::ZERO; 2], 0));
     }
     let f = hull_set(point, &set[..k], false, (d, eta));
-    Some((f.flats, f.count))
+    Some(face_if_thin(&f))
 }
 
 /// A segment feature from `p` to `q` (with `point` one of its points).
@@ -557,6 +572,7 @@ fn hull_set<T: Real>(point: V3<T>, near: &[V3<T>], more: bool, (d, eta): (V3<T>,
         // hull against a cylinder).
         return Feature {
             thin: n >= 3 && side.length() > T::from_f64(64.0) * T::EPSILON * (far - point).length(),
+            across: side,
             ..segment(point, point + f1 * lo, point + f1 * hi)
         };
     }
