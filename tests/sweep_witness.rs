@@ -495,3 +495,68 @@ fn rounded_contacts_take_the_cores_distance() {
         }
     }
 }
+
+/// A review's case: an f32 box corner with a margin swept onto a box's
+/// rounded edge (radii 3.5e-3 of the size). The contact normal turns with
+/// the time by `|motion| / r`: read where f32 put the contact, 2.4e-5
+/// early, it was 8.3e-2 rad off the answer f64 gives on the same rounded
+/// input, and every method said `unique`. A `unique` normal must be
+/// within 1e-3 rad of it.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn an_f32_rounded_corner_on_a_rounded_edge_does_not_claim_its_normal() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        1.9409437110546102,
+        1.8640731497339527,
+        0.2214956189011013,
+    ))
+    .with_margin(0.002415128189780565);
+    let start = Pose::<f64>::new(
+        DVec3::new(0.43662194215836725, 0.5377673915909684, -2.445220755045509),
+        DQuat::from_xyzw(
+            0.2466867510711715,
+            0.31126612705032286,
+            0.8781029768351852,
+            0.26682242610063356,
+        ),
+    );
+    let motion = DVec3::new(1.3106122586425166, 0.018576799619042173, 2.0439064748361067);
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.22251642330514737,
+        1.2978770525348966,
+        1.2058943830042588,
+    ))
+    .with_margin(0.0010732577151294357);
+    let pose_b = Pose::<f64>::new(
+        DVec3::new(4.671999778346482, 0.5342012267306607, -2.2500915424262278),
+        DQuat::from_xyzw(
+            0.2906367073834442,
+            -0.29937486056514784,
+            0.8136978405773192,
+            0.40472314169406776,
+        ),
+    );
+    let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    let (s32, p32, m32) = (
+        pose_f32(&start),
+        pose_f32(&pose_b),
+        Vec3A::from(motion.as_vec3()),
+    );
+    let wide_pose = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let (a64, b64) = (a32.to_precision::<f64>(), b32.to_precision::<f64>());
+    for (name, m64, m32f) in METHODS {
+        let reference = m64(
+            &Placed::new(&a64, wide_pose(&s32)),
+            m32.as_dvec3(),
+            &Placed::new(&b64, wide_pose(&p32)),
+        );
+        let s = m32f(&Placed::new(&a32, s32), m32, &Placed::new(&b32, p32));
+        let off = angle(wide(s.normal).normalize(), reference.normal);
+        assert!(
+            s.witness != Some(Witness::Unique) || off <= 1e-3,
+            "{name}: normal {off:e} rad off, {s:?}"
+        );
+    }
+}
