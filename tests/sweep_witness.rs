@@ -560,3 +560,51 @@ fn an_f32_rounded_corner_on_a_rounded_edge_does_not_claim_its_normal() {
         );
     }
 }
+
+/// A review's case: a thin capsule whose side lies within ~1e-9 rad of a
+/// box's face, swept onto it (f64). Swept MPR's bracket stays open (its
+/// crossing proves contact 9e-9 later) and its contact point, the
+/// crossing's, slid 0.31 of the size along the nearly level side while
+/// the answer said `unique`. An answer whose bracket did not close is
+/// not `unique`; the others place the contact within 1e-3 of the size.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn an_open_bracket_does_not_claim_a_unique_contact() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let a = Shape::<f64>::capsule(0.7837118868739898, 0.0015689911975217275);
+    let start = Pose::<f64>::new(
+        DVec3::new(2.7403255126950543, -1.1123856350145518, 3.236290069220474),
+        DQuat::from_xyzw(
+            0.29369152354039224,
+            0.08727493446298278,
+            -0.9178327760122582,
+            0.2524111132510557,
+        ),
+    );
+    let motion = DVec3::new(-1.0408087588877541, 2.466691626665369, -2.1692900324382074);
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.5076400038687894,
+        1.6673854115888684,
+        1.41219948340203,
+    ));
+    let pose_b = Pose::<f64>::new(
+        DVec3::new(1.3259237919140496, -1.1698863240215331, 1.536969295740557),
+        DQuat::from_xyzw(
+            -0.5650540734577887,
+            -0.5935580328710641,
+            -0.2515558495836179,
+            -0.5149003886415866,
+        ),
+    );
+    let contact = DVec3::new(2.89262, -1.19131, 2.70373);
+    let size = a.scale().max(b.scale());
+    for (name, m64, _) in METHODS {
+        let s = m64(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+        let off = (s.point - contact).length() / size;
+        assert!(
+            s.witness != Some(Witness::Unique) || (s.status == Status::Converged && off <= 1e-3),
+            "{name}: point {off:e} of the size off, {s:?}"
+        );
+    }
+}
