@@ -131,13 +131,8 @@ fn witnesses_and_normals_f32() {
         for _ in 0..1500 {
             let d = 10f64.powf(rng.range(-3.0, 0.0));
             let c = exact_common::case(&mut rng, family, d);
-            let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-            let pose = gjk_common::pose_f32;
-            let r = gjk::distance(
-                &Placed::new(&sa, pose(&c.pose_a)),
-                &Placed::new(&sb, pose(&c.pose_b)),
-            );
-            w.add(&c, &widened(&r), f32::EPSILON as f64, (1e-4, 1e-4));
+            let r = distance_f32(&c);
+            w.add(&c, &r, f32::EPSILON as f64, (1e-4, 1e-4));
         }
         println!("{family:>12} f32: {w:?}");
         assert!(w.not_unique * 20 <= w.cases, "{family}: {w:?}");
@@ -545,13 +540,8 @@ fn plates_seen_across_their_narrow_face() {
             if c.distance > 10.0 {
                 continue;
             }
-            let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-            let pose = gjk_common::pose_f32;
-            let r = gjk::distance(
-                &Placed::new(&sa, pose(&c.pose_a)),
-                &Placed::new(&sb, pose(&c.pose_b)),
-            );
-            f32_w.add(&c, &widened(&r), f32::EPSILON as f64, (1e-4, 1e-4));
+            let r = distance_f32(&c);
+            f32_w.add(&c, &r, f32::EPSILON as f64, (1e-4, 1e-4));
         } else {
             let (a, b) = placed(&c);
             let r = gjk::distance(&a, &b);
@@ -604,6 +594,16 @@ fn plate_case(rng: &mut Rng, i: usize) -> Case {
         twist,
         d,
     )
+}
+
+/// The distance of case `c`'s shapes and poses rounded to f32, in f64 values.
+fn distance_f32(c: &Case) -> gjk::Distance<f64> {
+    let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
+    let pose = gjk_common::pose_f32;
+    widened(&gjk::distance(
+        &Placed::new(&sa, pose(&c.pose_a)),
+        &Placed::new(&sb, pose(&c.pose_b)),
+    ))
 }
 
 /// An f32 answer in f64 values.
@@ -931,13 +931,8 @@ fn curved_rims_against_a_plates_narrow_face() {
             let r = gjk::distance(&pa, &pb);
             w64.add(&c, &r, f64::EPSILON, (POINT_TOL, NORMAL_TOL));
         } else {
-            let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-            let pose = gjk_common::pose_f32;
-            let r = gjk::distance(
-                &Placed::new(&sa, pose(&c.pose_a)),
-                &Placed::new(&sb, pose(&c.pose_b)),
-            );
-            w32.add(&c, &widened(&r), f32::EPSILON as f64, (1e-4, 1e-3));
+            let r = distance_f32(&c);
+            w32.add(&c, &r, f32::EPSILON as f64, (1e-4, 1e-3));
         }
     }
     println!("rims vs plates f64 {w64:?}\nrims vs plates f32 {w32:?}");
@@ -995,12 +990,7 @@ fn f32_edges_across_a_plates_narrow_face_are_not_unique() {
         let edge_w = c.pose_a.rotation * DVec3::Z;
         let long_w = (c.pose_b.rotation * frame[1]).normalize();
         let stretch = 2.0 * hc * 3.0 / edge_w.cross(long_w).length();
-        let (sa, sb) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-        let pose = gjk_common::pose_f32;
-        let r = gjk::distance(
-            &Placed::new(&sa, pose(&c.pose_a)),
-            &Placed::new(&sb, pose(&c.pose_b)),
-        );
+        let r = distance_f32(&c);
         if r.intersecting || r.status != Status::Converged {
             continue;
         }
