@@ -27,9 +27,10 @@
 //!   method found them; a step is kept only if the gap does not fall.
 
 use super::polish::{Polished, polish, unique_near};
+use super::witness::{hit_witness, normal_eta};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, feature};
+use crate::collide::feature::feature;
 use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::separation::separation;
@@ -111,12 +112,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let x = m * -t_e;
     let n0 = found.normal.try_normalize().unwrap_or(V3::<T>::Y);
     let mut iterations = found.iterations;
-    // The method's simplex re-placed once from its support points (its `w`
-    // may have been moved with the ray).
-    let mut placed = [CsoPoint::<T>::default(); 4];
-    for (slot, p) in placed.iter_mut().zip(found.near) {
-        *slot = cso.point(p.local_a, p.local_b);
-    }
+    let placed = replaced(cso, found.near);
     let near = &placed[..found.near.len().min(4)];
     let polished = contact_normal(cso, (m, t_e), n0, near, &mut iterations);
     let (n, hub, probed) = (polished.n, polished.hub, polished.unique);
@@ -162,19 +158,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     } else {
         crossing
     };
-    // Rounding in the poses and along the path (a few ulps of the
-    // coordinates, and of the time itself) widens the bracket: far from
-    // the origin or along a long motion, f32 cannot place the contact
-    // within the tolerance, and the answer must not say it did.
-    let rounding = T::from_f64(4.0) * T::EPSILON * (cso.offset().length() + m.length() + cso.scale);
-    let (lower, widen) = if closing > T::ZERO {
-        (
-            (lower - rounding / closing).max(T::ZERO),
-            rounding / closing,
-        )
-    } else {
-        (lower, T::ZERO)
-    };
+    let (lower, widen) = widened(cso, m, lower, closing);
     let (toi, upper, (on_a, on_b), status) = match crossing {
         Some((t, on)) if closing > T::ZERO => {
             let upper = (t.max(lower) + widen).min(T::ONE);
@@ -202,7 +186,12 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
             (t_e, t_e.max(lower), (hub.a, hub.b), status)
         }
     };
-    let (on_a, on_b) = polished.points.unwrap_or((on_a, on_b));
+    let (witness, side) = hit_witness(cso, &polished, status);
+    let (on_a, on_b) = match (polished.points, side, crossing) {
+        (Some(points), _, _) => points,
+        (None, Some(side), Some(c)) if closing > T::ZERO => snap(c, side, hub, m).1,
+        _ => (on_a, on_b),
+    };
     let (point_a, point_b) = (cso.world_point(on_a) + motion * toi, cso.world_point(on_b));
     let sweep = Sweep {
         hit: true,
@@ -215,91 +204,37 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         point_b,
         iterations,
         status,
-        witness: Some(hit_witness(cso, &polished, status)),
+        witness: Some(witness),
     };
     record_hit(&sweep);
     sweep
 }
 
-/// [`contact_witness`] of a hit with `status`: without a tight bracket
-/// the contact points are a crossing's at its upper end, which slides
-/// along a nearly level side (swept MPR, a capsule's side 1e-9 rad from
-/// a face: 0.31 of the size off, `Unique`), so they are approximate.
-fn hit_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>, status: Status) -> Witness {
-    match contact_witness(cso, p) {
-        Witness::Unique if status != Status::Converged => Witness::Approximate,
-        w => w,
+/// The bracket's lower end `lower` widened by the rounding in the poses
+/// and along the path `m` (a few ulps of the coordinates, and of the time
+/// itself), and the widening of its upper end: far from the origin or
+/// along a long motion, f32 cannot place the contact within the
+/// tolerance, and the answer must not say it did.
+fn widened<T: Real>(cso: &Cso<'_, T>, m: V3<T>, lower: T, closing: T) -> (T, T) {
+    let rounding = T::from_f64(4.0) * T::EPSILON * (cso.offset().length() + m.length() + cso.scale);
+    if closing > T::ZERO {
+        (
+            (lower - rounding / closing).max(T::ZERO),
+            rounding / closing,
+        )
+    } else {
+        (lower, T::ZERO)
     }
 }
 
-/// How far a hit's contact points and polished normal can be trusted,
-/// from the support sets at the normal taken within its error (heights
-/// within 30 × GJK's tolerance of the size in f64, 4e-3 in f32):
-/// `Approximate` where the normal did not settle; `NotUnique` where the
-/// contact is not a point (parallel features: neither a vertex, nor one
-/// shape's support staying put under the probes, nor two crossing edges)
-/// or the normal is not determined there; on a curved core a point the
-/// probes did not see stay put is `Approximate` (a rim or side nearly
-/// level with its partner, along which the normal's error slides the
-/// contact); else `Unique`.
-///
-/// The normal is determined by a radius or a curved support, a face whose
-/// own normal it is, or in f64 two crossing edges' common perpendicular.
-/// Against a polytope's edge or vertex alone, or a face whose normal is
-/// not `n` (the point at the face's boundary, to the precision's
-/// rounding), any normal of the boundary's cone touches: an f32 hull
-/// vertex on a plate's narrow face 2e-5 of the size from its edge kept a
-/// normal 0.8 rad off, `Unique`. In f32 two edges within its normal's
-/// error may as well be a vertex near a narrow face's edge, its nearby
-/// edge nearly level (0.78 rad off as the edges' perpendicular).
-fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> Witness {
-    let n = p.n;
-    if !p.settled {
-        return Witness::Approximate;
+/// The method's simplex `near` re-placed from its support points (its `w`
+/// may have been moved with the ray), in the first of four slots.
+fn replaced<T: Real>(cso: &Cso<'_, T>, near: &[CsoPoint<T>]) -> [CsoPoint<T>; 4] {
+    let mut placed = [CsoPoint::<T>::default(); 4];
+    for (slot, p) in placed.iter_mut().zip(near) {
+        *slot = cso.point(p.local_a, p.local_b);
     }
-    let rounded = cso.radius_a + cso.radius_b > T::ZERO;
-    let f64_ = T::PRECISION == rec::Precision::F64;
-    if f64_ && rounded && !p.unconfirmed && matches!(p.unique, Some(Unique::A | Unique::B)) {
-        return Witness::Unique;
-    }
-    let turn = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(3e-3),
-        rec::Precision::F64 => T::from_f64(1e-7),
-    };
-    let db = cso.b_direction(-n);
-    let fa = feature(cso.shape_a(), n, normal_eta(cso));
-    let fb = feature(cso.shape_b(), db, normal_eta(cso));
-    // The side whose support stayed put must be a point at the normal's
-    // error too: in f32 the probes call a hull's short edge a vertex (the
-    // contact then an edge on a face, 0.11 rad off, `Unique`).
-    let point = |f: &Feature<T>| f.count == 0 || f.radius > T::ZERO;
-    let stayed = match p.unique {
-        Some(Unique::A) => point(&fa),
-        Some(Unique::B) => point(&fb),
-        _ => false,
-    };
-    let crossing = fa.count == 1
-        && fb.count == 1
-        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
-    if !(stayed || fa.count == 0 || fb.count == 0 || crossing) {
-        return Witness::NotUnique;
-    }
-    if !stayed && cso.curved() {
-        return Witness::Approximate;
-    }
-    let face = |f: &Feature<T>, d: V3<T>| {
-        f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
-    };
-    let edges =
-        f64_ && crossing && fa.flats[0].dot(n).abs() <= turn && fb.flats[0].dot(db).abs() <= turn;
-    let curved = fa.radius > T::ZERO || fb.radius > T::ZERO;
-    if p.unconfirmed {
-        Witness::Approximate
-    } else if rounded || curved || face(&fa, n) || face(&fb, db) || edges {
-        Witness::Unique
-    } else {
-        Witness::NotUnique
-    }
+    placed
 }
 
 /// Where one core is a point (a sphere's centre) and the other has a
@@ -331,16 +266,6 @@ fn point_core_normal<T: Real>(cso: &Cso<'_, T>, x: V3<T>) -> Option<(V3<T>, Uniq
 /// Radii summing to at least this fraction of the size keep the cores
 /// that far apart at the contact: their distance is well conditioned.
 const ROUNDED: f64 = 1e-3;
-
-/// The height within which a support set is taken at a polished normal:
-/// its error (30 × GJK's tolerance of the size in f64, 4e-3 in f32).
-fn normal_eta<T: Real>(cso: &Cso<'_, T>) -> T {
-    let eta = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(4e-3),
-        rec::Precision::F64 => T::from_f64(30.0) * gjk::rel_tol::<T>(),
-    };
-    eta * cso.scale
-}
 
 /// The contact normal of shapes with radii (capsules, shapes with
 /// margins; a point core has its closed form first): at the contact

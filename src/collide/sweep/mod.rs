@@ -31,6 +31,7 @@ mod certify;
 mod polish;
 mod ray;
 mod swept;
+mod witness;
 
 pub use advance::conservative_advancement;
 pub use analytic::analytic;
