@@ -142,8 +142,11 @@ fn wide(v: Vec3A) -> DVec3 {
 /// (224 `Converged` answers past it before, nothing flagged), f32
 /// `Unique` answers past 1e-3 98 of 2 477 (4 719 before). f64 steps read
 /// beside a ridge are checked by the distance backed off from the contact
-/// (`certify::backed_off`); f32's remainder is rims and corners nearly
-/// level with a curved partner. The bounds keep them from growing.
+/// (`certify::backed_off`). f32's remainder was rims nearly level with a
+/// curved partner (10 of 836 here, points 1.2e-3 to 2e-2 of the size off
+/// with normals 3e-6 to 3.5e-4 rad off): such a rim point moves 30 to 500
+/// sizes per radian of the normal, and f32 now claims no point moving
+/// faster than 10 (0 of 734). The bounds keep them from growing.
 #[test]
 fn near_flat_contacts_say_how_far_they_can_be_trusted() {
     let mut rng = Rng::new(77);
@@ -174,7 +177,7 @@ fn near_flat_contacts_say_how_far_they_can_be_trusted() {
     println!("near-flat sweeps, Converged answers:\n f64 {t64:?}\n f32 {t32:?}");
     // Unique answers past the tolerances: a small remainder.
     assert!(t64.wrong_unique * 500 <= t64.unique, "f64 {t64:?}");
-    assert!(t32.wrong_unique * 20 <= t32.unique, "f32 {t32:?}");
+    assert!(t32.wrong_unique * 200 <= t32.unique, "f32 {t32:?}");
     // Answers past the tolerances nearly always say so.
     assert!(t64.wrong_unique * 4 <= t64.off, "f64 {t64:?}");
     assert!(t32.wrong_unique * 10 <= t32.off, "f32 {t32:?}");

@@ -102,7 +102,11 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     let edges =
         f64_ && crossing && fa.flats[0].dot(n).abs() <= turn && fb.flats[0].dot(db).abs() <= turn;
     let curved = fa.radius > T::ZERO || fb.radius > T::ZERO;
-    let witness = if p.unconfirmed {
+    // A rim point nearly level with its partner turns fast with the
+    // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
+    // slides it by that turn (1e-2 of the size at 100 sizes a radian).
+    let sliding = !f64_ && fa.radius.max(fb.radius) > T::from_f64(F32_TURN) * cso.scale;
+    let witness = if p.unconfirmed || sliding {
         Witness::Approximate
     } else if rounded || curved || face(&fa, n) || face(&fb, db) || edges {
         Witness::Unique
@@ -111,6 +115,11 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     };
     (witness, side)
 }
+
+/// The fastest a contact point claimed unique in f32 may move with its
+/// normal, in sizes per radian: f32's normal is off by up to ~1e-4 rad,
+/// which moves such a point by up to 1e-3 of the size.
+const F32_TURN: f64 = 10.0;
 
 /// The height within which a support set is taken at a polished normal:
 /// its error (30 × GJK's tolerance of the size in f64, 4e-3 in f32).
