@@ -637,3 +637,62 @@ fn f32_penetration_is_bracketed_by_its_bounds() {
         "{compared} {loose}"
     );
 }
+
+/// A review's case: a cone's rim 9.3e-10 into a box's face. GJK ended on a
+/// simplex whose plane passes within 1.5e-8 of the origin, and EPA took
+/// that plane's support depth as both bounds: `lower_bound` 1.5e-8, 16 times
+/// the overlap along the face's normal, which bounds the depth from above.
+/// A flat start bounds the depth from above only.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_flat_gjk_simplex_bounds_the_depth_from_above_only() {
+    let a = Shape::<f64>::cone(0.9277156741203256, 0.7841625873887825);
+    let pa = Pose::<f64>::new(
+        DVec3::new(1.4844967987522288, 1.6305670715475653, -1.2206364317787066),
+        DQuat::from_xyzw(
+            -0.8831561322123962,
+            0.07623837564806199,
+            0.46083069672718185,
+            0.04310481606648848,
+        ),
+    );
+    let b = Shape::cuboid(DVec3::new(
+        0.419467553184168,
+        0.5790367981271741,
+        1.9968373805088453,
+    ));
+    let pb = Pose::<f64>::new(
+        DVec3::new(
+            -0.053482223276444474,
+            4.338447543487398,
+            -0.3593571032824031,
+        ),
+        DQuat::from_xyzw(
+            -0.1884766764992994,
+            0.6131495901450189,
+            0.7325987960959455,
+            -0.22764693382416917,
+        ),
+    );
+    // The box face's normal, and the overlap of the shapes along it.
+    let n = DVec3::new(-0.5553188209352222, 0.8125730281290553, 0.17704824504154812);
+    let (ra, rb) = (pa.rotation.normalize(), pb.rotation.normalize());
+    let (la, lb) = (ra.inverse() * n, rb.inverse() * -n);
+    let (sa, sb): (DVec3, DVec3) = (a.support(la), b.support(lb));
+    let overlap = sa.dot(la) + sb.dot(lb) - (pb.position - pa.position).dot(n);
+    assert!(overlap > 0.0 && overlap < 1e-9, "{overlap:e}");
+    let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    let p = epa::penetration(&pa, &pb);
+    assert!(p.intersecting, "{p:?}");
+    assert!(
+        p.lower_bound <= overlap,
+        "lower bound above {overlap:e}: {p:?}"
+    );
+    assert!(p.upper_bound >= p.lower_bound, "{p:?}");
+    let s = cspace::signed::signed_distance(&pa, &pb);
+    assert!(
+        s.upper_bound >= -overlap,
+        "upper bound below {:e}: {s:?}",
+        -overlap
+    );
+}

@@ -318,14 +318,23 @@ fn expand<T: Real>(
         Start::Polytope(p) => p,
         Start::Flat { normal, depth } => {
             rec::text!("epa: flat core CSO, depth {depth:?} along the normal");
+            // Only an upper bound: the origin lies within `depth` of the
+            // CSO's side along the normal, and may be nearer another side
+            // (a cone's rim 9.3e-10 into a box read 1.5e-8 along GJK's
+            // nearly flat simplex).
             return Expanded {
                 depth: depth.max(T::ZERO),
-                lower: depth.max(T::ZERO),
+                lower: T::ZERO,
                 normal,
                 point_a: fallback.0,
                 point_b: fallback.1,
                 iterations: 0,
-                status: Status::Converged,
+                // (A start that could not close its polytope may be deep.)
+                status: if depth <= tol {
+                    Status::Converged
+                } else {
+                    Status::Degenerate
+                },
             };
         }
     };
