@@ -696,3 +696,27 @@ fn a_flat_gjk_simplex_bounds_the_depth_from_above_only() {
         -overlap
     );
 }
+
+/// A review's case: two unit boxes 1e-13 apart, touching within the
+/// tolerance, read a depth of −1e-13 with bounds `[−1e-13, −1e-13]`, and
+/// the signed distance +1e-13 while intersecting. Touching from just apart
+/// is depth 0; the signed distance is 0 with bounds that hold the gap.
+#[test]
+fn boxes_touching_from_just_apart_have_depth_zero() {
+    let b = Shape::<f64>::cuboid(DVec3::ONE);
+    let gap = 1e-13;
+    let pa = Placed::new(&b, Pose::IDENTITY);
+    let pb = Placed::new(&b, Pose::from_position(DVec3::new(2.0 + gap, 0.0, 0.0)));
+    for p in [epa::penetration(&pa, &pb), mpr::penetration(&pa, &pb)] {
+        assert!(p.intersecting, "{p:?}");
+        assert!(p.depth >= 0.0 && p.lower_bound >= 0.0, "{p:?}");
+        assert!(p.lower_bound <= 0.0 && p.upper_bound >= p.depth, "{p:?}");
+        contract(&p, "boxes touching from just apart");
+    }
+    for depth in [cspace::signed::Depth::Epa, cspace::signed::Depth::Mpr] {
+        let s = cspace::signed::signed_distance_with(&pa, &pb, depth);
+        assert!(s.intersecting && s.distance <= 0.0, "{s:?}");
+        // The true signed distance is the gap (2 + 1e-13 rounds to 2.0000000000000999).
+        assert!(s.lower_bound <= 0.0 && s.upper_bound >= 0.99e-13, "{s:?}");
+    }
+}

@@ -126,15 +126,21 @@ pub(crate) fn split<T: Real>(a: V3<T>, b: V3<T>, normal: V3<T>, depth: T) -> (V3
 }
 
 /// `p` with its contact points on the contract of [`Penetration`] (when
-/// intersecting; apart shapes keep their closest points).
+/// intersecting; apart shapes keep their closest points). Shapes touching
+/// within the tolerance from just apart have depth 0, not the negative
+/// gap their supports read (two boxes 1e-13 apart read −1e-13).
 pub(crate) fn settle<T: Real>(p: Penetration<T>) -> Penetration<T> {
     if !p.intersecting {
         return p;
     }
-    let (point_a, point_b) = split(p.point_a, p.point_b, p.normal, p.depth);
+    let depth = p.depth.max(T::ZERO);
+    let (point_a, point_b) = split(p.point_a, p.point_b, p.normal, depth);
     Penetration {
+        depth,
         point_a,
         point_b,
+        lower_bound: p.lower_bound.max(T::ZERO).min(depth),
+        upper_bound: p.upper_bound.max(depth),
         ..p
     }
 }

@@ -124,15 +124,17 @@ fn apart<T: Real>(d: &gjk::Distance<T>) -> SignedDistance<T> {
 }
 
 /// The signed distance of touching or overlapping shapes: minus the
-/// penetration `p` (after the distance query `d`).
+/// penetration `p` (after the distance query `d`). Shapes touching within
+/// the tolerance may be apart by up to the distance's upper bound, which
+/// the upper bound keeps (their depth is 0).
 fn overlapping<T: Real>(d: &gjk::Distance<T>, p: &Penetration<T>) -> SignedDistance<T> {
     SignedDistance {
-        distance: -p.depth,
+        distance: T::ZERO - p.depth,
         point_a: p.point_a,
         point_b: p.point_b,
         normal: p.normal,
-        lower_bound: -p.upper_bound,
-        upper_bound: -p.lower_bound,
+        lower_bound: T::ZERO - p.upper_bound,
+        upper_bound: (T::ZERO - p.lower_bound).max(d.upper_bound),
         intersecting: p.intersecting,
         iterations: d.iterations + p.iterations,
         status: p.status,
