@@ -63,7 +63,7 @@ fn every_example_is_checked_in_with_its_recording() {
     for name in cspace::fixture::examples::NAMES {
         let fx = Fixture::load(&dir.join(format!("{name}{}", fixture::JSON_SUFFIX)))
             .unwrap_or_else(|e| {
-                panic!("example {name}: {e} (run `cargo run -p cspace -- fixtures examples`)")
+                panic!("example {name}: {e} (run `cargo run -p cspace-cli -- fixtures examples`)")
             });
         assert_eq!(fx.name(), *name);
         assert!(!fx.file.checks.is_empty(), "example {name} pins no answer");

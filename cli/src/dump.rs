@@ -44,7 +44,7 @@ pub struct Loaded {
 /// # Errors
 /// The file cannot be read at all.
 pub fn load(path: &Path) -> Result<Loaded, ReadError> {
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+    let bytes = cspace_recorder::read_file(path).map_err(|source| ReadError::Io {
         path: path.to_owned(),
         source,
     })?;

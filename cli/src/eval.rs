@@ -8,7 +8,7 @@
 
 use cspace::model::{self as query, Answer, QueryError};
 use serde_json::{Map, Value, json};
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Options of one `eval` run.
@@ -21,6 +21,9 @@ pub struct Options {
     /// Record every query so it streams to the viewer named by `CSPACE_LIVE`
     /// (set from the environment by [`cli`]), with or without `record`.
     pub live: bool,
+    /// The longest input line read (0: [`MAX_LINE`]); a longer one is
+    /// answered with an error and skipped in bounded memory.
+    pub max_line: usize,
 }
 
 /// Evaluates every line of `input`, writing one output line per query.
@@ -35,13 +38,33 @@ pub fn run(
 ) -> io::Result<usize> {
     let mut failed = 0;
     let mut bytes = Vec::new();
+    let max_line = if options.max_line == 0 {
+        MAX_LINE
+    } else {
+        options.max_line
+    };
     for number in 1.. {
         bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
+        if input
+            .by_ref()
+            .take(max_line as u64 + 1)
+            .read_until(b'\n', &mut bytes)?
+            == 0
+        {
             break;
         }
-        // A line that is not UTF-8 gets its own error answer; the run goes on.
+        // A line that is not UTF-8 or too long gets its own error answer;
+        // the run goes on.
+        let long = bytes.len() > max_line;
+        if long && bytes.last() != Some(&b'\n') {
+            skip_line(&mut input)?;
+        }
         let out = match std::str::from_utf8(&bytes) {
+            _ if long => json!({
+                "id": Value::Null,
+                "ok": false,
+                "error": format!("line {number}: longer than {max_line} bytes (--max-line)"),
+            }),
             Ok(line) if line.trim().is_empty() => continue,
             Ok(line) => eval_line(line.trim_end_matches(['\n', '\r']), number, options),
             Err(e) => json!({
@@ -58,6 +81,27 @@ pub fn run(
     }
     output.flush()?;
     Ok(failed)
+}
+
+/// The longest input line `run` reads by default (256 MiB: a hull of about
+/// five million points); a longer one is answered with an error and
+/// skipped, in bounded memory.
+pub const MAX_LINE: usize = 256 << 20;
+
+/// Discards `input` up to and including the next newline.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|&b| b == b'\n') {
+            input.consume(i + 1);
+            return Ok(());
+        }
+        let n = buf.len();
+        input.consume(n);
+    }
 }
 
 /// The output object for one input line (`number` counts from 1).
@@ -154,7 +198,7 @@ pub fn cli(file: &str, options: &Options) -> std::process::ExitCode {
     } else {
         match std::fs::File::open(file) {
             Ok(f) => run(io::BufReader::new(f), stdout, options),
-            Err(e) => Err(io::Error::new(e.kind(), format!("{file}: {e}"))),
+            Err(e) => Err(e),
         }
     };
     match result {
@@ -163,8 +207,12 @@ pub fn cli(file: &str, options: &Options) -> std::process::ExitCode {
             eprintln!("cspace eval: {n} queries failed");
             std::process::ExitCode::SUCCESS
         }
-        Err(e) => {
+        Err(e) if file == "-" => {
             eprintln!("cspace eval: {e}");
+            std::process::ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("cspace eval: {file}: {e}");
             std::process::ExitCode::FAILURE
         }
     }

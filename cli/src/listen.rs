@@ -33,7 +33,7 @@ pub fn run(addr: &str, out: &Path, count: Option<usize>, idle_timeout: Duration)
     if let Some(warning) = exposure_warning(server.addr()) {
         eprintln!("{warning}");
     }
-    println!(
+    say!(
         "listening on {0}; run programs with CSPACE_LIVE={0}",
         server.addr()
     );
@@ -44,21 +44,21 @@ pub fn run(addr: &str, out: &Path, count: Option<usize>, idle_timeout: Duration)
             continue;
         };
         match message {
-            Message::Connected { id, peer } => println!("{id}: connected from {peer}"),
+            Message::Connected { id, peer } => say!("{id}: connected from {peer}"),
             Message::Refused { peer, limit } => {
-                println!("refused {peer}: {limit} connections are open already");
+                say!("refused {peer}: {limit} connections are open already");
             }
             Message::Events { .. } => {}
             Message::Finished { id, summary } => {
                 ended += 1;
-                println!("{id}: {}", saved(&summary));
+                say!("{id}: {}", saved(&summary));
             }
             Message::Failed { id, summary, error } => {
                 ended += 1;
                 if summary.saved.is_some() {
-                    println!("{id}: {} (stream ended early: {error})", saved(&summary));
+                    say!("{id}: {} (stream ended early: {error})", saved(&summary));
                 } else {
-                    println!("{id}: nothing valid received, nothing saved ({error})");
+                    say!("{id}: nothing valid received, nothing saved ({error})");
                 }
             }
         }

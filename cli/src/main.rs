@@ -1,5 +1,24 @@
 //! The `cspace` command line: inspect recordings, run queries, replay fixtures.
 
+/// `println!` that survives a closed pipe (`cspace replay … | head`): the
+/// lines nobody reads are dropped and the run goes on to its exit code;
+/// another write error is reported on stderr.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::line(format_args!($($arg)*))
+    };
+}
+
+/// One line of standard output (see [`say!`]).
+fn line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{args}")
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: writing output: {e}");
+    }
+}
+
 mod dump;
 mod eval;
 mod fuzz;
@@ -72,6 +91,10 @@ enum Command {
         /// Write one recording per query to DIR/<id>.cspace.
         #[arg(long, value_name = "DIR")]
         record: Option<std::path::PathBuf>,
+        /// Refuse (and skip) input lines longer than this many bytes.
+        #[arg(long, value_name = "BYTES", default_value_t = eval::MAX_LINE,
+              value_parser = clap::value_parser!(usize))]
+        max_line: usize,
     },
     /// Re-run fixtures: does each check pass now, is each recording unchanged?
     Replay(replay::ReplayArgs),
@@ -104,12 +127,14 @@ fn main() -> ExitCode {
             file,
             repeat,
             record,
+            max_line,
         } => eval::cli(
             &file,
             &eval::Options {
                 repeat,
                 record,
                 live: false,
+                max_line,
             },
         ),
         Command::Replay(args) => replay::run_replay(&args),

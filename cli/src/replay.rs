@@ -34,12 +34,12 @@ pub(crate) fn run_replay(args: &ReplayArgs) -> ExitCode {
     let results = replay::replay_paths(&args.paths, args.update);
     for r in &results {
         match r {
-            Ok(r) => println!("{}", r.line()),
-            Err(e) => println!("ERROR  {e}"),
+            Ok(r) => say!("{}", r.line()),
+            Err(e) => say!("ERROR  {e}"),
         }
     }
     let summary = replay::Summary::of(&results);
-    println!("{summary}");
+    say!("{summary}");
     if summary.ok() {
         ExitCode::SUCCESS
     } else {
@@ -104,7 +104,7 @@ pub(crate) fn run_fixtures(args: &FixturesArgs) -> ExitCode {
             files.iter().fold(true, |ok, file| {
                 match replay::promote(file, &dest, *known_failure) {
                     Ok(path) => {
-                        println!("promoted {} -> {}", file.display(), path.display());
+                        say!("promoted {} -> {}", file.display(), path.display());
                         ok
                     }
                     Err(e) => {
@@ -120,7 +120,7 @@ pub(crate) fn run_fixtures(args: &FixturesArgs) -> ExitCode {
                 .into_iter()
                 .fold(true, |ok, r| match r {
                     Ok(path) => {
-                        println!("wrote {}", path.display());
+                        say!("wrote {}", path.display());
                         ok
                     }
                     Err(e) => {
@@ -134,9 +134,9 @@ pub(crate) fn run_fixtures(args: &FixturesArgs) -> ExitCode {
             match fixture::prune_runs(&dir, *keep) {
                 Ok(removed) => {
                     for run in &removed {
-                        println!("removed {}", run.display());
+                        say!("removed {}", run.display());
                     }
-                    println!("{} runs removed, {keep} kept at most", removed.len());
+                    say!("{} runs removed, {keep} kept at most", removed.len());
                     true
                 }
                 Err(e) => {
@@ -152,11 +152,11 @@ pub(crate) fn run_fixtures(args: &FixturesArgs) -> ExitCode {
                     .iter()
                     .fold(true, |ok, file| match Fixture::load(file) {
                         Ok(f) => {
-                            println!("{}", fixture::describe(&f));
+                            say!("{}", fixture::describe(&f));
                             ok
                         }
                         Err(e) => {
-                            println!("ERROR  {e}");
+                            say!("ERROR  {e}");
                             false
                         }
                     }),
@@ -192,7 +192,7 @@ fn run_precisions(paths: &[PathBuf], precisions: &[String], max_ulps: u64) -> Ex
         let files = match fixture::find(path) {
             Ok(files) => files,
             Err(e) => {
-                println!("ERROR  {}: {e}", path.display());
+                say!("ERROR  {}: {e}", path.display());
                 failed = true;
                 continue;
             }
@@ -201,7 +201,7 @@ fn run_precisions(paths: &[PathBuf], precisions: &[String], max_ulps: u64) -> Ex
             let fixture = match Fixture::load(&file) {
                 Ok(f) => f,
                 Err(e) => {
-                    println!("ERROR  {e}");
+                    say!("ERROR  {e}");
                     failed = true;
                     continue;
                 }
@@ -209,11 +209,11 @@ fn run_precisions(paths: &[PathBuf], precisions: &[String], max_ulps: u64) -> Ex
             match replay::compare_precisions(&fixture, &precisions, &dir, max_ulps) {
                 Ok((saved, divergence)) => {
                     match divergence {
-                        Some(d) => println!("{}: {d}", fixture.name()),
-                        None => println!("{}: identical in every precision", fixture.name()),
+                        Some(d) => say!("{}: {d}", fixture.name()),
+                        None => say!("{}: identical in every precision", fixture.name()),
                     }
                     if let [a, b, ..] = saved.as_slice() {
-                        println!(
+                        say!(
                             "  open: cargo run -p cspace-viewer -- --diff {} {}",
                             a.display(),
                             b.display()
@@ -221,7 +221,7 @@ fn run_precisions(paths: &[PathBuf], precisions: &[String], max_ulps: u64) -> Ex
                     }
                 }
                 Err(e) => {
-                    println!("ERROR  {e}");
+                    say!("ERROR  {e}");
                     failed = true;
                 }
             }

@@ -428,3 +428,24 @@ fn a_huge_hull_records_a_readable_stream() {
     )));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A line longer than `--max-line` (`/dev/zero`, a runaway generator) is
+/// answered with an error naming it and skipped without holding it in
+/// memory; the next line is evaluated.
+#[test]
+fn a_line_over_the_limit_is_refused_and_skipped() {
+    let mut input = vec![b'x'; 3 << 20];
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(
+        br#"{"id":"after","query":"distance","a":{"shape":{"type":"sphere","radius":1},"position":[0,0,0],"rotation":[0,0,0,1]},"b":{"shape":{"type":"sphere","radius":1},"position":[3,0,0],"rotation":[0,0,0,1]}}"#,
+    );
+    input.extend_from_slice(b"\n");
+    let (lines, _, ok) = eval_bytes(&["--max-line", "1048576"], &input);
+    assert!(ok);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["ok"], false);
+    let error = lines[0]["error"].as_str().unwrap();
+    assert!(error.starts_with("line 1: longer than"), "{error}");
+    assert_eq!(lines[1]["id"], "after");
+    assert_eq!(lines[1]["distance"], 1.0);
+}

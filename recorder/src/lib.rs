@@ -63,7 +63,7 @@ pub use record::{
 };
 pub use stream::{
     DecodeError, Decoded, FILE_EXTENSION, FILE_SUFFIX, Located, StreamDecoder, decode,
-    decode_reader,
+    decode_reader, read_file,
 };
 
 use std::io::{self, Write as _};

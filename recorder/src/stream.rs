@@ -418,6 +418,25 @@ pub fn decode(bytes: &[u8]) -> Decoded {
     decoded
 }
 
+/// Reads a recording file, its header first: a file that is not a
+/// recording of a supported version (or `/dev/zero`) is refused after its
+/// first [`HEADER_LEN`] bytes, which [`decode`] then names, instead of read
+/// whole into memory.
+///
+/// # Errors
+/// The file's I/O errors.
+pub fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut bytes)?;
+    if check_header(&bytes).is_ok() {
+        file.read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
+}
+
 /// Reads and decodes a whole file or other reader.
 ///
 /// I/O errors become [`DecodeError::Io`] after the bytes read so far were decoded.
@@ -549,6 +568,30 @@ impl StreamDecoder {
 mod tests {
     use super::*;
     use crate::event::{Space, Vec3Data};
+
+    #[test]
+    fn a_file_that_is_not_a_recording_is_read_no_further_than_its_header() {
+        let dir = std::env::temp_dir().join(format!("cspace-read-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let zeros = dir.join("zeros.cspace");
+        std::fs::write(&zeros, vec![0u8; 1 << 20]).expect("written");
+        let bytes = read_file(&zeros).expect("read");
+        assert_eq!(bytes.len(), HEADER_LEN);
+        assert!(matches!(
+            decode(&bytes).error,
+            Some(DecodeError::BadMagic { .. })
+        ));
+        // A recording is read whole.
+        let mut rec = header().to_vec();
+        rec.extend_from_slice(&[7u8; 100]);
+        let file = dir.join("rec.cspace");
+        std::fs::write(&file, &rec).expect("written");
+        assert_eq!(read_file(&file).expect("read"), rec);
+        // A file shorter than a header is read as it is.
+        std::fs::write(&file, b"CSP").expect("written");
+        assert_eq!(read_file(&file).expect("read"), b"CSP");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     fn sample() -> Vec<Event> {
         vec![

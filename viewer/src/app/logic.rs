@@ -343,7 +343,7 @@ impl ViewerApp {
         self.message = None;
         let read = |p: &Path| {
             let path = source::recording_path(p);
-            std::fs::read(&path).map_err(|source| OpenError::Read { path, source })
+            cspace_recorder::read_file(&path).map_err(|source| OpenError::Read { path, source })
         };
         let (ba, bb) = match (read(a), read(b)) {
             (Ok(x), Ok(y)) => (x, y),

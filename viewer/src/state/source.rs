@@ -78,7 +78,7 @@ pub fn load(path: &Path) -> Result<Trace, OpenError> {
             expected: rec,
         });
     }
-    let bytes = std::fs::read(&rec).map_err(|source| OpenError::Read {
+    let bytes = cspace_recorder::read_file(&rec).map_err(|source| OpenError::Read {
         path: rec.clone(),
         source,
     })?;
