@@ -1430,6 +1430,50 @@ fn distance_is_recorded() {
 
 // ------------------------------------------------------------------ properties
 
+/// A review's case: a needle cone (radius 3.8e-9) 1.4e-9 from a plate
+/// 2e-9 thick, seen across the plate's narrow side. GJK's thin simplex held
+/// the origin to rounding only, and the answer was intersecting,
+/// `Converged`, with its closest points 0.36 apart. An intersecting answer
+/// is `Converged` only where its points meet.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn an_overlap_whose_points_are_apart_is_not_converged() {
+    let a = Shape::<f64>::cone(0.8658885579031252, 3.788587073274546e-9);
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.22818787327933046,
+        1.0636239140616761,
+        1.0268063184070187e-9,
+    ));
+    let pa = Pose::new(
+        DVec3::new(0.9168875485345519, 1.3527121144554004, -2.326870034359723),
+        DQuat::from_xyzw(
+            -0.9317270471679557,
+            0.18074680188292996,
+            0.31492677777369654,
+            0.006035546856039768,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(1.3537456156409757, 2.431674667288997, -2.5836360836787398),
+        DQuat::from_xyzw(
+            0.34893223350400443,
+            0.7487119400136925,
+            -0.1480318206586287,
+            0.5438412519985325,
+        ),
+    );
+    let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    let d = gjk::distance(&pa, &pb);
+    let w = gjk::distance_warm(&pa, &pb, &mut SimplexCache::default());
+    for d in [d, w] {
+        let meet = d.upper_bound <= 1e-9;
+        assert!(
+            d.status != Status::Converged || !d.intersecting || meet,
+            "{d:?}"
+        );
+    }
+}
+
 mod properties {
     use super::*;
     use gjk_common::arb_shape;

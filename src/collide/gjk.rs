@@ -605,10 +605,17 @@ pub(super) fn finish_distance<T: Real>(
     let upper_bound = (upper_core - r).max(T::ZERO);
     let lower_bound = (lower_core - r).max(T::ZERO).min(upper_bound);
     let distance = distance.max(lower_bound).min(upper_bound);
+    // Overlapping or touching shapes have closest points that (nearly)
+    // meet: a needle cone by a plate 1e-9 thick was called intersecting,
+    // `Converged`, with its points 0.36 apart (GJK's thin simplex held the
+    // origin to rounding only).
     let certified = core.status != Status::Converged
-        || intersecting
-        || (upper_bound - lower_bound) * (upper_bound - lower_bound)
-            <= rel * rel * T::TWO * (dc * dc + cso.scale * cso.scale);
+        || if intersecting {
+            upper_bound <= T::from_f64(4.0) * rel * cso.scale
+        } else {
+            (upper_bound - lower_bound) * (upper_bound - lower_bound)
+                <= rel * rel * T::TWO * (dc * dc + cso.scale * cso.scale)
+        };
     let status = if certified {
         core.status
     } else {
