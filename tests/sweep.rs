@@ -893,3 +893,57 @@ proptest! {
         }
     }
 }
+
+/// A review's case: f32 swept MPR of two plates 1.4e-8 and 1.7e-8 thick.
+/// Its cast put the far side past the motion's end, the sweep took that for
+/// an overlap at t = 0 and answered toi 0, `[0, 0]`, `Converged`, with the
+/// plates 0.49 apart there. An overlap at t = 0 that a penetration query
+/// does not find goes to conservative advancement.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_cast_past_the_motions_end_is_no_overlap_unless_found() {
+    let f32_pose = |x: [f64; 3], q: [f64; 4]| {
+        Pose::new(
+            Vec3A::from(DVec3::from_array(x).as_vec3()),
+            DQuat::from_xyzw(q[0], q[1], q[2], q[3]).as_quat(),
+        )
+    };
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        1.623092770576477,
+        0.6875703930854797,
+        7.025958037587543e-9,
+    ))
+    .to_precision::<f32>();
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.3802735507488251,
+        1.0724836587905884,
+        8.699204911977176e-9,
+    ))
+    .to_precision::<f32>();
+    let pa = f32_pose(
+        [-1.7319306135177612, 1.1418968439102173, 0.2909463942050934],
+        [
+            0.3110268712043762,
+            0.05750838294625282,
+            0.9474759697914124,
+            0.04737471416592598,
+        ],
+    );
+    let pb = f32_pose(
+        [-3.607494354248047, 2.637822151184082, 0.8765558004379272],
+        [
+            0.3722602128982544,
+            0.8668709993362427,
+            -0.31078460812568665,
+            -0.11562831699848175,
+        ],
+    );
+    let motion = Vec3A::from(
+        DVec3::new(-3.8846726417541504, 2.4104087352752686, -1.5219587087631226).as_vec3(),
+    );
+    let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    assert!(!gjk::distance(&pa, &pb).intersecting);
+    let s = sweep::swept_mpr(&pa, motion, &pb);
+    assert!(s.hit, "{s:?}");
+    assert!(s.toi_lower > 0.1 || s.status != Status::Converged, "{s:?}");
+}

@@ -80,7 +80,7 @@ pub(super) fn advance<T: Real>(
         }
         if !apart {
             if step == 0 && t == T::ZERO {
-                return initial(a, b, iterations);
+                return initial(a, motion, b, (iterations, true));
             }
             let normal = last.unwrap_or_else(|| touching(&cso, &simplex, &core));
             return certified(start, motion, t, normal, &simplex, iterations, core.status);

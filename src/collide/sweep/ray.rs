@@ -40,7 +40,7 @@ pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) ->
         match boxes::sweep(a, motion, b) {
             Some(Decided::Hit(s)) => s,
             Some(Decided::Miss) => Sweep::miss(0, Status::Converged),
-            Some(Decided::Overlapping) => initial(a, b, 0),
+            Some(Decided::Overlapping) => initial(a, motion, b, (0, false)),
             None => cast(a, motion, b),
         }
     })();
@@ -181,10 +181,10 @@ fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T
         }
     }
     if lambda <= T::ZERO {
-        return initial(a, b, iterations);
+        return initial(a, motion, b, (iterations, false));
     }
     let Some(last) = normal else {
-        return initial(a, b, iterations);
+        return initial(a, motion, b, (iterations, false));
     };
     ray_hit(&cso, motion, lambda, &simplex, (v, last), iterations)
 }

@@ -77,7 +77,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     }
     let mlen = motion.length();
     if mlen <= size * T::EPSILON {
-        return initial(a, b, iterations);
+        return initial(a, motion, b, (iterations, false));
     }
     // 2. Cast from the origin along the motion: K extended backwards by
     // `back · motion` so that v0 = −(back/2)·motion, on the ray, is inside.
@@ -109,7 +109,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     let s = normal.dot(portal[0].w) / along;
     rec::value!("far side s", s);
     if s >= T::ONE {
-        return initial(a, b, iterations);
+        return initial(a, motion, b, (iterations, false));
     }
     let toi = (T::ONE - s).max(T::ZERO);
     // The portal's normal is the contact normal to √(tolerance) on curved
