@@ -7,7 +7,7 @@
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory as _, Parser};
-use cspace_viewer::app::{AppError, Notice, ViewerApp};
+use cspace_viewer::app::{AppError, Mode, Notice, ViewerApp};
 use cspace_viewer::state::live;
 use cspace_viewer::state::sandbox::{self, Sandbox};
 use cspace_viewer::state::source::Recent;
@@ -74,13 +74,42 @@ struct Args {
     preset: Option<String>,
 }
 
-/// `WxH` as two floats.
+/// The largest screenshot side in pixels (the GPU's texture limit).
+const MAX_SIDE: f32 = 8192.0;
+/// The smallest screenshot (pixels): panels are laid out for
+/// [`MIN_WIDTH`] × [`MIN_HEIGHT`], but a thumbnail may be smaller.
+const MIN_SHOT: (f32, f32) = (320.0, 200.0);
+
+/// `WxH` as two floats, from [`MIN_SHOT`] up to [`MAX_SIDE`] (outside
+/// that the GPU refused the texture with a panic, or there is nothing to see).
 fn parse_size(v: &str) -> Result<(f32, f32), String> {
     let (w, h) = v.split_once('x').ok_or("--size needs WxH")?;
-    Ok((
+    let (w, h): (f32, f32) = (
         w.parse().map_err(|_| "bad width")?,
         h.parse().map_err(|_| "bad height")?,
-    ))
+    );
+    let (min_w, min_h) = MIN_SHOT;
+    let fits = (min_w..=MAX_SIDE).contains(&w) && (min_h..=MAX_SIDE).contains(&h);
+    if !fits {
+        return Err(format!(
+            "--size {v}: width {min_w}..={MAX_SIDE} and height {min_h}..={MAX_SIDE} pixels"
+        ));
+    }
+    Ok((w, h))
+}
+
+/// Whether `v` reads as an attempt at an address, `HOST:PORT` (no path
+/// separator, digits after the last colon), rather than a file.
+fn looks_like_address(v: &str) -> bool {
+    !v.contains(['/', '\\'])
+        && v.rsplit_once(':')
+            .is_some_and(|(_, port)| !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Whether `v` reads as a file rather than a preset's name: a path
+/// separator or an extension.
+fn looks_like_file(v: &str) -> bool {
+    v.contains(['/', '\\']) || std::path::Path::new(v).extension().is_some()
 }
 
 impl Cli {
@@ -103,6 +132,12 @@ impl Cli {
         let listen = match self.listen {
             None => None,
             Some(Some(v)) if v.parse::<std::net::SocketAddr>().is_ok() => Some(v),
+            Some(Some(v)) if looks_like_address(&v) => {
+                return Err(usage(
+                    ErrorKind::InvalidValue,
+                    format!("--listen {v}: not an address (IP:PORT, e.g. 127.0.0.1:7878)"),
+                ));
+            }
             Some(v) => {
                 if let Some(v) = v {
                     take_path(v)?;
@@ -113,6 +148,16 @@ impl Cli {
         let names = sandbox::presets();
         let preset = match self.sandbox.clone().flatten() {
             Some(v) if names.iter().any(|(n, _)| *n == v) => Some(v),
+            Some(v) if !looks_like_file(&v) => {
+                let list: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+                return Err(usage(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "--sandbox {v:?}: no such preset (presets: {})",
+                        list.join(", ")
+                    ),
+                ));
+            }
             Some(v) => {
                 take_path(v)?;
                 None
@@ -182,6 +227,12 @@ fn apply(app: &mut ViewerApp, args: &Args) {
             }
         } else if app.fixture().is_some() {
             app.fixture_to_sandbox();
+        } else if args.path.is_some() {
+            // Not a preset: the file it named, which did not load as a fixture
+            // (its own problem, if any, stays in the banner).
+            if app.message.is_none() {
+                app.message = Some(Notice::Problem(AppError::SandboxWithoutFixture));
+            }
         } else {
             app.new_sandbox();
         }
@@ -248,7 +299,25 @@ fn screenshot(args: &Args, step: u32, out: &Path) -> Result<(), ScreenshotError>
             .map_or_else(|| app.session.title.clone(), |p| p.display().to_string());
         format!("{file}: {e}")
     });
-    match app.message.as_ref().map(ToString::to_string).or(damage) {
+    // A diff's other recording is damaged, empty or newer: say so too.
+    let other = match &app.mode {
+        Mode::Diff {
+            b, pair: Some(p), ..
+        } => p
+            .hidden
+            .trace
+            .error
+            .as_ref()
+            .map(|e| format!("{}: {e}", b.display())),
+        _ => None,
+    };
+    match app
+        .message
+        .as_ref()
+        .map(ToString::to_string)
+        .or(damage)
+        .or(other)
+    {
         Some(problem) => Err(ScreenshotError::Input(problem)),
         None => Ok(()),
     }
@@ -351,6 +420,12 @@ mod tests {
         assert!(message(&["--diff", "a", "b", "c"]).contains("instead of PATH"));
         assert!(message(&["--size", "800"]).contains("--size needs WxH"));
         assert!(message(&["--size", "wx600"]).contains("bad width"));
+        for bad in ["0x0", "NaNxinf", "20000x2000", "1x1"] {
+            assert!(message(&["--size", bad]).contains("pixels"), "{bad}");
+        }
+        assert!(message(&["--listen", "999.1.1.1:99"]).contains("not an address"));
+        assert!(message(&["--listen", "notanaddr:80"]).contains("not an address"));
+        assert!(message(&["--sandbox", "Deep overlapp"]).contains("no such preset"));
         assert!(message(&["--screenshot", "x", "--out", "o.png"]).contains("STEP"));
         assert!(message(&["--bogus"]).contains("--bogus"));
         assert!(message(&["--listen", "x.cspace", "y.cspace"]).contains("x.cspace"));

@@ -205,6 +205,9 @@ pub enum AppError {
     /// `--rerun` on something that is not a fixture that loads.
     #[error("--rerun: the open file is not a fixture that loads")]
     RerunWithoutFixture,
+    /// `--sandbox PATH` on something that is not a fixture that loads.
+    #[error("--sandbox: the open file is not a fixture that loads")]
+    SandboxWithoutFixture,
 }
 
 /// The banner's message: the last problem, or news worth a line.
