@@ -145,6 +145,12 @@ pub fn bad_fixtures() -> (PathBuf, Vec<(PathBuf, &'static str)>) {
     let rec = dir.join(format!("damaged-recording{}", fixture::RECORDING_SUFFIX));
     let bytes = std::fs::read(&rec).expect("read");
     std::fs::write(&rec, &bytes[..bytes.len() - 3]).expect("truncate recording");
+    let misspelt = bad_copy(&good, "misspelt-checks", |t| {
+        t.replacen("\"checks\"", "\"chekcs\"", 1)
+    });
+    let negative = bad_copy(&good, "negative-tol", |t| {
+        t.replacen("\"tol\": 1e-9", "\"tol\": -1.0", 1)
+    });
     let cases = vec![
         (corrupt, "corrupt JSON at line"),
         (truncated, "truncated JSON at line"),
@@ -152,6 +158,8 @@ pub fn bad_fixtures() -> (PathBuf, Vec<(PathBuf, &'static str)>) {
         (invalid, "radius"),
         (missing, "recording missing"),
         (damaged, "corrupt recording: truncated at byte"),
+        (misspelt, "unknown field `chekcs`"),
+        (negative, "checks[0].tol"),
     ];
     (dir, cases)
 }
