@@ -266,6 +266,8 @@ fn bad_input_names_the_field_and_processing_continues() {
         (r#"{"id":"typo","query":"distance","a":{"shape":{"type":"sphere","radius":1,"margn":1}},"b":{"shape":{"type":"sphere","radius":1}}}"#.into(), "a.shape: unknown field `margn`"),
         (r#"{"id":"kind","query":"volume","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1}}}"#.into(), "query: unknown variant `volume`"),
         (r#"{"id":"pos","query":"distance","a":{"shape":{"type":"sphere","radius":1},"position":[1,2]},"b":{"shape":{"type":"sphere","radius":1}}}"#.into(), "a.position"),
+        (r#"{"id":"tiny","query":"distance","a":{"shape":{"type":"box","half_extents":[1e-200,1e-200,1e-200]}},"b":{"shape":{"type":"sphere","radius":1e-200},"position":[3e-200,0,0]}}"#.into(), "a.shape.half_extents[0] must be 0 or have magnitude ≥ 1e-100 in f64"),
+        (r#"{"id":"tiny32","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[3,1e-30,0]}}"#.into(), "b.position[1] must be 0 or have magnitude ≥ 1e-15 in f32"),
     ];
     let mut input = String::new();
     for (line, _) in &cases {

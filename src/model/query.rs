@@ -12,6 +12,12 @@ pub const UNIT_TOLERANCE: f64 = 1e-6;
 pub const MAX_ABS_F64: f64 = 1e15;
 /// The largest magnitude accepted for any coordinate or size in f32.
 pub const MAX_ABS_F32: f64 = 1e8;
+/// The smallest nonzero magnitude accepted in f64: below it squared
+/// lengths underflow (a box of 1e-200 a gap of 1e-200 from a sphere read
+/// distance 0, `converged`).
+pub const MIN_ABS_F64: f64 = 1e-100;
+/// The smallest nonzero magnitude accepted in f32 (see [`MIN_ABS_F64`]).
+pub const MIN_ABS_F32: f64 = 1e-15;
 
 /// One query: two placed shapes and what to compute about them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -156,6 +162,20 @@ pub enum QueryError {
     /// A number's magnitude is above the precision's limit.
     #[error("{path} must have magnitude ≤ {limit:e} in {precision}, got {value:e}")]
     TooLarge {
+        /// Field path.
+        path: String,
+        /// The value.
+        value: f64,
+        /// The limit.
+        limit: f64,
+        /// `f32` or `f64`.
+        precision: &'static str,
+    },
+    /// A nonzero number's magnitude is below the precision's limit.
+    #[error(
+        "{path} must be 0 or have magnitude ≥ {limit:e} in {precision} (squared lengths underflow below it: scale the scene up), got {value:e}"
+    )]
+    TooSmall {
         /// Field path.
         path: String,
         /// The value.

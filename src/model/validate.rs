@@ -2,13 +2,16 @@
 //!
 //! Rejected, naming the field path (`a.shape.radius`, `b.rotation`):
 //! negative sizes, non-finite numbers, magnitudes above [`MAX_ABS_F64`]
-//! ([`MAX_ABS_F32`] in f32, so no intermediate product overflows), empty hulls,
+//! ([`MAX_ABS_F32`] in f32, so no intermediate product overflows) and
+//! nonzero ones below [`MIN_ABS_F64`] ([`MIN_ABS_F32`]: no square
+//! underflows), empty hulls,
 //! rotations whose norm differs from 1 by more than [`UNIT_TOLERANCE`]
 //! (accepted ones are renormalised), a sweep without `translation`, and an
 //! algorithm that does not answer the query.
 
 use super::query::{
-    Algorithm, MAX_ABS_F32, MAX_ABS_F64, Query, QueryError, QueryKind, UNIT_TOLERANCE,
+    Algorithm, MAX_ABS_F32, MAX_ABS_F64, MIN_ABS_F32, MIN_ABS_F64, Query, QueryError, QueryKind,
+    UNIT_TOLERANCE,
 };
 use crate::real::V3;
 use crate::shape::{Placed, Pose, Shape};
@@ -65,16 +68,21 @@ impl Query {
 #[derive(Clone, Copy)]
 struct Limits {
     limit: f64,
+    least: f64,
     precision: Precision,
 }
 
 impl Limits {
     fn of(precision: Precision) -> Self {
-        let limit = match precision {
-            Precision::F64 => MAX_ABS_F64,
-            Precision::F32 => MAX_ABS_F32,
+        let (least, limit) = match precision {
+            Precision::F64 => (MIN_ABS_F64, MAX_ABS_F64),
+            Precision::F32 => (MIN_ABS_F32, MAX_ABS_F32),
         };
-        Self { limit, precision }
+        Self {
+            limit,
+            least,
+            precision,
+        }
     }
 
     // Paths are closures, formatted only for an error: a 2000-point hull
@@ -91,6 +99,14 @@ impl Limits {
                 path: path(),
                 value: v,
                 limit: self.limit,
+                precision: self.precision.name(),
+            });
+        }
+        if v != 0.0 && v.abs() < self.least {
+            return Err(QueryError::TooSmall {
+                path: path(),
+                value: v,
+                limit: self.least,
                 precision: self.precision.name(),
             });
         }
