@@ -713,3 +713,56 @@ fn a_rounded_box_nearly_flat_on_a_face_touches_at_its_lowest_corner() {
     // Most f64 corners are steep enough to claim.
     assert!(unique[0] >= 1500, "{unique:?}");
 }
+
+/// A review's case: a needle cylinder (radius 1.8e-9) swept onto a
+/// plate's narrow side (1.6e-9 thick). The rim's radius took the contact
+/// for a curved one, which fixes its normal, and the ray cast said `unique`
+/// with its normal 0.13 rad off the face's (conservative advancement 0.29).
+/// Radii below 1e-6 of the size fix no normal: every `unique` answer has
+/// its normal within 1e-7 rad.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_needles_rim_fixes_no_normal() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let a = Shape::<f64>::cylinder(1.5891340443608712, 1.8375327394307194e-9);
+    let pa = Pose::new(
+        DVec3::new(-2.5753341378785843, -0.5523095135027358, 0.2526599461187178),
+        DQuat::from_xyzw(
+            -0.9634432169577286,
+            0.10982945813108734,
+            0.07333238612398386,
+            0.2331030222243755,
+        ),
+    );
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.2990063015263734,
+        0.9167811995330379,
+        1.590796265861117e-9,
+    ));
+    let pb = Pose::new(
+        DVec3::new(-3.169024758123842, -3.7523870575011244, 0.6998049864431493),
+        DQuat::from_xyzw(
+            -0.5514823415816332,
+            -0.6503667198548075,
+            -0.2941931235094245,
+            -0.43167205458392327,
+        ),
+    );
+    let motion = DVec3::new(
+        -0.25174094811511305,
+        -2.4739215102134526,
+        1.9186644456185478,
+    );
+    // The plate's narrow face normal (B's local −z side, seen from A).
+    let exact = DVec3::new(0.01905292842986639, -0.9713214232441411, 0.2370056511250791);
+    for (name, m64, _) in METHODS {
+        let s = m64(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+        assert!(s.hit, "{name}: {s:?}");
+        let off = angle(s.normal, exact);
+        assert!(
+            s.witness != Some(Witness::Unique) || off <= 1e-7,
+            "{name}: normal {off:e} rad off, {s:?}"
+        );
+    }
+}

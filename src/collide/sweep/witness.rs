@@ -57,7 +57,9 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     if !p.settled {
         return (Witness::Approximate, None);
     }
-    let rounded = cso.radius_a + cso.radius_b > T::ZERO;
+    // Radii, like a curved support, fix the normal only where they are more
+    // than the rounding's (see `least` below).
+    let rounded = cso.radius_a + cso.radius_b > T::from_f64(CURVED) * cso.scale;
     let f64_ = T::PRECISION == rec::Precision::F64;
     if f64_ && rounded && !p.unconfirmed && matches!(p.unique, Some(Unique::A | Unique::B)) {
         return (Witness::Unique, None);
@@ -101,7 +103,11 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     };
     let edges =
         f64_ && crossing && fa.flats[0].dot(n).abs() <= turn && fb.flats[0].dot(db).abs() <= turn;
-    let curved = fa.radius > T::ZERO || fb.radius > T::ZERO;
+    // A curved support fixes the normal only where its radius is more than
+    // the rounding's: a needle's rim (radius 1.2e-9 of the size) on a
+    // plate's narrow face kept a normal 0.13 rad off as `Unique`.
+    let least = T::from_f64(CURVED) * cso.scale;
+    let curved = fa.radius > least || fb.radius > least;
     // A rim point nearly level with its partner turns fast with the
     // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
     // slides it by that turn (1e-2 of the size at 100 sizes a radian).
@@ -115,6 +121,10 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     };
     (witness, side)
 }
+
+/// The least turning radius (of the size) a curved support needs to fix
+/// the contact normal (see `contact_witness`).
+const CURVED: f64 = 1e-6;
 
 /// The fastest a contact point claimed unique in f32 may move with its
 /// normal, in sizes per radian: f32's normal is off by up to ~1e-4 rad,
