@@ -271,6 +271,12 @@ fn screenshot(args: &Args, step: u32, out: &Path) -> Result<(), ScreenshotError>
     let (w, h) = args.size.unwrap_or((1600.0, 1000.0));
     let mut app = ViewerApp::new(None, args.path.as_deref(), None);
     apply(&mut app, args);
+    let last = app.session.trace.steps();
+    if step > last {
+        eprintln!(
+            "warning: --screenshot {step}: the recording has {last} steps; rendering step {last}"
+        );
+    }
     app.command(Command::SeekStep(step));
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(w, h))

@@ -39,6 +39,7 @@ pub use ray::ray_cast;
 pub use swept::swept_mpr;
 
 use super::cso::Cso;
+use super::simplex::Simplex;
 use super::{Status, Witness};
 use super::{gjk, mpr};
 use crate::real::{Real, V3, Vector};
@@ -232,7 +233,7 @@ pub(super) fn initial<T: Real>(
             (a, b, &start),
             motion,
             (T::ZERO, iterations + p.iterations),
-            (&crate::collide::simplex::Simplex::new(), None),
+            (&Simplex::new(), None),
         );
     }
     let normal = p
