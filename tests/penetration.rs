@@ -9,7 +9,7 @@ mod gjk_common;
 
 use cspace::epa::{self, Penetration};
 use cspace::{Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, mpr};
-use gjk_common::Rng;
+use gjk_common::{Rng, distance_lower_bound};
 use glam::{DQuat, DVec3};
 
 /// EPA's stated relative tolerance on the gap between its bounds.
@@ -676,12 +676,9 @@ fn a_flat_gjk_simplex_bounds_the_depth_from_above_only() {
     );
     // The box face's normal, and the overlap of the shapes along it.
     let n = DVec3::new(-0.5553188209352222, 0.8125730281290553, 0.17704824504154812);
-    let (ra, rb) = (pa.rotation.normalize(), pb.rotation.normalize());
-    let (la, lb) = (ra.inverse() * n, rb.inverse() * -n);
-    let (sa, sb): (DVec3, DVec3) = (a.support(la), b.support(lb));
-    let overlap = sa.dot(la) + sb.dot(lb) - (pb.position - pa.position).dot(n);
-    assert!(overlap > 0.0 && overlap < 1e-9, "{overlap:e}");
     let (pa, pb) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    let overlap = -distance_lower_bound(&pa, &pb, n);
+    assert!(overlap > 0.0 && overlap < 1e-9, "{overlap:e}");
     let p = epa::penetration(&pa, &pb);
     assert!(p.intersecting, "{p:?}");
     assert!(
