@@ -190,6 +190,11 @@ pub struct Stats {
     pub pauses: u64,
     /// Deepest push nesting.
     pub max_depth: u64,
+    /// What a well-formed stream does not hold, each naming a byte offset:
+    /// pops without a push, scopes never closed, sites used but never
+    /// defined or defined twice differently. The viewer and `dump` read
+    /// such streams anyway; an engine writing its own stream wants to know.
+    pub problems: Vec<String>,
 }
 
 /// Counts events per kind and their bytes.
@@ -234,7 +239,65 @@ pub fn stats(loaded: &Loaded) -> Stats {
             _ => {}
         }
     }
+    s.problems = problems(loaded);
     s
+}
+
+/// The stream's structural problems (see [`Stats::problems`]).
+fn problems(loaded: &Loaded) -> Vec<String> {
+    let events = &loaded.recording.events;
+    let mut out = Vec::new();
+    let mut open = Vec::new();
+    let (mut stray, mut first_stray) = (0u64, 0);
+    let mut defined = BTreeMap::new();
+    // Per undefined site: the first byte it is used at and how often.
+    let mut undefined: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    for l in events {
+        match &l.event {
+            Event::Site(def) => {
+                if let Some((offset, earlier)) = defined.insert(def.id, (l.offset, def))
+                    && earlier != def
+                {
+                    out.push(format!(
+                        "site {} defined at byte {offset} is defined again differently at byte {}",
+                        def.id, l.offset
+                    ));
+                }
+            }
+            Event::Push { .. } => open.push(l.offset),
+            Event::Pop { .. } if open.pop().is_none() => {
+                if stray == 0 {
+                    first_stray = l.offset;
+                }
+                stray += 1;
+            }
+            _ => {}
+        }
+    }
+    for l in events {
+        if !defined.contains_key(&l.event.site()) {
+            let e = undefined.entry(l.event.site()).or_insert((l.offset, 0));
+            e.1 += 1;
+        }
+    }
+    if stray > 0 {
+        out.push(format!(
+            "pops without a push: {stray} (the first at byte {first_stray})"
+        ));
+    }
+    // A damaged file ends early: its open scopes are the damage, said elsewhere.
+    if let (Some(first), None) = (open.first(), &loaded.error) {
+        out.push(format!(
+            "pushes never popped: {} (the outermost at byte {first})",
+            open.len()
+        ));
+    }
+    for (site, (offset, n)) in undefined {
+        out.push(format!(
+            "site {site} is never defined ({n} events, the first at byte {offset})"
+        ));
+    }
+    out
 }
 
 /// Prints [`Stats`] as a small table.
@@ -263,7 +326,11 @@ pub fn print_stats(s: &Stats, out: &mut impl Write) -> io::Result<()> {
         s.frame_bytes,
         s.frame_bytes as f64 / s.events.max(1) as f64
     )?;
-    writeln!(out, "pauses: {}  max push depth: {}", s.pauses, s.max_depth)
+    writeln!(out, "pauses: {}  max push depth: {}", s.pauses, s.max_depth)?;
+    for p in &s.problems {
+        writeln!(out, "problem: {p}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -326,5 +393,69 @@ mod tests {
         assert_eq!(s.kinds[&EventKind::Site].0, 5);
         assert_eq!(s.frame_bytes, loaded.file_len - 8);
         assert_eq!(s.max_depth, 1);
+        assert_eq!(s.problems, Vec::<String>::new());
+    }
+
+    /// A stream another engine wrote by hand, with every structural slip
+    /// `stats` names: each problem is reported once, with its byte offset.
+    #[test]
+    fn stats_names_a_hand_written_streams_slips() {
+        let site = |id, label: &str| {
+            Event::Site(rec::SiteDef {
+                id,
+                file: "engine.c".into(),
+                line: 10 + id,
+                label: label.into(),
+            })
+        };
+        let events = [
+            site(1, "step"),
+            Event::Pop { site: 1 },
+            Event::Pop { site: 1 },
+            Event::Push { site: 1 },
+            Event::Text {
+                site: 9,
+                text: "?".into(),
+            },
+            Event::Pause { site: 9 },
+            site(1, "renamed"),
+            site(1, "renamed"),
+        ];
+        let bytes = rec::stream::encode_stream(&events);
+        let recording = rec::decode(&bytes);
+        let offsets: Vec<u64> = recording.events.iter().map(|l| l.offset).collect();
+        let loaded = Loaded {
+            recording,
+            file_len: bytes.len() as u64,
+            error: None,
+        };
+        let s = stats(&loaded);
+        assert_eq!(
+            s.problems,
+            [
+                format!(
+                    "site 1 defined at byte {} is defined again differently at byte {}",
+                    offsets[0], offsets[6]
+                ),
+                format!("pops without a push: 2 (the first at byte {})", offsets[1]),
+                format!(
+                    "pushes never popped: 1 (the outermost at byte {})",
+                    offsets[3]
+                ),
+                format!(
+                    "site 9 is never defined (2 events, the first at byte {})",
+                    offsets[4]
+                ),
+            ]
+        );
+        let mut out = Vec::new();
+        print_stats(&s, &mut out).expect("write to Vec");
+        assert_eq!(
+            String::from_utf8(out)
+                .expect("utf8")
+                .matches("problem: ")
+                .count(),
+            4
+        );
     }
 }

@@ -8,6 +8,7 @@
 
 use cspace::model::{self as query, Answer, QueryError};
 use serde_json::{Map, Value, json};
+use std::collections::HashSet;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,9 @@ use std::path::{Path, PathBuf};
 pub struct Options {
     /// Run each query this many times and report the mean `time_ns`.
     pub repeat: Option<u32>,
-    /// Write one recording per query to `DIR/<id>.cspace` (or `line<N>` without id).
+    /// Write one recording per query to `DIR/<id>.cspace` (or `line<N>` without
+    /// id; a name taken earlier in the run gets `~2`, `~3`, … so no recording
+    /// of the run overwrites another).
     pub record: Option<PathBuf>,
     /// Record every query so it streams to the viewer named by `CSPACE_LIVE`
     /// (set from the environment by [`cli`]), with or without `record`.
@@ -38,6 +41,7 @@ pub fn run(
 ) -> io::Result<usize> {
     let mut failed = 0;
     let mut bytes = Vec::new();
+    let mut taken = HashSet::new();
     let max_line = if options.max_line == 0 {
         MAX_LINE
     } else {
@@ -66,7 +70,12 @@ pub fn run(
                 "error": format!("line {number}: longer than {max_line} bytes (--max-line)"),
             }),
             Ok(line) if line.trim().is_empty() => continue,
-            Ok(line) => eval_line(line.trim_end_matches(['\n', '\r']), number, options),
+            Ok(line) => eval_line(
+                line.trim_end_matches(['\n', '\r']),
+                number,
+                options,
+                &mut taken,
+            ),
             Err(e) => json!({
                 "id": Value::Null,
                 "ok": false,
@@ -104,9 +113,9 @@ fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
     }
 }
 
-/// The output object for one input line (`number` counts from 1).
-#[must_use]
-pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
+/// The output object for one input line (`number` counts from 1). `taken`
+/// holds the recordings' names already written in this run (lower case).
+fn eval_line(line: &str, number: usize, options: &Options, taken: &mut HashSet<String>) -> Value {
     let raw = query::parse_value(line);
     let id = match &raw {
         Ok(v) => v.get("id").cloned(),
@@ -125,15 +134,19 @@ pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
         Ok(q) => q,
         Err(e) => return fail(&e),
     };
+    let mut saved = None;
     let result = if options.record.is_some() || options.live {
         // Recorded: `record()` also streams to CSPACE_LIVE when it is set.
         let (answer, recording) = query::run_recorded(&q);
         let name = q.id.clone().unwrap_or_else(|| format!("line{number}"));
         if let Some(dir) = &options.record
             && answer.is_ok()
-            && let Err(e) = recording.save(&recording_path(dir, &name))
         {
-            return json!({"id": id, "ok": false, "error": format!("writing the recording of {name}: {e}")});
+            let path = recording_path(dir, &name, taken);
+            if let Err(e) = recording.save(&path) {
+                return json!({"id": id, "ok": false, "error": format!("writing the recording of {name} to {}: {e}", path.display())});
+            }
+            saved = Some(path);
         }
         match (answer, options.repeat) {
             (Ok(a), Some(n)) => query::run_timed(&q, n).map(|(_, ns)| (a, Some(ns))),
@@ -146,13 +159,15 @@ pub fn eval_line(line: &str, number: usize, options: &Options) -> Value {
         }
     };
     match result {
-        Ok((answer, ns)) => success(&id, &answer, ns),
+        Ok((answer, ns)) => success(&id, &answer, ns, saved.as_deref()),
         Err(e) => fail(&e),
     }
 }
 
-/// `DIR/<name>.cspace`, with path separators in `name` replaced.
-fn recording_path(dir: &Path, name: &str) -> PathBuf {
+/// `DIR/<name>.cspace`, with path separators in `name` replaced, and `~2`,
+/// `~3`, … appended to a name in `taken` (compared in lower case, as
+/// case-insensitive file systems do); the name chosen joins `taken`.
+fn recording_path(dir: &Path, name: &str, taken: &mut HashSet<String>) -> PathBuf {
     let safe: String = name
         .chars()
         .map(|c| {
@@ -168,10 +183,17 @@ fn recording_path(dir: &Path, name: &str) -> PathBuf {
     } else {
         safe
     };
-    dir.join(format!("{safe}.cspace"))
+    let mut unique = safe.clone();
+    for n in 2.. {
+        if taken.insert(unique.to_lowercase()) {
+            break;
+        }
+        unique = format!("{safe}~{n}");
+    }
+    dir.join(format!("{unique}.cspace"))
 }
 
-fn success(id: &Value, answer: &Answer, ns: Option<f64>) -> Value {
+fn success(id: &Value, answer: &Answer, ns: Option<f64>, recording: Option<&Path>) -> Value {
     let mut out = Map::new();
     out.insert("id".to_owned(), id.clone());
     out.insert("ok".to_owned(), Value::Bool(true));
@@ -180,6 +202,9 @@ fn success(id: &Value, answer: &Answer, ns: Option<f64>) -> Value {
     }
     if let Some(ns) = ns {
         out.insert("time_ns".to_owned(), json!(ns));
+    }
+    if let Some(path) = recording {
+        out.insert("recording".to_owned(), json!(path.display().to_string()));
     }
     Value::Object(out)
 }

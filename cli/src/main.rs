@@ -75,7 +75,8 @@ enum Command {
         #[arg(long, default_value_t = cspace_recorder::live::IDLE_TIMEOUT.as_secs_f64())]
         idle_timeout: f64,
     },
-    /// Count a recording's events per kind, their bytes, and its pauses.
+    /// Count a recording's events per kind, their bytes, and its pauses; name
+    /// structural slips (pops without a push, unclosed scopes, undefined sites).
     Stats {
         /// The recording (`.cspace`).
         file: std::path::PathBuf,

@@ -359,6 +359,59 @@ fn record_writes_one_decodable_recording_per_query() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two queries with the same id (or a query without id on line 3 and one
+/// named `line3`, or ids differing only in case) keep both recordings, each
+/// answer naming the file it wrote.
+#[test]
+fn recordings_with_the_same_name_are_all_kept() {
+    let dir = std::env::temp_dir().join(format!("cspace-eval-dup-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let q = |id: &str, x: f64| {
+        let id = if id.is_empty() {
+            String::new()
+        } else {
+            format!(r#""id":"{id}","#)
+        };
+        format!(
+            r#"{{{id}"query":"distance","a":{{"shape":{{"type":"sphere","radius":1}}}},"b":{{"shape":{{"type":"sphere","radius":1}},"position":[{x},0,0]}}}}"#
+        )
+    };
+    let input = [
+        q("a", 3.0),
+        q("a", 4.0),
+        q("", 5.0),
+        q("line3", 6.0),
+        q("A", 7.0),
+    ]
+    .join("\n");
+    let (out, _, ok) = eval(&["--record", dir.to_str().unwrap()], &input);
+    assert!(ok && out.iter().all(|o| o["ok"] == true), "{out:?}");
+    let names: Vec<&str> = out
+        .iter()
+        .map(|o| o["recording"].as_str().unwrap())
+        .collect();
+    let expected = ["a", "a~2", "line3", "line3~2", "A~3"].map(|n| dir.join(format!("{n}.cspace")));
+    for (name, want) in names.iter().zip(&expected) {
+        assert_eq!(std::path::Path::new(name), want.as_path());
+    }
+    // Each file holds its own query: the distance recorded is the answer's.
+    for (o, path) in out.iter().zip(&expected) {
+        let bytes = std::fs::read(path).unwrap();
+        let decoded = cspace_recorder::decode(&bytes);
+        assert!(decoded.error.is_none(), "{}", path.display());
+        let distance = o["distance"].as_f64().unwrap();
+        let says = decoded.events.iter().any(|l| {
+            matches!(&l.event, cspace_recorder::Event::Text { text, .. } if text.contains(&format!("{distance}")))
+        });
+        assert!(
+            says,
+            "{} does not record distance {distance}",
+            path.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn reads_a_file_argument() {
     let path = std::env::temp_dir().join(format!("cspace-eval-{}.jsonl", std::process::id()));
