@@ -71,9 +71,10 @@ enum Command {
         /// Stop after this many recordings.
         #[arg(long)]
         count: Option<usize>,
-        /// Disconnect a program that sends nothing for this many seconds.
-        #[arg(long, default_value_t = cspace_recorder::live::IDLE_TIMEOUT.as_secs_f64())]
-        idle_timeout: f64,
+        /// Disconnect a program that sends nothing for this many seconds
+        /// (the live recorder's own idle timeout by default).
+        #[arg(long, default_value = "30", value_parser = seconds)]
+        idle_timeout: std::time::Duration,
     },
     /// Count a recording's events per kind, their bytes, and its pauses; name
     /// structural slips (pops without a push, unclosed scopes, undefined sites).
@@ -114,13 +115,7 @@ fn main() -> ExitCode {
             out,
             count,
             idle_timeout,
-        } => match std::time::Duration::try_from_secs_f64(idle_timeout) {
-            Ok(idle) if !idle.is_zero() => listen::run(&addr, &out, count, idle),
-            _ => {
-                eprintln!("error: --idle-timeout must be a positive number of seconds");
-                ExitCode::FAILURE
-            }
-        },
+        } => listen::run(&addr, &out, count, idle_timeout),
         Command::Stats { file } => inspect(&file, |loaded, out| {
             dump::print_stats(&dump::stats(loaded), out)
         }),
@@ -145,6 +140,18 @@ fn main() -> ExitCode {
 
 /// Loads a recording, prints what `print` makes of its valid prefix, then
 /// reports damage as one line naming the file and byte offset (exit code 1).
+/// Parses a command-line duration: a positive number of seconds, at most a
+/// day (a longer wait is a typo, and `Duration` cannot hold every `f64`).
+fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(s)),
+        Ok(_) => Err(format!(
+            "{text} is not a number of seconds above 0 and at most 86400"
+        )),
+        Err(e) => Err(format!("{text}: {e}")),
+    }
+}
+
 fn inspect(
     file: &std::path::Path,
     print: impl FnOnce(&dump::Loaded, &mut std::io::StdoutLock<'_>) -> std::io::Result<()>,
@@ -206,5 +213,19 @@ fn diff(a: &std::path::Path, b: &std::path::Path, ulps: u64) -> ExitCode {
             println!("{d}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_waits_as_long_as_the_live_recorder_by_default() {
+        let cli = Cli::try_parse_from(["cspace", "listen"]).expect("parses");
+        let Command::Listen { idle_timeout, .. } = cli.command else {
+            panic!("not listen");
+        };
+        assert_eq!(idle_timeout, cspace_recorder::live::IDLE_TIMEOUT);
     }
 }

@@ -166,6 +166,25 @@ fn bad_arguments_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("0 ≤ I < N"));
     let out = cspace(&["fuzz", "--families", "nope"]);
     assert!(!out.status.success());
+    // A timeout that is no duration (it panicked, or waited 1 ms) is a usage error.
+    for t in ["0", "-1", "nan", "1e300"] {
+        let out = cspace(&[
+            "fuzz",
+            "--engine",
+            "true",
+            "--count",
+            "1",
+            &format!("--timeout={t}"),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "--timeout {t}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("not a number of seconds above 0"),
+            "--timeout {t}: {err}"
+        );
+    }
+    let out = cspace(&["listen", "--idle-timeout", "1e300"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// The custom-gjk engine binary, built on demand.

@@ -91,8 +91,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "CMD ARGS")]
     pub engine: Option<String>,
     /// Seconds an engine may take per query before it is killed and restarted.
-    #[arg(long, default_value_t = 5.0)]
-    pub timeout: f64,
+    #[arg(long, default_value = "5", value_parser = crate::seconds)]
+    pub timeout: Duration,
     /// Relative tolerance of an engine's distances, depths and contacts.
     #[arg(long, default_value_t = 1e-6)]
     pub engine_tol: f64,
@@ -182,7 +182,7 @@ pub fn cli(args: &FuzzArgs) -> ExitCode {
     }
     let run = &args.run;
     let result = match &run.engine {
-        Some(cmd) => engine::Engine::new(cmd, Duration::from_secs_f64(run.timeout.max(0.001)))
+        Some(cmd) => engine::Engine::new(cmd, run.timeout)
             .map_err(|e| e.to_string())
             .map(|e| campaign_engine(run, e)),
         None => campaign(run),
