@@ -230,11 +230,17 @@ impl OrbitCamera {
         if !min.is_finite() || !max.is_finite() || min.cmpgt(max).any() {
             return;
         }
+        // The camera reaches no further than its largest distance: a box
+        // out to an engine's overflow (1e308) is framed up to there, where a
+        // target's coordinates still resolve the view.
+        let reach = DVec3::splat(DISTANCE_RANGE.1);
+        let (min, max) = (min.clamp(-reach, reach), max.clamp(-reach, reach));
         self.target = (min + max) * 0.5;
         let radius = ((max - min).length() * 0.5).max(1e-6);
         let half_y = self.fov_y * 0.5;
         let half_x = (half_y.tan() * aspect.clamp(0.05, 20.0)).atan();
-        self.distance = radius / half_y.min(half_x).sin() * 1.1;
+        self.distance =
+            (radius / half_y.min(half_x).sin() * 1.1).clamp(DISTANCE_RANGE.0, DISTANCE_RANGE.1);
     }
 }
 
@@ -273,10 +279,12 @@ impl Default for Bounds {
 }
 
 impl Bounds {
-    /// Grows the box to hold `p` (non-finite points are ignored).
+    /// Grows the box to hold `p`. Non-finite points, and points beyond the
+    /// camera's reach (1e15, past any query's magnitudes: an engine's
+    /// overflow), are left out, so the view frames the rest.
     pub fn add(&mut self, p: [f64; 3]) {
         let p = DVec3::from(p);
-        if p.is_finite() {
+        if p.is_finite() && p.abs().max_element() <= DISTANCE_RANGE.1 {
             self.min = self.min.min(p);
             self.max = self.max.max(p);
         }
@@ -333,6 +341,36 @@ mod tests {
         assert!(up.y < 50.0);
         let right = cam.project([1.0, 0.0, 0.0], 100.0, 100.0).unwrap();
         assert!(right.x > 50.0);
+    }
+
+    /// A recording with a point near `f64::MAX` (an engine's overflow) still
+    /// frames a finite view: the origin's side of the box is on screen, not
+    /// a blank view.
+    #[test]
+    fn framing_a_box_out_to_the_largest_floats_stays_finite() {
+        for (min, max) in [
+            (DVec3::splat(-1e308), DVec3::splat(1e308)),
+            (DVec3::ZERO, DVec3::new(f64::MAX, 1.0, 1.0)),
+            (DVec3::splat(-f64::MAX), DVec3::splat(f64::MAX)),
+        ] {
+            let mut cam = OrbitCamera::default();
+            cam.frame(min, max, 1.5);
+            assert!(cam.target.is_finite(), "{min} {max}");
+            assert!((DISTANCE_RANGE.0..=DISTANCE_RANGE.1).contains(&cam.distance));
+            let p = cam.project(cam.target.to_array(), 150.0, 100.0);
+            assert!(p.is_some_and(|p| (p.x - 75.0).abs() < 1.0), "{min} {max}");
+            let origin = cam.project([0.0; 3], 150.0, 100.0);
+            assert!(
+                origin.is_some_and(|p| (0.0..=150.0).contains(&p.x)),
+                "{min} {max}"
+            );
+        }
+        // The bounds a view frames leave such a point out.
+        let mut b = Bounds::default();
+        b.add([1e308, 0.0, 0.0]);
+        assert!(b.is_empty());
+        b.add([1.0, 0.5, 0.0]);
+        assert_eq!(b.max, DVec3::new(1.0, 0.5, 0.0));
     }
 
     #[test]

@@ -269,11 +269,9 @@ pub fn pause_summary(trace: &Trace, pause: u32) -> Option<String> {
             Entry::Draw(k) => trace.drawables.get(k as usize).and_then(|d| match d.prim {
                 Prim::Point(p) if d.space == Space::Config => {
                     let label = trace.site(d.site).label.as_str();
+                    // `hypot` keeps a length near f64::MAX from overflowing.
                     let [x, y, z] = p.to_f64();
-                    Some((
-                        2,
-                        format!("|{label}| = {}", short((x * x + y * y + z * z).sqrt())),
-                    ))
+                    Some((2, format!("|{label}| = {}", short(x.hypot(y).hypot(z)))))
                 }
                 _ => None,
             }),
