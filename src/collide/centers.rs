@@ -81,7 +81,8 @@ pub(crate) fn overlapping<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Opti
 impl<T: Real> Centers<T> {
     /// `Some` when one core is a point and the other a point, segment, box,
     /// cylinder or cone.
-    #[inline]
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub fn of(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Option<Self> {
         if !point(a.shape) && !point(b.shape) {
             return None;
@@ -109,14 +110,17 @@ impl<T: Real> Centers<T> {
             }
             (false, false) => return None,
         };
-        if !(dc.is_finite() && ca.is_finite() && cb.is_finite()) {
+        // One test for all ten numbers: a sum is finite only if each term
+        // is (magnitudes are far below overflow, ≤ 1e15, where it matters).
+        let sum = ca + cb + n;
+        if !(dc + sum.x() + sum.y() + sum.z()).is_finite() {
             return None; // non-finite input: GJK's path says what is wrong
         }
         Some(Self {
             a: ca,
             b: cb,
             dc,
-            n: if n.is_finite() { n } else { V3::<T>::Y },
+            n,
             inside,
             ra,
             rb,
@@ -131,6 +135,7 @@ impl<T: Real> Centers<T> {
     }
 
     /// The distance query.
+    #[inline]
     pub fn distance(&self) -> Distance<T> {
         let (distance, point_a, point_b) = if self.apart() {
             (
@@ -172,6 +177,7 @@ impl<T: Real> Centers<T> {
 
     /// The penetration query (the contact points on the contract of
     /// [`Penetration`]).
+    #[inline]
     pub fn penetration(&self) -> Penetration<T> {
         rec::text!("a point core: depth in closed form");
         let depth = (self.ra + self.rb - self.dc).max(T::ZERO);
