@@ -45,7 +45,9 @@ pub struct QueryGuard {
 }
 
 /// Enters a query on this thread (see [`QueryGuard`]); it ends when the
-/// guard drops, also at an early return or a panic.
+/// guard drops, also at an early return or a panic. Inlined: not
+/// recording, it is the one check, in queries of ~30 ns.
+#[inline]
 pub fn enter_query() -> QueryGuard {
     if !(crate::ENABLED && is_on()) {
         return QueryGuard {
@@ -67,12 +69,15 @@ pub fn enter_query() -> QueryGuard {
 impl QueryGuard {
     /// Whether this query records its answer: recording, and no other query
     /// of this thread is running around it.
+    #[inline]
+    #[must_use]
     pub fn outermost(&self) -> bool {
         self.outermost
     }
 }
 
 impl Drop for QueryGuard {
+    #[inline]
     fn drop(&mut self) {
         if self.counted {
             QUERIES.with(|q| q.set(q.get().saturating_sub(1)));

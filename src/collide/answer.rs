@@ -13,6 +13,7 @@ use crate::shape::Placed;
 use cspace_recorder::{self as rec, IntoVec3 as _};
 
 /// A distance query's answer.
+#[inline]
 pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
     if query.outermost() {
         rec::answer!(rec::Answer::Distance {
@@ -25,6 +26,7 @@ pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
 }
 
 /// An intersect query's answer.
+#[inline]
 pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
     if query.outermost() {
         rec::answer!(rec::Answer::Intersect {
@@ -35,6 +37,7 @@ pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
 }
 
 /// A penetration query's answer.
+#[inline]
 pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) {
     if query.outermost() {
         rec::answer!(rec::Answer::Penetration {
@@ -48,6 +51,7 @@ pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) 
 
 /// A signed distance's answer: a distance answer when apart, a penetration
 /// answer when overlapping.
+#[inline]
 pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
     if !query.outermost() {
         return;
@@ -71,6 +75,7 @@ pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
 
 /// A sweep's answer, with where A stopped: at impact, or at the end of its
 /// motion.
+#[inline]
 pub(crate) fn sweep<T: Real>(
     query: &rec::QueryGuard,
     a: &Placed<'_, T>,
