@@ -4,6 +4,7 @@
 //! Shared by the distance query and EPA's touching answers.
 
 use super::cso::Cso;
+use super::feature::KeptSet;
 use super::gjk::{CoreResult, face_normal, rel_tol};
 use super::sets;
 use super::simplex::Simplex;
@@ -50,7 +51,7 @@ pub(crate) fn separation<T: Real>(
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
     let on_feature = simplex.settled(distinct, cso.scale);
-    separation_at(cso, core, (ca, cb, distinct, on_feature), n)
+    separation_at(cso, core, (ca, cb, distinct, on_feature), n, None)
 }
 
 /// Whether GJK's bounds (`upper`, the points' distance, and `core`'s
@@ -70,7 +71,7 @@ fn from_sets<T: Real>(
     c: &sets::Closest<T>,
     eta: T,
 ) -> Separation<T> {
-    let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
+    let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2), None);
     Separation {
         a: c.a,
         b: c.b,
@@ -84,12 +85,14 @@ fn from_sets<T: Real>(
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
 /// (A's frame), already computed by the caller; `distinct` counts the
 /// final simplex's support points on A and on B, `on_feature` says whether
-/// it lies on one feature of the CSO ([`Simplex::on_feature`]).
+/// it lies on one feature of the CSO ([`Simplex::on_feature`]); `kept`
+/// holds a warm start's support sets ([`witness::classify`]).
 pub(super) fn separation_at<T: Real>(
     cso: &Cso<'_, T>,
     core: &CoreResult<T>,
     (ca, cb, distinct, on_feature): (V3<T>, V3<T>, (usize, usize), bool),
     n: V3<T>,
+    kept: Option<&mut [KeptSet<T>; 2]>,
 ) -> Separation<T> {
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     if !cso.curved() {
@@ -101,7 +104,7 @@ pub(super) fn separation_at<T: Real>(
         // GJK's gap along its whole length), or a side's edge lies on a
         // face of its set; the support sets place those (`sets`), else the
         // polish (a lone vertex) or GJK's points.
-        let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct);
+        let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct, kept);
         let lone = doubt == witness::Doubt::LoneVertex;
         let gjk = Separation {
             a: ca,
