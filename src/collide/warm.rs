@@ -39,6 +39,8 @@ pub struct SimplexCache<T: Real> {
     /// (zero otherwise): a coherent motion turns the normal by about as
     /// much again, so the polish starts from the extrapolation.
     previous: V3<T>,
+    /// The unique normal before `previous`, under the same conditions.
+    earlier: V3<T>,
     /// Polishes from the normal that did not settle in a row (at most 5).
     failures: u8,
     /// Queries left that go to GJK without trying the polish: a pair whose
@@ -115,12 +117,11 @@ fn distance_warm_in<T: Real>(
     let polish = cso.curved();
     if polish && cache.normal != V3::<T>::ZERO && cache.wait == 0 {
         rec::text!("warm start from the last normal");
-        let start = extrapolate::<T>(cache.previous, cache.normal);
-        let turn =
-            (cache.previous != V3::<T>::ZERO).then(|| (cache.normal - cache.previous).length());
+        let (start, turn) = extrapolate::<T>(cache.earlier, cache.previous, cache.normal);
         if let Some(out) = from_normal(cso, start, rel_tol::<T>(), turn)
             && out.lower_bound > near_touching(cso)
         {
+            cache.earlier = cache.previous;
             cache.previous = cache.normal;
             cache.normal = cso.pose_a.inverse_transform_vector(out.normal);
             cache.failures = 0;
@@ -134,6 +135,7 @@ fn distance_warm_in<T: Real>(
         cache.wait = cache.wait.saturating_sub(1);
     }
     cache.previous = V3::<T>::ZERO;
+    cache.earlier = V3::<T>::ZERO;
     let mut simplex = Simplex::new();
     for i in 0..cache.len.min(4) {
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
@@ -174,13 +176,59 @@ fn distance_warm_in<T: Real>(
     out
 }
 
-/// The next normal of a coherent motion from the last two, `previous` and
-/// `last` (unit, A's frame; `previous` zero when there is none): the last
-/// turned by as much again, where the turn is small.
-fn extrapolate<T: Real>(previous: V3<T>, last: V3<T>) -> V3<T> {
+/// The next normal of a coherent motion from the last three, `earlier`,
+/// `previous` and `last` (unit, A's frame; zero where there is none), and
+/// the last turn (`None`: no motion known, or too fast to extrapolate):
+/// the last turned by as much again where the turn is small, and by the
+/// turn's change too where three are known and it changes smoothly (a
+/// steady rotation is then predicted to the cube of the turn instead of its
+/// square: one Newton step fewer now and then, 4 % fewer instructions on
+/// warm cylinder pairs; settling the sets within the smaller error instead
+/// of the turn saved nothing).
+fn extrapolate<T: Real>(earlier: V3<T>, previous: V3<T>, last: V3<T>) -> (V3<T>, Option<T>) {
     let turn = last - previous;
     if previous == V3::<T>::ZERO || turn.length() > T::from_f64(0.1) {
-        return last;
+        return (last, None);
     }
-    (last + turn).try_normalize().unwrap_or(last)
+    let linear = (last + turn).try_normalize().unwrap_or(last);
+    let change = turn - (previous - earlier);
+    if earlier == V3::<T>::ZERO || change.length() > T::from_f64(0.1) * turn.length() {
+        return (linear, Some(turn.length()));
+    }
+    let quadratic = (last + turn + change).try_normalize().unwrap_or(linear);
+    (quadratic, Some(turn.length()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{DQuat, DVec3};
+
+    /// A normal turning steadily by 0.01 rad a frame (about a tilted axis,
+    /// so its path is a small circle, not a great one) is predicted from
+    /// three to ~θ³ (from two, ~θ²); a jerky turn falls back to two.
+    #[test]
+    fn three_normals_predict_a_steady_turn_to_the_cube_of_the_turn() {
+        let axis = DVec3::new(0.3, 1.0, 0.2).normalize();
+        let n0 = DVec3::new(1.0, 0.1, -0.4).normalize();
+        let at = |k: f64| DQuat::from_axis_angle(axis, 0.01 * k) * n0;
+        let (quadratic, turn) = extrapolate::<f64>(at(0.0), at(1.0), at(2.0));
+        let (linear, _) = extrapolate::<f64>(DVec3::ZERO, at(1.0), at(2.0));
+        let (qe, le) = (
+            quadratic.angle_between(at(3.0)),
+            linear.angle_between(at(3.0)),
+        );
+        assert!(qe < 1e-6 && le > 1e-5, "quadratic {qe:e}, linear {le:e}");
+        assert!((turn.unwrap() - (at(2.0) - at(1.0)).length()).abs() < 1e-15);
+        // A turn that changes by more than a tenth of itself: linear.
+        let jerk = DQuat::from_axis_angle(DVec3::Z, 0.005) * at(0.0);
+        assert_eq!(extrapolate::<f64>(jerk, at(1.0), at(2.0)).0, linear);
+        // No motion known, or a turn too fast: the last normal.
+        assert_eq!(
+            extrapolate::<f64>(DVec3::ZERO, DVec3::ZERO, at(2.0)),
+            (at(2.0), None)
+        );
+        let far = DQuat::from_axis_angle(axis, 0.5) * at(2.0);
+        assert_eq!(extrapolate::<f64>(at(0.0), at(2.0), far), (far, None));
+    }
 }
