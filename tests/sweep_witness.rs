@@ -900,3 +900,49 @@ fn a_rounded_face_or_side_on_a_small_plate_is_not_unique() {
         assert_ne!(s.witness, Some(Witness::Unique), "{i}: {s:?}");
     }
 }
+
+/// A second review's constructed contact: a box 290 across, turned 3.4e-4
+/// rad, touches a plate 0.21 across moving flat onto its corner. The
+/// probes (their jump threshold 16 × 1e-4 rad × the size) saw the plate's
+/// face stay put, so the contact points were the plate's support corner,
+/// 0.24 off the box's corner, `Unique`; the contact is the vertex's.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_large_boxs_corner_on_a_small_plate_is_the_contact_point() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        0.2088966862466403,
+        0.10519899196377869,
+        2.0446862791027232e-5,
+    ));
+    let pa = Pose::from_position(DVec3::new(
+        -1323.5623582010287,
+        502.2968306368114,
+        -927.4060041623889,
+    ));
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        290.3257314807827,
+        132.52168831592112,
+        273.2873637680996,
+    ));
+    let pb = Pose::new(
+        DVec3::new(311.47282679625937, 134.00180683420672, 264.3020681141225),
+        DQuat::from_xyzw(
+            0.00017071107375805233,
+            -2.7126294755196414e-5,
+            0.00015473766399513113,
+            0.9999999730890741,
+        ),
+    );
+    let motion = DVec3::new(1670.159850829054, -621.9078764732171, 1140.551720854928);
+    // B's lowest corner, where A's face meets it.
+    let exact = DVec3::new(21.20293517367484, 1.4835952790242104, -9.04629030952018);
+    let s = sweep::ray_cast(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+    assert!(s.hit, "{s:?}");
+    let off = (s.point_b - exact).length() / b.scale();
+    assert!(
+        s.witness != Some(Witness::Unique) || off <= 1e-8,
+        "contact point {off:e} of the size off, {s:?}"
+    );
+}

@@ -100,9 +100,13 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
         && fb.count == 1
         && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
     let vertex = |f: &Feature<T>| f.count == 0 && f.radius == T::ZERO;
+    // The contact point is the vertex's where the probes saw neither
+    // support stay put, or where the side they saw stay put is not a point
+    // (beside a box 1e3 times larger a plate's face stays put under them:
+    // its corner was the contact, 0.24 off the larger box's, `Unique`).
     let side = match p.unique {
-        Some(Unique::Neither) if vertex(&fa) => Some(Unique::A),
-        Some(Unique::Neither) if vertex(&fb) => Some(Unique::B),
+        Some(Unique::Neither | Unique::B) if vertex(&fa) && !stayed => Some(Unique::A),
+        Some(Unique::Neither | Unique::A) if vertex(&fb) && !stayed => Some(Unique::B),
         _ => None,
     };
     if !(stayed || fa.count == 0 || fb.count == 0 || crossing) {
