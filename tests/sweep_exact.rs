@@ -874,3 +874,37 @@ fn sweeps_past_a_ridge_keep_their_bracket() {
         }
     }
 }
+
+/// A second review's constructed f32 case (harness as above: a needle's end
+/// placed on a plate's narrow face, 2e-6 thick, touching at t* = 0.1606):
+/// f32 swept MPR's normal, the plate's broad face's, is nearly
+/// perpendicular to the motion, so any bracket closes by less than the
+/// tolerance along it; widened by its rounding over that closing speed the
+/// bracket was `[0, 1]`, `Converged`, with the toi 0 and the shapes 0.19
+/// apart there. A bracket whose lower end GJK finds the shapes apart at
+/// (beyond the touching tolerance) is not `Converged`.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn an_f32_bracket_along_a_normal_perpendicular_to_the_motion_is_not_converged() {
+    use glam::{Quat, Vec3A};
+    let a = Shape::<f32>::cylinder(0.0004154836, 7.376859e-11);
+    let pa = Pose::<f32>::new(
+        Vec3A::new(-0.063457884, 0.20559458, -0.55457103),
+        Quat::from_xyzw(0.946222, 0.047860134, 0.16423889, 0.27458867),
+    );
+    let b = Shape::<f32>::cuboid(Vec3A::new(0.37774885, 0.36843485, 1.0438297e-6));
+    let pb = Pose::<f32>::new(
+        Vec3A::ZERO,
+        Quat::from_xyzw(-0.04077651, -0.60143006, -0.17544961, -0.77835506),
+    );
+    let motion = Vec3A::new(0.9905719, -0.8938564, 1.1738992);
+    let t_star = 0.1605583733866157;
+    let s = sweep::swept_mpr(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+    assert!(s.hit, "{s:?}");
+    let (lower, upper) = (f64::from(s.toi_lower), f64::from(s.toi_upper));
+    assert!(lower <= t_star + 1e-5 && t_star - 1e-5 <= upper, "{s:?}");
+    assert!(
+        s.status != Status::Converged || upper - lower < 1e-3,
+        "a bracket [{lower}, {upper}] claimed converged: {s:?}"
+    );
+}

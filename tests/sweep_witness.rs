@@ -766,3 +766,183 @@ fn a_needles_rim_fixes_no_normal() {
         );
     }
 }
+
+/// A second review's constructed contacts (harness: a rim's or a rounded
+/// cylinder's support placed on a point of a plate's narrow face, exact to
+/// rounding): the normal is the face's, but the polish stopped 7.8e-6 and
+/// 4.3e-6 rad off it and the rim's curvature (or the radii) was taken to
+/// fix it, `Unique`. A face within the normal's error whose normal it is
+/// not leaves the contact on it or at its boundary: not unique.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_rim_on_a_plates_narrow_face_takes_the_faces_normal_or_says_approximate() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let cases = [
+        (
+            Shape::<f64>::cylinder(214.5439893985737, 150.70062002530216),
+            Pose::new(
+                DVec3::new(162.54633654571109, -280.511378103717, -279.4911958206167),
+                DQuat::from_xyzw(
+                    -0.8707620372047438,
+                    -0.31584220210566466,
+                    -0.23243239980984015,
+                    0.2966350576899622,
+                ),
+            ),
+            Shape::<f64>::cuboid(DVec3::new(
+                0.4136244841899066,
+                0.2202402330032615,
+                9.623939234255811e-5,
+            )),
+            Pose::new(
+                DVec3::new(87.15751962624822, 136.64746550794598, -0.6478904316821916),
+                DQuat::from_xyzw(
+                    -0.1800970111360182,
+                    0.13383566927641494,
+                    -0.6736016376199424,
+                    -0.7042115548646862,
+                ),
+            ),
+            DVec3::new(-49.00412978057214, 249.08269842984933, 218.75296924584418),
+            DVec3::new(0.05669769485013203, 0.9005093051353352, 0.4311245327783579),
+        ),
+        (
+            Shape::<f64>::cylinder(3128.1366974152515, 3000.2711846277516)
+                .with_margin(8.067211489661183),
+            Pose::new(
+                DVec3::new(4101.610001111508, 1423.823007143289, 901.1264266500522),
+                DQuat::from_xyzw(
+                    -0.46297066326377656,
+                    -0.35142416498853735,
+                    -0.28334133270963163,
+                    0.762808567333599,
+                ),
+            ),
+            Shape::<f64>::cuboid(DVec3::new(
+                4.3265845538914895,
+                2.2349401395327786,
+                2.14900629198546e-5,
+            )),
+            Pose::new(
+                DVec3::new(-10.713314375769889, -4.328444904224005, 10.065816697012727),
+                DQuat::from_xyzw(
+                    0.5743874796457706,
+                    -0.4166651945089355,
+                    -0.6009929859680989,
+                    -0.3677996325829579,
+                ),
+            ),
+            DVec3::new(-290.8085610940018, -112.40248218153211, 116.39522601676582),
+            DVec3::new(
+                -0.9207445407082075,
+                -0.3822270919133442,
+                0.07830671084587648,
+            ),
+        ),
+    ];
+    for (i, (a, pa, b, pb, motion, exact)) in cases.into_iter().enumerate() {
+        for (name, m64, _) in METHODS {
+            let s = m64(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+            assert!(s.hit, "{i} {name}: {s:?}");
+            let off = angle(s.normal, exact);
+            assert!(
+                s.witness != Some(Witness::Unique) || off <= 1e-7,
+                "{i} {name}: normal {off:e} rad off, {s:?}"
+            );
+        }
+    }
+}
+
+/// Beside a shape 1e3 times larger the polish's probes (their jump
+/// threshold 16 × 1e-4 rad × the size) call a plate's whole face a point:
+/// a rounded box's face flat on a plate's narrow face, and a rounded
+/// cylinder's side along one, were `Unique` with contact points 7.2 and
+/// 0.21 off the contact set. The radii fix the normal, not the point.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_rounded_face_or_side_on_a_small_plate_is_not_unique() {
+    use cspace::Pose;
+    let cases = [
+        (
+            Shape::<f64>::cuboid(DVec3::new(
+                12861.518454953253,
+                12622.54567208549,
+                4966.232884539232,
+            ))
+            .with_margin(39.2149190893784),
+            DVec3::new(-10540.432048438703, 18308.219865389085, 1106.0164285198016),
+            Shape::<f64>::cuboid(DVec3::new(
+                6.961466952366517,
+                4.932886376868801,
+                0.0004597020317307108,
+            )),
+            DVec3::new(131.83695764928288, 94.04274558994925, -218.83818413260164),
+            DVec3::new(-8157.077476746063, -20667.320958121243, -23437.63853643103),
+        ),
+        (
+            Shape::<f64>::cuboid(DVec3::new(
+                0.18147476913859856,
+                0.12073216256098858,
+                3.8608066838361614e-5,
+            )),
+            DVec3::new(-54.9468326144215, 183.78634015065447, 7.384011067637279),
+            Shape::<f64>::cylinder(188.96130423999648, 281.4773143858576)
+                .with_margin(24.078787837696286),
+            DVec3::new(305.7375769926925, -189.05031050340415, 2.767957647902023e-6),
+            DVec3::new(137.63354705261, -460.3571250822754, -18.49583654523356),
+        ),
+    ];
+    for (i, (a, pa, b, pb, motion)) in cases.into_iter().enumerate() {
+        let (pa, pb) = (Pose::from_position(pa), Pose::from_position(pb));
+        let s = sweep::ray_cast(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+        assert!(s.hit, "{i}: {s:?}");
+        assert_ne!(s.witness, Some(Witness::Unique), "{i}: {s:?}");
+    }
+}
+
+/// A second review's constructed contact: a box 290 across, turned 3.4e-4
+/// rad, touches a plate 0.21 across moving flat onto its corner. The
+/// probes (their jump threshold 16 × 1e-4 rad × the size) saw the plate's
+/// face stay put, so the contact points were the plate's support corner,
+/// 0.24 off the box's corner, `Unique`; the contact is the vertex's.
+#[test]
+#[allow(clippy::unreadable_literal)] // the review's values, bit for bit
+fn a_large_boxs_corner_on_a_small_plate_is_the_contact_point() {
+    use cspace::Pose;
+    use glam::DQuat;
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        0.2088966862466403,
+        0.10519899196377869,
+        2.0446862791027232e-5,
+    ));
+    let pa = Pose::from_position(DVec3::new(
+        -1323.5623582010287,
+        502.2968306368114,
+        -927.4060041623889,
+    ));
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        290.3257314807827,
+        132.52168831592112,
+        273.2873637680996,
+    ));
+    let pb = Pose::new(
+        DVec3::new(311.47282679625937, 134.00180683420672, 264.3020681141225),
+        DQuat::from_xyzw(
+            0.00017071107375805233,
+            -2.7126294755196414e-5,
+            0.00015473766399513113,
+            0.9999999730890741,
+        ),
+    );
+    let motion = DVec3::new(1670.159850829054, -621.9078764732171, 1140.551720854928);
+    // B's lowest corner, where A's face meets it.
+    let exact = DVec3::new(21.20293517367484, 1.4835952790242104, -9.04629030952018);
+    let s = sweep::ray_cast(&Placed::new(&a, pa), motion, &Placed::new(&b, pb));
+    assert!(s.hit, "{s:?}");
+    let off = (s.point_b - exact).length() / b.scale();
+    assert!(
+        s.witness != Some(Witness::Unique) || off <= 1e-8,
+        "contact point {off:e} of the size off, {s:?}"
+    );
+}

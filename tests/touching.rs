@@ -283,3 +283,53 @@ fn warm_distance_near_touching_agrees_with_cold_in_f32_and_f64() {
     }
     assert_none(&failures);
 }
+
+/// f32 plates overlapping by about a tenth of the touching tolerance (the
+/// depth of the exact inputs, 2.7e-6 and 1.7e-6 of the size, by the
+/// separating axis test in double-double): GJK stopped at its gap tolerance,
+/// its bounds straddling the touching tolerance with no separating plane
+/// found, and both intersects and EPA answered apart, `Converged`.
+#[test]
+fn f32_plates_overlapping_within_the_gap_tolerance_intersect() {
+    use cspace::{Shape, Status};
+    use glam::{Quat, Vec3A};
+    let v = |b: [u32; 3]| Vec3A::from_array(b.map(f32::from_bits));
+    let q = |b: [u32; 4]| Quat::from_array(b.map(f32::from_bits));
+    let cases = [
+        (
+            [0x3fa9_1b2d, 0x3939_2074, 0x3ec8_c990],
+            [0x45e9_baca, 0x45ef_da1c, 0xc53a_0bd5],
+            [0x32f8_a005, 0xb329_3517, 0x3282_b8f2, 0x3f80_0000],
+            [0x3f82_ea3e, 0x3f19_9f44, 0x37d9_2233],
+            [0x45e9_bca3, 0x45ef_dbe5, 0xc539_f505],
+            [0x3f1d_a33b, 0xbecc_f7be, 0xbf0e_55f2, 0xbec7_3d05],
+        ),
+        (
+            [0x3e5c_f314, 0x3e4a_136c, 0x3ebb_63b1],
+            [0, 0, 0],
+            [0x300a_2c21, 0x2d62_03df, 0xb01d_56a7, 0x3f80_0000],
+            [0x3d4e_b271, 0x3c6d_4f3c, 0x3802_b5bb],
+            [0xbe76_226a, 0x3e4f_b1fe, 0xbe43_a9b1],
+            [0x3f0c_dece, 0xbf02_e372, 0xbeba_f576, 0xbf0c_c9d2],
+        ),
+    ];
+    for (i, (ha, pa, qa, hb, pb, qb)) in cases.into_iter().enumerate() {
+        let (sa, sb) = (Shape::<f32>::cuboid(v(ha)), Shape::<f32>::cuboid(v(hb)));
+        let a = Placed::new(&sa, Pose::<f32>::new(v(pa), q(qa)));
+        let b = Placed::new(&sb, Pose::<f32>::new(v(pb), q(qb)));
+        let (m, g) = (mpr::intersect(&a, &b), gjk::intersect(&a, &b));
+        assert!(
+            m.intersecting || m.status != Status::Converged,
+            "{i}: mpr {m:?}"
+        );
+        assert!(
+            g.intersecting || g.status != Status::Converged,
+            "{i}: gjk {g:?}"
+        );
+        let p = epa::penetration(&a, &b);
+        assert!(
+            p.intersecting || p.status != Status::Converged,
+            "{i}: epa {p:?}"
+        );
+    }
+}
