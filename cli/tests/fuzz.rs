@@ -191,6 +191,12 @@ fn bad_arguments_are_refused() {
 fn custom_gjk_engine() -> PathBuf {
     let bin = Path::new(env!("CARGO_BIN_EXE_cspace")).with_file_name("custom-gjk-engine");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    // Built in the profile this test runs in (`cargo test --release` looks
+    // for it in `target/release`).
+    let release = bin
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|d| d == "release");
     let status = Command::new(cargo)
         .args([
             "build",
@@ -200,6 +206,7 @@ fn custom_gjk_engine() -> PathBuf {
             "--bin",
             "custom-gjk-engine",
         ])
+        .args(release.then_some("--release"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .status()
         .expect("run cargo");
