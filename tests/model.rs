@@ -47,6 +47,56 @@ fn answers_round_trip_and_run_recorded_records() {
     assert_eq!(query::run(&q).unwrap(), answer);
 }
 
+/// Every kind and algorithm records one query: its shapes as the query
+/// gave them, first, and one answer. Validating an analytic sweep once
+/// swept at the origin to ask whether it applied, which every such
+/// recording showed as a phantom query before the real one (and `replay`
+/// then took the fixture for edited).
+#[test]
+fn a_recording_holds_the_query_alone() {
+    let runs = [
+        ("distance", "gjk"),
+        ("intersect", "gjk"),
+        ("intersect", "mpr"),
+        ("penetration", "epa"),
+        ("penetration", "mpr"),
+        ("signed_distance", "epa"),
+        ("signed_distance", "mpr"),
+        ("sweep", "raycast"),
+        ("sweep", "ca"),
+        ("sweep", "swept-mpr"),
+        ("sweep", "analytic"),
+    ];
+    for (kind, algorithm) in runs {
+        for precision in ["f64", "f32"] {
+            let q = query::parse(&format!(
+                r#"{{"query":"{kind}","algorithm":"{algorithm}","precision":"{precision}","a":{{"shape":{{"type":"sphere","radius":0.5}},"position":[10,20,-5]}},"b":{{"shape":{{"type":"sphere","radius":0.75}},"position":[12,19.2,-4.5]}},"translation":[4,-2,1]}}"#
+            ))
+            .unwrap();
+            let (answer, recording) = query::run_recorded(&q);
+            assert!(answer.is_ok(), "{kind} {algorithm} {precision}");
+            let events = recording.events();
+            let shapes: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    cspace_recorder::Event::Shapes { a, .. } => Some(a.position),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(
+                shapes.first(),
+                Some(&[10.0, 20.0, -5.0]),
+                "{kind} {algorithm} {precision}"
+            );
+            let answers = events
+                .iter()
+                .filter(|e| matches!(e, cspace_recorder::Event::Answer { .. }))
+                .count();
+            assert_eq!(answers, 1, "{kind} {algorithm} {precision}");
+        }
+    }
+}
+
 /// A distance answer carries the normal; one written before the field
 /// existed still reads (its normal absent).
 #[test]

@@ -13,8 +13,7 @@ use super::query::{
     Algorithm, MAX_ABS_F32, MAX_ABS_F64, MIN_ABS_F32, MIN_ABS_F64, Query, QueryError, QueryKind,
     UNIT_TOLERANCE,
 };
-use crate::real::V3;
-use crate::shape::{Placed, Pose, Shape};
+use crate::shape::Shape;
 use crate::sweep;
 use cspace_recorder::{Param, Precision, ShapeDecl};
 
@@ -52,13 +51,11 @@ impl Query {
             (_, None) => {}
         }
         if self.query == QueryKind::Sweep && alg == Algorithm::Analytic {
+            // Asked without sweeping: a sweep here would be recorded, a
+            // phantom query at the origin before the real one.
             let (a, _) = Shape::<f64>::from_decl(&self.a);
             let (b, _) = Shape::<f64>::from_decl(&self.b);
-            let (pa, pb) = (
-                Placed::new(&a, Pose::IDENTITY),
-                Placed::new(&b, Pose::IDENTITY),
-            );
-            sweep::analytic(&pa, V3::<f64>::ZERO, &pb)?;
+            sweep::analytic_applies(&a, &b)?;
         }
         Ok(())
     }

@@ -5,7 +5,7 @@ use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::gjk::rel_tol;
 use crate::real::{Real, V3, Vector};
-use crate::shape::{Geom, Placed};
+use crate::shape::{Geom, Placed, Shape};
 use cspace_recorder as rec;
 
 /// Closed-form sweep of a sphere (or point) against a sphere (or point):
@@ -22,8 +22,7 @@ pub fn analytic<T: Real>(
 ) -> Result<Sweep<T>, SweepError> {
     let query = rec::enter_query();
     let out = (|| {
-        round_shape(a, "a")?;
-        round_shape(b, "b")?;
+        analytic_applies(a.shape, b.shape)?;
         rec::shapes!(a, b, motion);
         let _scope = rec::scope!("analytic sphere sweep");
         Ok(sphere_sphere(a, motion, b))
@@ -40,16 +39,25 @@ pub(super) fn point_cores<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> bool
     point(a) && point(b)
 }
 
-fn round_shape<T: Real>(p: &Placed<'_, T>, which: &'static str) -> Result<(), SweepError> {
-    let shape = match p.shape.geom {
-        Geom::Point | Geom::Sphere { .. } => return Ok(()),
-        Geom::Box { .. } => "box",
-        Geom::Capsule { .. } => "capsule",
-        Geom::Cylinder { .. } => "cylinder",
-        Geom::Cone { .. } => "cone",
-        Geom::Hull { .. } => "hull",
+/// Whether [`analytic`] sweeps these shapes (both a sphere or a point),
+/// without sweeping or recording anything: query validation asks.
+///
+/// # Errors
+/// [`SweepError::Unsupported`] naming the first shape that is neither.
+pub fn analytic_applies<T: Real>(a: &Shape<T>, b: &Shape<T>) -> Result<(), SweepError> {
+    let check = |s: &Shape<T>, which: &'static str| {
+        let shape = match s.geom {
+            Geom::Point | Geom::Sphere { .. } => return Ok(()),
+            Geom::Box { .. } => "box",
+            Geom::Capsule { .. } => "capsule",
+            Geom::Cylinder { .. } => "cylinder",
+            Geom::Cone { .. } => "cone",
+            Geom::Hull { .. } => "hull",
+        };
+        Err(SweepError::Unsupported { which, shape })
     };
-    Err(SweepError::Unsupported { which, shape })
+    check(a, "a")?;
+    check(b, "b")
 }
 
 /// The closed-form sweep of two point cores (spheres, points; with margins).

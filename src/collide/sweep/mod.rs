@@ -34,7 +34,7 @@ mod swept;
 mod witness;
 
 pub use advance::conservative_advancement;
-pub use analytic::analytic;
+pub use analytic::{analytic, analytic_applies};
 pub use ray::ray_cast;
 pub use swept::swept_mpr;
 
