@@ -339,6 +339,10 @@ pub(crate) struct KeptSet<T: Real> {
     /// The set's flats and their count, as [`flats_below`] gave them.
     flats: [V3<T>; 2],
     count: usize,
+    /// Refills in a row whose set the next query could not use (at most 5).
+    misses: u8,
+    /// Queries left that scan without refilling (backing off after misses).
+    wait: u8,
 }
 
 /// [`flats_below`], or, on a hull, the flats `kept` from a direction close
@@ -369,13 +373,40 @@ pub(crate) fn flats_below_kept<T: Real>(
             .map(|&i| points[i as usize].dot(d));
         let (low, high) = heights.fold((T::MAX, -T::MAX), |(l, h), x| (l.min(x), h.max(x)));
         if high - low <= eta - rounding {
+            kept.misses = 0;
             return (kept.flats, kept.count);
         }
     }
     let (flats, count) = flats_below(shape, d, eta, top);
-    *kept = kept_set(points, d, eta, rounding);
-    kept.flats = flats;
-    kept.count = count;
+    // A set kept and not usable now, or a refill that keeps nothing (a face
+    // of many points): the second in a row backs off for 1, then 3, 7, 15
+    // queries (a dense hull's set changes every few frames, and a refill is
+    // two more scans).
+    let back_off = |misses: u8| {
+        let misses = (misses + 1).min(5);
+        (misses, (1u8 << (misses - 1)) - 1)
+    };
+    if kept.reach2 > T::ZERO {
+        (kept.misses, kept.wait) = back_off(kept.misses);
+        kept.reach2 = T::ZERO;
+    }
+    if kept.wait > 0 {
+        kept.wait -= 1;
+        return (flats, count);
+    }
+    let fresh = kept_set(points, d, eta, rounding);
+    let (misses, wait) = if fresh.reach2 > T::ZERO {
+        (kept.misses, 0)
+    } else {
+        back_off(kept.misses)
+    };
+    *kept = KeptSet {
+        flats,
+        count,
+        misses,
+        wait,
+        ..fresh
+    };
     (flats, count)
 }
 
