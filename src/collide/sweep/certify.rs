@@ -163,7 +163,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         Some((t, on)) if closing > T::ZERO => {
             let upper = (t.max(lower) + widen).min(T::ONE);
             let tight = (upper - lower) * closing <= touch
-                && !apart_at_lower(cso, m, (lower, upper), touch, &mut iterations);
+                && !apart_at_lower(cso, m, (lower, upper), touch, found.near, &mut iterations);
             let status = match found.status {
                 _ if tight => Status::Converged,
                 Status::Converged => Status::Degenerate,
@@ -233,21 +233,29 @@ fn widened<T: Real>(cso: &Cso<'_, T>, m: V3<T>, lower: T, closing: T) -> (T, T) 
 /// bracket: the plane at a normal nearly perpendicular to the motion
 /// closes by less than the tolerance over any bracket, so the bracket then
 /// says nothing of the time (f32 swept MPR's normal by a plate 2e-6
-/// thick: `[0, 1]`, `Converged`, the shapes 0.19 apart at t = 0).
+/// thick: `[0, 1]`, `Converged`, the shapes 0.19 apart at t = 0). GJK
+/// starts from the method's simplex `near` (local support points, placed
+/// at `lower`) and stops at the first separating axis beyond the radii
+/// and `touch`, or once the cores are within them.
 fn apart_at_lower<T: Real>(
     cso: &Cso<'_, T>,
     m: V3<T>,
     (lower, upper): (T, T),
     touch: T,
+    near: &[CsoPoint<T>],
     iterations: &mut u32,
 ) -> bool {
     if (upper - lower) * m.length() <= touch {
         return false;
     }
     let at = cso.shifted(cso.world_vector(m * lower));
-    let core = gjk::run(&at, &mut Simplex::new(), None);
+    let mut simplex = Simplex::new();
+    for p in near.iter().take(4) {
+        simplex.push(at.point(p.local_a, p.local_b));
+    }
+    let core = gjk::run(&at, &mut simplex, Some(cso.radius() + touch));
     *iterations += core.iterations;
-    core.lower - cso.radius() > touch
+    core.end == gjk::End::Separated || core.lower - cso.radius() > touch
 }
 
 /// The method's simplex `near` re-placed from its support points (its `w`
