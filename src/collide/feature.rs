@@ -318,6 +318,12 @@ pub(crate) fn flats_below<T: Real>(
     flats(shape, d, eta)
 }
 
+/// The most points of a hull whose support set is kept ([`KeptSet`]): on
+/// denser hulls the set changes every few frames of a coherent motion, and
+/// refilling it costs more than the frames it is kept save (measured:
+/// hull16 warm 10 % faster with it, hull64 5 % slower even backing off).
+const KEPT_POINTS: usize = 32;
+
 /// A hull's support set along a direction, kept from one query to the next
 /// of a coherent motion (a warm-started distance's cache): while the set's
 /// own points stay within the height tolerance of each other and the
@@ -364,6 +370,9 @@ pub(crate) fn flats_below_kept<T: Real>(
         return flats_below(shape, d, eta, top);
     };
     let points = hull.points();
+    if points.len() > KEPT_POINTS {
+        return flats_below(shape, d, eta, top);
+    }
     // Heights round by a few ulps of the points' reach (√3 × the largest
     // coordinate bounds every point's distance from the origin).
     let rounding = T::from_f64(32.0) * T::EPSILON * hull.extent();
