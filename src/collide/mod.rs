@@ -14,6 +14,7 @@ pub mod epa;
 mod feature;
 pub mod gjk;
 mod handover;
+mod kept;
 pub mod mpr;
 mod polish;
 mod polytope;

@@ -4,8 +4,8 @@
 //! Shared by the distance query and EPA's touching answers.
 
 use super::cso::Cso;
-use super::feature::KeptSet;
 use super::gjk::{CoreResult, face_normal, rel_tol};
+use super::kept::KeptSet;
 use super::sets;
 use super::simplex::Simplex;
 use super::witness::{self, Witness};

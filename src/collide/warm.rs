@@ -5,9 +5,9 @@
 use super::boxes;
 use super::centers::Centers;
 use super::cso::Cso;
-use super::feature::KeptSet;
 use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run};
 use super::handover::from_normal;
+use super::kept::KeptSet;
 use super::simplex::Simplex;
 use super::touch::near_touching;
 use super::touch::touches;

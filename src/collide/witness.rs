@@ -28,9 +28,8 @@
 //! distance's tolerance of closest.
 
 use super::cso::Cso;
-use super::feature::{
-    Feature, KeptSet, Region, face_below, feature, flats_below_kept, on_hull_face,
-};
+use super::feature::{Feature, Region, face_below, feature, on_hull_face};
+use super::kept::{KeptSet, flats_below_kept};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
