@@ -8,7 +8,7 @@
 
 use cspace::model::{self as query, Answer, QueryError};
 use serde_json::{Map, Value, json};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ pub fn run(
 ) -> io::Result<usize> {
     let mut failed = 0;
     let mut bytes = Vec::new();
-    let mut taken = HashSet::new();
+    let mut taken = Taken::default();
     let max_line = if options.max_line == 0 {
         MAX_LINE
     } else {
@@ -114,8 +114,8 @@ fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
 }
 
 /// The output object for one input line (`number` counts from 1). `taken`
-/// holds the recordings' names already written in this run (lower case).
-fn eval_line(line: &str, number: usize, options: &Options, taken: &mut HashSet<String>) -> Value {
+/// holds the recordings' names already written in this run.
+fn eval_line(line: &str, number: usize, options: &Options, taken: &mut Taken) -> Value {
     let raw = query::parse_value(line);
     let id = match &raw {
         Ok(v) => v.get("id").cloned(),
@@ -164,10 +164,19 @@ fn eval_line(line: &str, number: usize, options: &Options, taken: &mut HashSet<S
     }
 }
 
+/// The recordings' names written in one run, in lower case (as
+/// case-insensitive file systems compare them), and per name the next
+/// `~N` suffix to try, so repeated ids cost no more than new ones.
+#[derive(Default)]
+struct Taken {
+    names: HashSet<String>,
+    next: HashMap<String, u32>,
+}
+
 /// `DIR/<name>.cspace`, with path separators in `name` replaced, and `~2`,
-/// `~3`, … appended to a name in `taken` (compared in lower case, as
-/// case-insensitive file systems do); the name chosen joins `taken`.
-fn recording_path(dir: &Path, name: &str, taken: &mut HashSet<String>) -> PathBuf {
+/// `~3`, … appended to a name already `taken` in the run; the name chosen
+/// joins `taken`.
+fn recording_path(dir: &Path, name: &str, taken: &mut Taken) -> PathBuf {
     let safe: String = name
         .chars()
         .map(|c| {
@@ -183,12 +192,18 @@ fn recording_path(dir: &Path, name: &str, taken: &mut HashSet<String>) -> PathBu
     } else {
         safe
     };
+    let key = safe.to_lowercase();
     let mut unique = safe.clone();
-    for n in 2.. {
-        if taken.insert(unique.to_lowercase()) {
-            break;
+    if !taken.names.insert(key.clone()) {
+        let next = taken.next.entry(key.clone()).or_insert(2);
+        loop {
+            let candidate = format!("{safe}~{next}");
+            *next += 1;
+            if taken.names.insert(candidate.to_lowercase()) {
+                unique = candidate;
+                break;
+            }
         }
-        unique = format!("{safe}~{n}");
     }
     dir.join(format!("{unique}.cspace"))
 }

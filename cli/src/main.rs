@@ -138,8 +138,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Loads a recording, prints what `print` makes of its valid prefix, then
-/// reports damage as one line naming the file and byte offset (exit code 1).
 /// Parses a command-line duration: a positive number of seconds, at most a
 /// day (a longer wait is a typo, and `Duration` cannot hold every `f64`).
 fn seconds(text: &str) -> Result<std::time::Duration, String> {
@@ -152,6 +150,8 @@ fn seconds(text: &str) -> Result<std::time::Duration, String> {
     }
 }
 
+/// Loads a recording, prints what `print` makes of its valid prefix, then
+/// reports damage as one line naming the file and byte offset (exit code 1).
 fn inspect(
     file: &std::path::Path,
     print: impl FnOnce(&dump::Loaded, &mut std::io::StdoutLock<'_>) -> std::io::Result<()>,

@@ -56,7 +56,7 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
     }
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     let (mut witness, doubt) =
-        witness::classify(cso, c.normal, eta, (c.point_a, c.point_b), c.distinct, None);
+        witness::classify(cso, c.normal, eta, (c.point_a, c.point_b), c.distinct);
     let (n, point_a, point_b, lower) = if doubt == witness::Doubt::None {
         (c.normal, c.point_a, c.point_b, c.lower)
     } else {
@@ -68,7 +68,7 @@ fn answer<T: Real>(cso: &Cso<'_, T>, c: sat::BoxContact<T>) -> Option<Distance<T
             witness::set_etas(cso, eta),
             (c.point_a, c.point_b),
         )?;
-        witness = witness::classify(cso, s.normal, eta, (s.a, s.b), (2, 2), None).0;
+        witness = witness::classify(cso, s.normal, eta, (s.a, s.b), (2, 2)).0;
         (s.normal, s.a, s.b, s.lower)
     };
     let upper = ((point_b - point_a).length() - r).max(T::ZERO);

@@ -13,7 +13,7 @@ use crate::shape::{Geom, Shape};
 
 /// The most hull points a hull face may have to be placed in
 /// (larger faces are not certified).
-pub(crate) const FACE_POINTS: usize = 8;
+const FACE_POINTS: usize = 8;
 
 /// A support set: where a witness on the feature may lie.
 #[derive(Clone, Copy, Debug)]

@@ -39,7 +39,6 @@ use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
 use super::handover::{hands_over, rough_rel, rough_then_polish};
-use super::kept::KeptSet;
 pub(crate) use super::separation::separation;
 use super::separation::{closest_points, separation_at};
 use super::simplex::{CsoPoint, Simplex};
@@ -463,7 +462,7 @@ pub(super) fn distance_gjk_in<T: Real>(
         run(cso, simplex, None)
     };
     let touching = touches(cso, simplex, &mut core, None);
-    let out = finish_distance(cso, simplex, &core, rel_tol::<T>(), touching, None);
+    let out = finish_distance(cso, simplex, &core, rel_tol::<T>(), touching);
     (out, out.intersecting.then_some(core))
 }
 
@@ -534,7 +533,7 @@ pub fn distance_with_tolerance<T: Real>(
             run_with(&cso, &mut simplex, None, rel)
         };
         let touching = core.overlap() || core.v.length() - cso.radius() <= rel * cso.scale;
-        finish_distance(&cso, &simplex, &core, rel, touching, None)
+        finish_distance(&cso, &simplex, &core, rel, touching)
     })();
     answer::distance(&query, &out);
     out
@@ -544,14 +543,12 @@ pub fn distance_with_tolerance<T: Real>(
 /// (stopped at relative tolerance `rel`), `touching` as decided by
 /// [`touches`]. Apart shapes get their witnesses and normal
 /// polished (`witness::polish`); the bounds keep the better of GJK's and the polish's.
-/// `kept` holds a warm start's support sets (`witness::classify`).
 pub(super) fn finish_distance<T: Real>(
     cso: &Cso<'_, T>,
     simplex: &Simplex<T>,
     core: &CoreResult<T>,
     rel: T,
     touching: bool,
-    kept: Option<&mut [KeptSet<T>; 2]>,
 ) -> Distance<T> {
     let (ca, cb) = closest_points(cso, simplex);
     let r = cso.radius();
@@ -578,7 +575,7 @@ pub(super) fn finish_distance<T: Real>(
             } else {
                 let distinct = simplex.distinct();
                 let on_feature = simplex.settled(distinct, cso.scale);
-                let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n, kept);
+                let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);
                 if sep.a != ca || sep.b != cb {

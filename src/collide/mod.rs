@@ -14,7 +14,6 @@ pub mod epa;
 mod feature;
 pub mod gjk;
 mod handover;
-mod kept;
 pub mod mpr;
 mod polish;
 mod polytope;

@@ -5,7 +5,6 @@
 
 use super::cso::Cso;
 use super::gjk::{CoreResult, face_normal, rel_tol};
-use super::kept::KeptSet;
 use super::sets;
 use super::simplex::Simplex;
 use super::witness::{self, Witness};
@@ -51,7 +50,7 @@ pub(crate) fn separation<T: Real>(
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
     let on_feature = simplex.settled(distinct, cso.scale);
-    separation_at(cso, core, (ca, cb, distinct, on_feature), n, None)
+    separation_at(cso, core, (ca, cb, distinct, on_feature), n)
 }
 
 /// Whether GJK's bounds (`upper`, the points' distance, and `core`'s
@@ -71,7 +70,7 @@ fn from_sets<T: Real>(
     c: &sets::Closest<T>,
     eta: T,
 ) -> Separation<T> {
-    let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2), None);
+    let (witness, _) = witness::classify(cso, c.normal, eta, (c.a, c.b), (2, 2));
     Separation {
         a: c.a,
         b: c.b,
@@ -85,14 +84,12 @@ fn from_sets<T: Real>(
 /// [`separation`] from GJK's closest points `(ca, cb)` and unit normal `n`
 /// (A's frame), already computed by the caller; `distinct` counts the
 /// final simplex's support points on A and on B, `on_feature` says whether
-/// it lies on one feature of the CSO ([`Simplex::on_feature`]); `kept`
-/// holds a warm start's support sets ([`witness::classify`]).
+/// it lies on one feature of the CSO ([`Simplex::on_feature`]).
 pub(super) fn separation_at<T: Real>(
     cso: &Cso<'_, T>,
     core: &CoreResult<T>,
     (ca, cb, distinct, on_feature): (V3<T>, V3<T>, (usize, usize), bool),
     n: V3<T>,
-    kept: Option<&mut [KeptSet<T>; 2]>,
 ) -> Separation<T> {
     let eta = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
     if !cso.curved() {
@@ -104,7 +101,7 @@ pub(super) fn separation_at<T: Real>(
         // GJK's gap along its whole length), or a side's edge lies on a
         // face of its set; the support sets place those (`sets`), else the
         // polish (a lone vertex) or GJK's points.
-        let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct, kept);
+        let (witness, doubt) = witness::classify(cso, n, eta, (ca, cb), distinct);
         let lone = doubt == witness::Doubt::LoneVertex;
         let gjk = Separation {
             a: ca,

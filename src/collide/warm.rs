@@ -7,7 +7,6 @@ use super::centers::Centers;
 use super::cso::Cso;
 use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run};
 use super::handover::from_normal;
-use super::kept::KeptSet;
 use super::simplex::Simplex;
 use super::touch::near_touching;
 use super::touch::touches;
@@ -47,10 +46,6 @@ pub struct SimplexCache<T: Real> {
     /// polish does not settle (a cone's side along a hull's face) backs
     /// off for 1, 3, 7, … queries.
     wait: u8,
-    /// A's and B's support sets at the last answer's normal: the witness
-    /// classification of polytope pairs skips a hull's scan while the
-    /// normal's turn cannot have changed its set.
-    sets: [KeptSet<T>; 2],
 }
 
 impl<T: Real> SimplexCache<T> {
@@ -154,14 +149,7 @@ fn distance_warm_in<T: Real>(
         out
     } else {
         let touching = touches(cso, &mut simplex, &mut core, None);
-        finish_distance(
-            cso,
-            &simplex,
-            &core,
-            rel_tol::<T>(),
-            touching,
-            Some(&mut cache.sets),
-        )
+        finish_distance(cso, &simplex, &core, rel_tol::<T>(), touching)
     };
     cache.len = simplex.len();
     for (i, p) in simplex.points().iter().enumerate() {

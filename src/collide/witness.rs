@@ -28,8 +28,7 @@
 //! distance's tolerance of closest.
 
 use super::cso::Cso;
-use super::feature::{Feature, Region, face_below, feature, on_hull_face};
-use super::kept::{KeptSet, flats_below_kept};
+use super::feature::{Feature, Region, face_below, feature, flats_below, on_hull_face};
 use crate::real::{Real, V3, Vector};
 use crate::shape::Geom;
 use cspace_recorder as rec;
@@ -573,30 +572,20 @@ fn judge<T: Real>(
 /// support set in one scan of its points. The side with fewer distinct
 /// points (the likelier vertex) is scanned first, and a vertex there
 /// settles the verdict without the other side's set, unless that side is
-/// lone. A warm-started query passes the sets `kept` from its last query
-/// (A's, B's): a hull's set that the turn of the normal cannot have changed
-/// is not scanned again.
+/// lone.
 pub(crate) fn classify<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     eta: T,
     (ca, cb): (V3<T>, V3<T>),
     (na, nb): (usize, usize),
-    kept: Option<&mut [KeptSet<T>; 2]>,
 ) -> (Witness, Doubt) {
     let tol = Tol::of(cso);
     let (eta_a, eta_b) = own_eta(&tol, eta.max(tol.floor));
-    let (kept_a, kept_b) = kept.map(|[a, b]| (a, b)).unzip();
-    let on_a = || flats_below_kept(cso.shape_a(), n, eta_a, || ca.dot(n), kept_a);
+    let on_a = || flats_below(cso.shape_a(), n, eta_a, || ca.dot(n));
     let on_b = || {
         let db = cso.b_direction(-n);
-        flats_below_kept(
-            cso.shape_b(),
-            db,
-            eta_b,
-            || cso.b_local_point(cb).dot(db),
-            kept_b,
-        )
+        flats_below(cso.shape_b(), db, eta_b, || cso.b_local_point(cb).dot(db))
     };
     // A vertex on either side settles uniqueness: the likelier one goes
     // first and the other's set is then needed only when its point is lone.
