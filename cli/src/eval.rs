@@ -193,19 +193,17 @@ fn recording_path(dir: &Path, name: &str, taken: &mut Taken) -> PathBuf {
         safe
     };
     let key = safe.to_lowercase();
-    let mut unique = safe.clone();
-    if !taken.names.insert(key.clone()) {
-        let next = taken.next.entry(key.clone()).or_insert(2);
-        loop {
-            let candidate = format!("{safe}~{next}");
-            *next += 1;
-            if taken.names.insert(candidate.to_lowercase()) {
-                unique = candidate;
-                break;
-            }
+    if taken.names.insert(key.clone()) {
+        return dir.join(format!("{safe}.cspace"));
+    }
+    let next = taken.next.entry(key).or_insert(2);
+    loop {
+        let candidate = format!("{safe}~{next}");
+        *next += 1;
+        if taken.names.insert(candidate.to_lowercase()) {
+            return dir.join(format!("{candidate}.cspace"));
         }
     }
-    dir.join(format!("{unique}.cspace"))
 }
 
 fn success(id: &Value, answer: &Answer, ns: Option<f64>, recording: Option<&Path>) -> Value {
