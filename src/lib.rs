@@ -20,7 +20,7 @@ pub mod model;
 pub mod real;
 pub mod shape;
 
-pub use collide::{Status, Witness, epa, gjk, mpr, signed, simplex, sweep};
+pub use collide::{Status, Witness, epa, gjk, input, mpr, signed, simplex, sweep};
 #[cfg(feature = "fixtures")]
 pub use fixture::check;
 pub use real::{Q, Real, Rotation, V3, Vector};

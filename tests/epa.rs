@@ -371,7 +371,7 @@ fn deep_and_coincident() {
         assert!(
             p.status != Status::MaxIterations
                 || matches!(
-                    s.geom,
+                    s.geom(),
                     cspace::Geom::Cylinder { .. } | cspace::Geom::Cone { .. }
                 ),
             "{s:?} {p:?}"

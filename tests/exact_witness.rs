@@ -582,7 +582,7 @@ fn plate_case(rng: &mut Rng, i: usize) -> Case {
         b = b.with_margin(rng.range(0.01, 0.2));
     }
     let inside = DVec3::new(h.x, rng.range(-0.9, 0.9) * h.y, rng.range(-1.0, 1.0) * h.z);
-    let qb = inside + DVec3::X * b.margin;
+    let qb = inside + DVec3::X * b.margin();
     let pose_a = rng.pose(3.0);
     let twist = rng.range(0.0, std::f64::consts::TAU);
     let d = 10f64.powf(rng.range(-3.0, 3.0));

@@ -353,7 +353,7 @@ fn degenerate_hulls() {
     for h in &hulls {
         for &y in &[-3.0, -0.75, -0.5, 0.0, 0.5, 0.7, 2.0] {
             let r = gjk::distance(&pl(&cube, DVec3::ZERO), &pl(h, DVec3::new(0.0, y, 0.1)));
-            let p = match &h.geom {
+            let p = match &h.geom() {
                 cspace::Geom::Hull(hull) => hull.points().to_vec(),
                 _ => unreachable!(),
             };

@@ -287,7 +287,7 @@ impl Lcg {
 
 fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
     use parry3d_f64::shape as ps;
-    match &s.geom {
+    match &s.geom() {
         Geom::Sphere { radius } => Box::new(ps::Ball::new(*radius)),
         Geom::Box { half_extents } => Box::new(ps::Cuboid::new(*half_extents)),
         Geom::Capsule {

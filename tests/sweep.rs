@@ -622,13 +622,13 @@ fn random_sweeps_agree_between_methods() {
 
 fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
     use parry3d_f64::shape as ps;
-    match &s.geom {
+    match &s.geom() {
         cspace::Geom::Sphere { radius } => Box::new(ps::Ball::new(*radius)),
         cspace::Geom::Box { half_extents } => {
-            if s.margin > 0.0 {
+            if s.margin() > 0.0 {
                 Box::new(ps::RoundShape {
                     inner_shape: ps::Cuboid::new(*half_extents),
-                    border_radius: s.margin,
+                    border_radius: s.margin(),
                 })
             } else {
                 Box::new(ps::Cuboid::new(*half_extents))
@@ -649,7 +649,7 @@ fn parry_shape(s: &Shape<f64>) -> Box<dyn parry3d_f64::shape::Shape> {
         cspace::Geom::Hull(hull) => {
             Box::new(ps::ConvexPolyhedron::from_convex_hull(hull.points()).unwrap())
         }
-        cspace::Geom::Point => Box::new(ps::Ball::new(s.margin)),
+        cspace::Geom::Point => Box::new(ps::Ball::new(s.margin())),
     }
 }
 

@@ -731,8 +731,8 @@ fn sweeps_beside_a_ridge_keep_their_normal() {
             name = n;
             let b = loop {
                 let b = exact_common::smooth_or_face(&mut rng);
-                if matches!(b.0.geom, cspace::Geom::Capsule { .. })
-                    || (matches!(b.0.geom, cspace::Geom::Cylinder { .. }) && b.1.y == 0.0)
+                if matches!(b.0.geom(), cspace::Geom::Capsule { .. })
+                    || (matches!(b.0.geom(), cspace::Geom::Cylinder { .. }) && b.1.y == 0.0)
                 {
                     break b;
                 }

@@ -268,6 +268,9 @@ fn bad_input_names_the_field_and_processing_continues() {
         (r#"{"id":"pos","query":"distance","a":{"shape":{"type":"sphere","radius":1},"position":[1,2]},"b":{"shape":{"type":"sphere","radius":1}}}"#.into(), "a.position"),
         (r#"{"id":"tiny","query":"distance","a":{"shape":{"type":"box","half_extents":[1e-200,1e-200,1e-200]}},"b":{"shape":{"type":"sphere","radius":1e-200},"position":[3e-200,0,0]}}"#.into(), "a.shape.half_extents[0] must be 0 or have magnitude ≥ 1e-100 in f64"),
         (r#"{"id":"tiny32","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[3,1e-30,0]}}"#.into(), "b.position[1] must be 0 or have magnitude ≥ 1e-15 in f32"),
+        // Every number allowed alone, the scene as a whole too small for f32.
+        (r#"{"id":"scene32","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1e-8}},"b":{"shape":{"type":"box","half_extents":[1e-8,1e-8,1e-8]},"position":[3e-8,0,0]}}"#.into(), "is outside [9.5367431640625e-7, 6.7108864e7], the range f32 answers correctly; rescale the units"),
+        (r#"{"id":"far32","query":"sweep","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[5e7,0,0]},"translation":[5e7,0,0]}"#.into(), "the range f32 answers correctly"),
     ];
     let mut input = String::new();
     for (line, _) in &cases {

@@ -35,6 +35,7 @@ use super::Status;
 use super::contact;
 use super::cso::Cso;
 use super::gjk;
+use super::input;
 use super::polish::{polish, slack};
 use super::polytope::{Polytope, Start, blow_up, ring};
 use super::sat;
@@ -98,11 +99,34 @@ pub struct Penetration<T: Real> {
     pub status: Status,
 }
 
+impl<T: Real> Penetration<T> {
+    /// The answer to input the query refused ([`Status::InvalidInput`]):
+    /// every number NaN.
+    pub(crate) fn invalid() -> Self {
+        let nan = T::from_f64(f64::NAN);
+        let v = V3::<T>::new(nan, nan, nan);
+        Self {
+            depth: nan,
+            normal: v,
+            point_a: v,
+            point_b: v,
+            lower_bound: nan,
+            upper_bound: nan,
+            intersecting: false,
+            iterations: 0,
+            status: Status::InvalidInput,
+        }
+    }
+}
+
 /// The penetration depth, normal and contact points of `a` and `b`.
 pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
+        if input::refused(a, b, V3::<T>::ZERO) {
+            return Penetration::invalid();
+        }
         if let Some(c) = gjk::Centers::of(a, b) {
             return c.penetration();
         }

@@ -39,6 +39,7 @@ use super::boxes;
 pub(crate) use super::centers::Centers;
 use super::cso::Cso;
 use super::handover::{hands_over, rough_rel, rough_then_polish};
+use super::input;
 pub(crate) use super::separation::separation;
 use super::separation::{closest_points, separation_at};
 use super::simplex::{CsoPoint, Simplex};
@@ -125,6 +126,38 @@ pub struct Overlap {
     pub iterations: u32,
     /// How the iteration ended.
     pub status: Status,
+}
+
+impl<T: Real> Distance<T> {
+    /// The answer to input the query refused ([`Status::InvalidInput`]):
+    /// every number NaN, nothing certified.
+    pub(crate) fn invalid() -> Self {
+        let nan = T::from_f64(f64::NAN);
+        let v = V3::<T>::new(nan, nan, nan);
+        Self {
+            distance: nan,
+            point_a: v,
+            point_b: v,
+            normal: v,
+            intersecting: false,
+            lower_bound: nan,
+            upper_bound: nan,
+            iterations: 0,
+            status: Status::InvalidInput,
+            witness: Witness::Approximate,
+        }
+    }
+}
+
+impl Overlap {
+    /// The answer to input the query refused ([`Status::InvalidInput`]).
+    pub(crate) fn invalid() -> Self {
+        Self {
+            intersecting: false,
+            iterations: 0,
+            status: Status::InvalidInput,
+        }
+    }
 }
 
 /// Why the GJK loop stopped.
@@ -234,6 +267,10 @@ pub(super) fn run_with<T: Real>(
     // The best support's bound `v·w / |v|` as (v·w, |v|²): the square root
     // is taken once, after the loop.
     let mut best_bound = (T::ZERO, T::ONE);
+    // Its square `(v·w)² / |v|²`: compared in that form, a length squared,
+    // the test neither overflows nor underflows where `(v·w)² |v|²`, a
+    // sixth power, would (beyond 2^170 or below 2^-179 in f64).
+    let mut best_sq = T::ZERO;
     let end = loop {
         let vv = v.length_squared();
         if simplex.len() == 4 || vv <= zero * zero {
@@ -246,8 +283,12 @@ pub(super) fn run_with<T: Real>(
         iterations += 1;
         let vw = v.dot(p.w);
         // Keep the best certificate: `vw / |v|` compared without roots.
-        if vw > T::ZERO && vw * vw * best_bound.1 > best_bound.0 * best_bound.0 * vv {
-            best_bound = (vw, vv);
+        if vw > T::ZERO {
+            let sq = vw * (vw / vv);
+            if sq > best_sq {
+                best_sq = sq;
+                best_bound = (vw, vv);
+            }
         }
         let _iteration = rec::scope!("gjk iteration", recording);
         if recording {
@@ -420,6 +461,9 @@ pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
 
 /// [`distance`] without declaring the shapes or recording the answer.
 fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
+    if input::refused(a, b, V3::<T>::ZERO) {
+        return Distance::invalid();
+    }
     if let Some(c) = Centers::of(a, b) {
         return c.distance();
     }
@@ -513,6 +557,9 @@ pub fn distance_with_tolerance<T: Real>(
         if rel == rel_tol::<T>() {
             // The default tolerance: the default query, touching included.
             return distance_in(a, b);
+        }
+        if input::refused(a, b, V3::<T>::ZERO) {
+            return Distance::invalid();
         }
         if let Some(mut c) = Centers::of(a, b) {
             // Touching is decided at `rel` here too.
@@ -680,6 +727,9 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
+        if input::refused(a, b, V3::<T>::ZERO) {
+            return Overlap::invalid();
+        }
         if let Some(intersecting) = super::centers::overlapping(a, b) {
             rec::text!("a point core: decided in closed form");
             return Overlap {

@@ -14,6 +14,7 @@ pub mod epa;
 mod feature;
 pub mod gjk;
 mod handover;
+pub mod input;
 pub mod mpr;
 mod polish;
 mod polytope;
@@ -64,4 +65,9 @@ pub enum Status {
     /// degenerate (zero-size core, coincident points) and a closed-form
     /// answer was returned instead of iterating.
     Degenerate,
+    /// The input cannot be answered (a NaN, infinite or negative size, an
+    /// empty hull, a non-finite position or motion, a zero rotation, or a
+    /// magnitude outside the precision's range): nothing was computed and
+    /// the answer's numbers are NaN. [`input::check`] says what is wrong.
+    InvalidInput,
 }

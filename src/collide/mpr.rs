@@ -22,6 +22,7 @@ use super::Status;
 use super::cso::CsoSupport;
 use super::epa::{self, Penetration};
 use super::gjk::{self, Overlap};
+use super::input;
 use super::recast;
 pub use super::recast::Search;
 use super::simplex::CsoPoint;
@@ -115,7 +116,10 @@ pub(crate) fn portal_rel<T: Real>() -> T {
 /// The absolute portal tolerance for two shapes and their size: [`portal_rel`]
 /// times their size and separation, so it is invariant to scale and translation.
 pub(crate) fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> (T, T) {
-    let size = (a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs()).max(T::EPSILON);
+    let size = a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs();
+    // Zero only for two points at one place (smaller queries are refused):
+    // any unit does then.
+    let size = if size > T::ZERO { size } else { T::ONE };
     (portal_rel::<T>() * size, size)
 }
 
@@ -338,6 +342,9 @@ pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
+        if input::refused(a, b, V3::<T>::ZERO) {
+            return Overlap::invalid();
+        }
         if let Some(intersecting) = super::centers::overlapping(a, b) {
             rec::text!("a point core: decided in closed form");
             return Overlap {
@@ -424,8 +431,12 @@ pub fn penetration_with<T: Real>(
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b);
-        let _scope = rec::scope!("mpr penetration");
-        searched(a, b, search)
+        if input::refused(a, b, V3::<T>::ZERO) {
+            Penetration::invalid()
+        } else {
+            let _scope = rec::scope!("mpr penetration");
+            searched(a, b, search)
+        }
     };
     answer::penetration(&query, &out);
     out

@@ -13,11 +13,12 @@
 
 use super::epa::{self, Penetration};
 use super::gjk;
+use super::input;
 use super::mpr;
 use super::simplex::Simplex;
 use super::{Status, Witness};
 use crate::collide::answer;
-use crate::real::{Real, V3};
+use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
 use cspace_recorder as rec;
 
@@ -76,6 +77,11 @@ pub fn signed_distance_with<T: Real>(
 ) -> SignedDistance<T> {
     let query = rec::enter_query();
     let out = (|| {
+        if !input::valid(a, b, V3::<T>::ZERO) {
+            rec::shapes!(a, b);
+            input::record_refusal(a, b, V3::<T>::ZERO);
+            return SignedDistance::invalid();
+        }
         // A point core against a closed-form core: one projection for both.
         if depth == Depth::Epa
             && let Some(c) = gjk::Centers::of(a, b)
@@ -104,6 +110,18 @@ pub fn signed_distance_with<T: Real>(
     })();
     answer::signed(&query, &out);
     out
+}
+
+impl<T: Real> SignedDistance<T> {
+    /// The answer to input the query refused ([`Status::InvalidInput`]):
+    /// every number NaN.
+    fn invalid() -> Self {
+        let d = gjk::Distance::<T>::invalid();
+        SignedDistance {
+            witness: None,
+            ..apart(&d)
+        }
+    }
 }
 
 /// The signed distance of shapes the distance query `d` found apart.

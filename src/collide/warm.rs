@@ -7,6 +7,7 @@ use super::centers::Centers;
 use super::cso::Cso;
 use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run};
 use super::handover::from_normal;
+use super::input;
 use super::simplex::Simplex;
 use super::touch::near_touching;
 use super::touch::touches;
@@ -75,13 +76,16 @@ pub fn distance_warm<T: Real>(
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
     let query = rec::enter_query();
-    let out = match Centers::of(a, b) {
+    let out = if !input::valid(a, b, V3::<T>::ZERO) {
+        rec::shapes!(a, b);
+        input::record_refusal(a, b, V3::<T>::ZERO);
+        Distance::invalid()
+    } else if let Some(c) = Centers::of(a, b) {
         // Closed form: nothing to warm-start (the cache is left as it is).
-        Some(c) => {
-            rec::shapes!(a, b);
-            c.distance()
-        }
-        None => distance_warm_in(&Cso::new(a, b), a, b, cache),
+        rec::shapes!(a, b);
+        c.distance()
+    } else {
+        distance_warm_in(&Cso::new(a, b), a, b, cache)
     };
     answer::distance(&query, &out);
     out

@@ -212,6 +212,10 @@ pub enum QueryError {
         /// The valid algorithms, comma separated.
         valid: String,
     },
+    /// The algorithms refuse the input (their magnitude range, a zero
+    /// rotation): what [`crate::input::check`] says.
+    #[error("{0}")]
+    Input(#[from] crate::input::InputError),
     /// The analytic sweep does not cover these shapes.
     #[error("algorithm: {0}")]
     Sweep(#[from] sweep::SweepError),

@@ -6,14 +6,18 @@
 //! nonzero ones below [`MIN_ABS_F64`] ([`MIN_ABS_F32`]: no square
 //! underflows), empty hulls,
 //! rotations whose norm differs from 1 by more than [`UNIT_TOLERANCE`]
-//! (accepted ones are renormalised), a sweep without `translation`, and an
-//! algorithm that does not answer the query.
+//! (accepted ones are renormalised), a sweep without `translation`, an
+//! algorithm that does not answer the query, and what the algorithms
+//! themselves refuse ([`input::check`]: a scene whose magnitude as a whole
+//! is outside its precision's range).
 
 use super::query::{
     Algorithm, MAX_ABS_F32, MAX_ABS_F64, MIN_ABS_F32, MIN_ABS_F64, Query, QueryError, QueryKind,
     UNIT_TOLERANCE,
 };
-use crate::shape::Shape;
+use crate::input;
+use crate::real::{Real, V3, Vector};
+use crate::shape::{Placed, Shape};
 use crate::sweep;
 use cspace_recorder::{Param, Precision, ShapeDecl};
 
@@ -50,6 +54,10 @@ impl Query {
             (_, Some(t)) => limits.vec(|| "translation".to_owned(), &t)?,
             (_, None) => {}
         }
+        match self.precision {
+            Precision::F64 => self.check_input::<f64>()?,
+            Precision::F32 => self.check_input::<f32>()?,
+        }
         if self.query == QueryKind::Sweep && alg == Algorithm::Analytic {
             // Asked without sweeping: a sweep here would be recorded, a
             // phantom query at the origin before the real one.
@@ -57,6 +65,22 @@ impl Query {
             let (b, _) = Shape::<f64>::from_decl(&self.b);
             sweep::analytic_applies(&a, &b)?;
         }
+        Ok(())
+    }
+}
+
+impl Query {
+    /// The algorithms' own input check ([`input::check`]) on the shapes as
+    /// built in precision `T`: what the per-field rules leave, a scene too
+    /// large or too small as a whole.
+    fn check_input<T: Real>(&self) -> Result<(), QueryError> {
+        let (a, pose_a) = Shape::<T>::from_decl(&self.a);
+        let (b, pose_b) = Shape::<T>::from_decl(&self.b);
+        let motion = match (self.query, self.translation) {
+            (QueryKind::Sweep, Some(t)) => V3::<T>::from_f64(t),
+            _ => V3::<T>::ZERO,
+        };
+        input::check(&Placed::new(&a, pose_a), &Placed::new(&b, pose_b), motion)?;
         Ok(())
     }
 }

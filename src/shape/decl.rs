@@ -109,13 +109,7 @@ impl<T: Real> Shape<T> {
             position: v(decl.position),
             rotation: <T::Q as Rotation<T>>::from_xyzw(q.map(s)),
         };
-        (
-            Self {
-                geom,
-                margin: s(decl.margin),
-            },
-            pose,
-        )
+        (Self::with(geom, s(decl.margin)), pose)
     }
 }
 

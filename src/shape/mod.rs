@@ -60,12 +60,65 @@ pub enum Geom<T: Real> {
 }
 
 /// A convex shape: core geometry and a margin (a sphere it is Minkowski-summed with).
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Built by the constructors and read through [`Shape::geom`] and
+/// [`Shape::margin`]: the fields are private so that the sum of the sizes
+/// every query checks its input with is computed once, here.
+#[derive(Clone, Debug)]
 pub struct Shape<T: Real> {
     /// The core geometry.
-    pub geom: Geom<T>,
+    pub(crate) geom: Geom<T>,
     /// Extra radius around the geometry (≥ 0).
-    pub margin: T,
+    pub(crate) margin: T,
+    /// The sum of every size (radius, half extents, half height, margin; a
+    /// hull's extent), NaN when one is negative or NaN or a hull is empty
+    /// or holds a point that is not finite: what the queries' input check
+    /// reads (`collide::input`).
+    pub(crate) sizes: T,
+}
+
+impl<T: Real> PartialEq for Shape<T> {
+    /// The same geometry and margin (the cached sum follows from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.geom == other.geom && self.margin == other.margin
+    }
+}
+
+/// The sum of a shape's sizes, NaN when it is not a valid shape but for
+/// finiteness (a size below 0 or NaN, an empty hull, a hull point that is
+/// not finite); an infinite size makes it infinite.
+fn size_sum<T: Real>(geom: &Geom<T>, margin: T) -> T {
+    let z = T::ZERO;
+    let (ok, sum) = match geom {
+        Geom::Point => (true, z),
+        Geom::Sphere { radius } => (*radius >= z, *radius),
+        Geom::Box { half_extents: h } => (
+            h.x() >= z && h.y() >= z && h.z() >= z,
+            h.x() + h.y() + h.z(),
+        ),
+        Geom::Capsule {
+            half_height,
+            radius,
+        }
+        | Geom::Cylinder {
+            half_height,
+            radius,
+        }
+        | Geom::Cone {
+            half_height,
+            radius,
+        } => (*half_height >= z && *radius >= z, *half_height + *radius),
+        // The centroid is a sum of the points: finite only if each is.
+        Geom::Hull(hull) => (
+            !hull.points().is_empty() && hull.centroid().is_finite(),
+            hull.extent(),
+        ),
+    };
+    if ok && margin >= z {
+        sum + margin
+    } else {
+        T::from_f64(f64::NAN)
+    }
 }
 
 /// Why a shape description is not a valid shape.
@@ -169,17 +222,35 @@ impl<T: Real> Shape<T> {
     /// A shape without margin.
     #[must_use]
     pub fn new(geom: Geom<T>) -> Self {
+        Self::with(geom, T::ZERO)
+    }
+
+    /// A shape from its geometry and margin.
+    fn with(geom: Geom<T>, margin: T) -> Self {
+        let sizes = size_sum(&geom, margin);
         Self {
             geom,
-            margin: T::ZERO,
+            margin,
+            sizes,
         }
     }
 
     /// The same shape with `margin` added around it.
     #[must_use]
-    pub fn with_margin(mut self, margin: T) -> Self {
-        self.margin = margin;
-        self
+    pub fn with_margin(self, margin: T) -> Self {
+        Self::with(self.geom, margin)
+    }
+
+    /// The core geometry.
+    #[must_use]
+    pub fn geom(&self) -> &Geom<T> {
+        &self.geom
+    }
+
+    /// The margin: extra radius around the core (≥ 0).
+    #[must_use]
+    pub fn margin(&self) -> T {
+        self.margin
     }
 
     /// A sphere.
@@ -321,10 +392,7 @@ impl<T: Real> Shape<T> {
                 Geom::Hull(Hull::new(hull.points().iter().map(|p| point(*p)).collect()))
             }
         };
-        Shape {
-            geom,
-            margin: size(self.margin),
-        }
+        Shape::with(geom, size(self.margin))
     }
 
     /// The same shape scaled by `k` about its local origin (sizes, hull
@@ -462,5 +530,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_cached_size_sum_is_finite_exactly_where_the_shape_is_valid() {
+        // Every parameter of every kind set in turn to each of these.
+        let values = [
+            0.0,
+            0.5,
+            3.0,
+            -0.0,
+            -1e-300,
+            -2.0,
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+        ];
+        let mut shapes = Vec::new();
+        for &v in &values {
+            for &w in &[0.5, v] {
+                shapes.push(Shape::<f64>::sphere(v).with_margin(if w == v { 0.5 } else { v }));
+                shapes.push(Shape::cuboid(DVec3::new(0.5, v, w)));
+                shapes.push(Shape::capsule(v, w));
+                shapes.push(Shape::cylinder(w, v));
+                shapes.push(Shape::cone(v, 0.5).with_margin(w));
+                shapes.push(Shape::hull(vec![DVec3::X, DVec3::new(w, v, 0.0)]));
+            }
+        }
+        shapes.push(Shape::hull(vec![]));
+        shapes.push(Shape::new(Geom::Point).with_margin(f64::NAN));
+        let (mut valid, mut invalid) = (0, 0);
+        for s in &shapes {
+            let ok = s.validate().is_ok();
+            assert_eq!(s.sizes.is_finite(), ok, "{s:?}: sum {}", s.sizes);
+            if ok {
+                valid += 1;
+                assert!(s.sizes >= s.scale(), "{s:?}");
+            } else {
+                invalid += 1;
+            }
+        }
+        assert!(
+            valid > 20 && invalid > 20,
+            "{valid} valid, {invalid} invalid"
+        );
     }
 }

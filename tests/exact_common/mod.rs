@@ -270,7 +270,7 @@ pub fn moved_back(rng: &mut Rng, touch: Case) -> SweepCase {
 
 /// The kind of a shape, for names.
 pub fn kind(s: &Shape<f64>) -> &'static str {
-    match s.geom {
+    match s.geom() {
         Geom::Point => "point",
         Geom::Sphere { .. } => "sphere",
         Geom::Box { .. } => "box",

@@ -241,9 +241,9 @@ pub mod parry_shape_of {
                 use cspace::{Geom, Pose, Shape};
                 use $p::shape as ps;
                 pub fn shape(s: &Shape<$t>) -> Option<Box<dyn ps::Shape>> {
-                    let m = s.margin;
+                    let m = s.margin();
                     let round = m > 0.0;
-                    Some(match &s.geom {
+                    Some(match &s.geom() {
                         Geom::Point => Box::new(ps::Ball::new(m)),
                         Geom::Sphere { radius } => Box::new(ps::Ball::new(radius + m)),
                         Geom::Capsule {

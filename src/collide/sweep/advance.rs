@@ -7,6 +7,7 @@ use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::cso::Cso;
 use crate::collide::gjk;
+use crate::collide::input;
 use crate::collide::simplex::Simplex;
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Placed;
@@ -25,14 +26,18 @@ pub fn conservative_advancement<T: Real>(
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b, motion);
-        let _scope = rec::scope!("conservative advancement");
-        let start = Cso::new(a, b);
-        advance(
-            (a, b, &start),
-            motion,
-            (T::ZERO, 0),
-            (&Simplex::new(), None),
-        )
+        if input::refused(a, b, motion) {
+            Sweep::invalid()
+        } else {
+            let _scope = rec::scope!("conservative advancement");
+            let start = Cso::new(a, b);
+            advance(
+                (a, b, &start),
+                motion,
+                (T::ZERO, 0),
+                (&Simplex::new(), None),
+            )
+        }
     };
     answer::sweep(&query, a, motion, &out);
     out

@@ -4,6 +4,7 @@ use super::{Sweep, SweepError, overlapping, record_hit};
 use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::gjk::rel_tol;
+use crate::collide::input;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed, Shape};
 use cspace_recorder as rec;
@@ -24,6 +25,9 @@ pub fn analytic<T: Real>(
     let out = (|| {
         analytic_applies(a.shape, b.shape)?;
         rec::shapes!(a, b, motion);
+        if input::refused(a, b, motion) {
+            return Ok(Sweep::invalid());
+        }
         let _scope = rec::scope!("analytic sphere sweep");
         Ok(sphere_sphere(a, motion, b))
     })();

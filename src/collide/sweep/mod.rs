@@ -121,6 +121,23 @@ impl<T: Real> Sweep<T> {
         }
     }
 
+    /// The answer to input the query refused ([`Status::InvalidInput`]):
+    /// no hit, every number NaN.
+    pub(crate) fn invalid() -> Self {
+        let nan = T::from_f64(f64::NAN);
+        let v = V3::<T>::new(nan, nan, nan);
+        Self {
+            toi: nan,
+            toi_lower: nan,
+            toi_upper: nan,
+            normal: v,
+            point: v,
+            point_a: v,
+            point_b: v,
+            ..Self::miss(0, Status::InvalidInput)
+        }
+    }
+
     /// A hit at `toi` known exactly, its contact a unique point: a closed
     /// form before it widens the bracket `[toi, toi]` by its rounding.
     #[must_use]

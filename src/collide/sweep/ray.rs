@@ -9,6 +9,7 @@ use super::{MAX_ITERS, Sweep, gjk_tol, initial};
 use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::cso::Cso;
+use crate::collide::input;
 use crate::collide::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Placed;
@@ -32,6 +33,9 @@ pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) ->
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b, motion);
+        if input::refused(a, b, motion) {
+            return Sweep::invalid();
+        }
         let _scope = rec::scope!("gjk ray cast");
         if point_cores(a, b) {
             rec::text!("closed form: both cores are points (spheres, points)");

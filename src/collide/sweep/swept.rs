@@ -7,6 +7,7 @@ use super::{Sweep, initial};
 use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::cso::{Cso, CsoSupport};
+use crate::collide::input;
 use crate::collide::mpr::{self, Mode, Origin};
 use crate::collide::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, Rotation, V3, Vector};
@@ -23,8 +24,12 @@ pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b, motion);
-        let _scope = rec::scope!("swept mpr");
-        swept(a, motion, b)
+        if input::refused(a, b, motion) {
+            Sweep::invalid()
+        } else {
+            let _scope = rec::scope!("swept mpr");
+            swept(a, motion, b)
+        }
     };
     answer::sweep(&query, a, motion, &out);
     out

@@ -1,0 +1,439 @@
+//! Input the queries cannot answer: every public query refuses it with
+//! `Status::InvalidInput` and NaN numbers, and `input::check` names what
+//! is wrong; inside the supported magnitude range, answers scaled by a
+//! power of two (exact) agree with the unit-size ones.
+
+#![allow(clippy::cast_possible_truncation, clippy::float_cmp)]
+
+mod gjk_common;
+
+use cspace::input::{self, InputError, MAGNITUDE_F32, MAGNITUDE_F64};
+use cspace::mpr::Search;
+use cspace::signed::Depth;
+use cspace::{
+    Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, epa, gjk, mpr, signed, sweep,
+};
+use cspace_recorder::Event;
+use gjk_common::{Rng, random_case};
+use glam::DVec3;
+
+/// One query's outcome: its name, status, and every number it returned
+/// (the main one first: distance, depth or time of impact).
+struct Outcome {
+    name: &'static str,
+    status: Status,
+    numbers: Vec<f64>,
+}
+
+fn wide<T: Real>(v: V3<T>) -> [f64; 3] {
+    v.to_f64()
+}
+
+fn numbers<T: Real>(main: T, rest: &[T], points: &[V3<T>]) -> Vec<f64> {
+    let mut out = vec![main.to_f64()];
+    out.extend(rest.iter().map(|x| x.to_f64()));
+    out.extend(points.iter().flat_map(|p| wide::<T>(*p)));
+    out
+}
+
+/// Every public query on `a` and `b` (sweeps moving A by `motion`).
+fn every_query<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    let dist = |name, d: gjk::Distance<T>| Outcome {
+        name,
+        status: d.status,
+        numbers: numbers(
+            d.distance,
+            &[d.lower_bound, d.upper_bound],
+            &[d.point_a, d.point_b, d.normal],
+        ),
+    };
+    out.push(dist("distance", gjk::distance(a, b)));
+    out.push(dist(
+        "distance_with_tolerance",
+        gjk::distance_with_tolerance(a, b, T::from_f64(1e-3)),
+    ));
+    let mut cache = gjk::SimplexCache::default();
+    out.push(dist("distance_warm", gjk::distance_warm(a, b, &mut cache)));
+    for (name, o) in [
+        ("gjk::intersect", gjk::intersect(a, b)),
+        ("mpr::intersect", mpr::intersect(a, b)),
+    ] {
+        out.push(Outcome {
+            name,
+            status: o.status,
+            numbers: vec![if o.intersecting { 1.0 } else { 0.0 }],
+        });
+    }
+    let pen = |name, p: epa::Penetration<T>| Outcome {
+        name,
+        status: p.status,
+        numbers: numbers(
+            p.depth,
+            &[p.lower_bound, p.upper_bound],
+            &[p.point_a, p.point_b, p.normal],
+        ),
+    };
+    out.push(pen("epa::penetration", epa::penetration(a, b)));
+    out.push(pen("mpr::penetration", mpr::penetration(a, b)));
+    out.push(pen(
+        "mpr::penetration_with",
+        mpr::penetration_with(a, b, Search::Certified),
+    ));
+    for (name, depth) in [("signed (epa)", Depth::Epa), ("signed (mpr)", Depth::Mpr)] {
+        let s = signed::signed_distance_with(a, b, depth);
+        out.push(Outcome {
+            name,
+            status: s.status,
+            numbers: numbers(
+                s.distance,
+                &[s.lower_bound, s.upper_bound],
+                &[s.point_a, s.point_b, s.normal],
+            ),
+        });
+    }
+    let sw = |name, s: sweep::Sweep<T>| Outcome {
+        name,
+        status: s.status,
+        numbers: numbers(
+            s.toi,
+            &[s.toi_lower, s.toi_upper],
+            &[s.normal, s.point, s.point_a, s.point_b],
+        ),
+    };
+    out.push(sw("ray_cast", sweep::ray_cast(a, motion, b)));
+    out.push(sw(
+        "conservative_advancement",
+        sweep::conservative_advancement(a, motion, b),
+    ));
+    out.push(sw("swept_mpr", sweep::swept_mpr(a, motion, b)));
+    if let Ok(s) = sweep::analytic(a, motion, b) {
+        out.push(sw("analytic", s));
+    }
+    out
+}
+
+/// Whether a query is a sweep (the only ones a motion concerns).
+fn is_sweep(name: &str) -> bool {
+    matches!(
+        name,
+        "ray_cast" | "conservative_advancement" | "swept_mpr" | "analytic"
+    )
+}
+
+/// Asserts that every query (every sweep when `sweeps_only`) refuses `a`,
+/// `b` with NaN numbers (no hit, no intersection) and returns what
+/// `check` says.
+fn refused<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    motion: V3<T>,
+    what: &str,
+    sweeps_only: bool,
+) -> InputError {
+    for o in every_query(a, b, motion) {
+        if sweeps_only && !is_sweep(o.name) {
+            assert_ne!(o.status, Status::InvalidInput, "{what}: {}", o.name);
+            continue;
+        }
+        assert_eq!(o.status, Status::InvalidInput, "{what}: {}", o.name);
+        if o.name.ends_with("intersect") {
+            assert_eq!(o.numbers, [0.0], "{what}: {}", o.name);
+        } else {
+            assert!(
+                o.numbers.iter().all(|x| x.is_nan()),
+                "{what}: {} returned {:?}",
+                o.name,
+                o.numbers
+            );
+        }
+    }
+    input::check(a, b, motion).expect_err(what)
+}
+
+fn at<T: Real>(s: &Shape<T>, x: f64) -> Placed<'_, T> {
+    Placed::new(s, Pose::from_position(V3::<T>::from_f64([x, 0.0, 0.0])))
+}
+
+#[test]
+fn every_query_refuses_invalid_shapes_and_names_the_field() {
+    let nan = f64::NAN;
+    let sphere = Shape::<f64>::sphere(1.0);
+    let motion = V3::<f64>::from_f64([1.0, 0.0, 0.0]);
+    // Shapes: each bad one against a good sphere, both orders.
+    let bad_shapes: Vec<(&str, Shape<f64>, &str)> = vec![
+        ("NaN radius", Shape::sphere(nan), "radius must be finite"),
+        ("negative radius", Shape::sphere(-1.0), "radius must be ≥ 0"),
+        (
+            "infinite half extent",
+            Shape::cuboid(V3::<f64>::from_f64([1.0, f64::INFINITY, 1.0])),
+            "half_extents[1] must be finite",
+        ),
+        (
+            "negative half height",
+            Shape::cylinder(-0.5, 1.0),
+            "half_height must be ≥ 0",
+        ),
+        (
+            "NaN cone radius",
+            Shape::cone(1.0, nan),
+            "radius must be finite",
+        ),
+        (
+            "negative margin",
+            Shape::capsule(1.0, 0.5).with_margin(-0.1),
+            "margin must be ≥ 0",
+        ),
+        (
+            "empty hull",
+            Shape::hull(vec![]),
+            "hull points must not be empty",
+        ),
+        (
+            "NaN hull point",
+            Shape::hull(vec![
+                V3::<f64>::from_f64([1.0, 0.0, 0.0]),
+                V3::<f64>::from_f64([0.0, nan, 0.0]),
+                V3::<f64>::from_f64([0.0, 0.0, 1.0]),
+            ]),
+            "points must be finite",
+        ),
+    ];
+    for (what, bad, says) in &bad_shapes {
+        let e = refused(&at(bad, 0.0), &at(&sphere, 3.0), motion, what, false);
+        assert!(e.to_string().starts_with("a.shape: "), "{what}: {e}");
+        assert!(e.to_string().contains(says), "{what}: {e}");
+        let e = refused(&at(&sphere, 0.0), &at(bad, 3.0), motion, what, false);
+        assert!(e.to_string().starts_with("b.shape: "), "{what}: {e}");
+    }
+}
+
+#[test]
+fn every_query_refuses_invalid_poses_and_motions() {
+    let nan = f64::NAN;
+    let motion = V3::<f64>::from_f64([1.0, 0.0, 0.0]);
+    let (s1, s2) = (Shape::<f64>::sphere(1.0), Shape::<f64>::sphere(1.0));
+    let e = refused(&at(&s1, nan), &at(&s2, 3.0), motion, "NaN position", false);
+    assert!(
+        e.to_string().starts_with("a.position must be finite"),
+        "{e}"
+    );
+    let e = refused(
+        &at(&s1, 0.0),
+        &at(&s2, f64::INFINITY),
+        motion,
+        "infinite position",
+        false,
+    );
+    assert!(
+        e.to_string().starts_with("b.position must be finite"),
+        "{e}"
+    );
+    let e = refused(
+        &at(&s1, 0.0),
+        &at(&s2, 3.0),
+        V3::<f64>::from_f64([0.0, nan, 0.0]),
+        "NaN motion",
+        true,
+    );
+    assert!(e.to_string().starts_with("motion must be finite"), "{e}");
+    for (what, q) in [
+        ("zero rotation", [0.0; 4]),
+        ("NaN rotation", [nan, 0.0, 0.0, 1.0]),
+        ("infinite rotation", [0.0, f64::INFINITY, 0.0, 1.0]),
+    ] {
+        let boxed = Shape::<f64>::cuboid(V3::<f64>::from_f64([1.0, 0.5, 0.25]));
+        let turned = Placed::new(
+            &boxed,
+            Pose::new(
+                V3::<f64>::from_f64([3.0, 0.0, 0.0]),
+                <glam::DQuat as Rotation<f64>>::from_xyzw(q),
+            ),
+        );
+        let e = refused(&at(&s1, 0.0), &turned, motion, what, false);
+        assert!(
+            e.to_string().starts_with("b.rotation must be"),
+            "{what}: {e}"
+        );
+    }
+}
+
+#[test]
+fn every_query_refuses_magnitudes_outside_its_precisions_range() {
+    let nan = f64::NAN;
+    let motion = V3::<f64>::from_f64([1.0, 0.0, 0.0]);
+    let (s1, s2) = (Shape::<f64>::sphere(1.0), Shape::<f64>::sphere(1.0));
+    // The review's spheres at ±1e308 (their offset overflows),
+    // a scene beyond the f64 range, one below it.
+    let e = refused(&at(&s1, -1e308), &at(&s2, 1e308), motion, "±1e308", false);
+    assert!(matches!(e, InputError::Magnitude { magnitude, .. } if magnitude.is_infinite()));
+    let (big, small) = (MAGNITUDE_F64.1, MAGNITUDE_F64.0);
+    let e = refused(
+        &at(&s1, 0.0),
+        &at(&s2, big * 1.5),
+        motion,
+        "too large",
+        false,
+    );
+    assert!(e.to_string().contains("rescale the units"), "{e}");
+    let tiny = Shape::<f64>::cuboid(V3::<f64>::from_f64([small / 16.0; 3]));
+    let e = refused(
+        &at(&tiny, 0.0),
+        &at(&tiny, small / 8.0),
+        motion * 0.0,
+        "too small",
+        false,
+    );
+    assert!(
+        matches!(e, InputError::Magnitude { least, .. } if least == small),
+        "{e}"
+    );
+    // f32: a query beyond its range, and a NaN in f32.
+    let (a32, b32) = (
+        Shape::<f32>::sphere(1.0),
+        Shape::<f32>::cuboid(V3::<f32>::from_f64([1.0; 3])),
+    );
+    let motion32 = V3::<f32>::from_f64([1.0, 0.0, 0.0]);
+    let e = refused(
+        &at(&a32, 0.0),
+        &at(&b32, 1e8),
+        motion32,
+        "f32 too large",
+        false,
+    );
+    assert!(
+        matches!(e, InputError::Magnitude { limit, precision: "f32", .. } if limit == MAGNITUDE_F32.1)
+    );
+    refused(&at(&a32, 0.0), &at(&b32, nan), motion32, "f32 NaN", false);
+}
+
+#[test]
+fn a_refusal_is_recorded_with_its_reason_and_no_answer() {
+    let a = Shape::<f64>::sphere(-1.0);
+    let b = Shape::<f64>::sphere(1.0);
+    let (_, rec) = cspace_recorder::record(|| gjk::distance(&at(&a, 0.0), &at(&b, 3.0)));
+    let decoded = cspace_recorder::stream::decode(&rec.bytes);
+    assert!(decoded.error.is_none(), "{:?}", decoded.error);
+    let events: Vec<_> = decoded.events.into_iter().map(|e| e.event).collect();
+    let texts: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Text { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        ["invalid input: a.shape: radius must be ≥ 0, got -1.0"],
+        "{events:?}"
+    );
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Answer { .. })),
+        "a refused query records no answer"
+    );
+}
+
+/// Random queries scaled by powers of two to the ends of the supported
+/// range (inside by one factor of two, and just outside): inside, every
+/// converged answer agrees with the unit-size one within the query's
+/// tolerance and at most 2 % of them stop converging; outside, every query
+/// refuses.
+fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), tol: [f64; 3]) {
+    let mut rng = Rng::new(23);
+    let (mut compared, mut lost) = (0, 0);
+    for _ in 0..40 {
+        let (sa, sb, pa, pb) = random_case(&mut rng);
+        let motion = ((pb.position - pa.position) * 1.5).to_array();
+        let m = input::magnitude(
+            &Placed::new(&sa, pa),
+            &Placed::new(&sb, pb),
+            DVec3::from(motion),
+        );
+        let place = |k: f64| {
+            let shapes: (Shape<T>, Shape<T>) =
+                (sa.scaled(k).to_precision(), sb.scaled(k).to_precision());
+            let pose = |p: &Pose<f64>| {
+                Pose::<T>::new(
+                    V3::<T>::from_f64((p.position * k).to_array()),
+                    <T::Q as Rotation<T>>::from_xyzw(p.rotation.to_array().map(T::from_f64)),
+                )
+            };
+            (
+                shapes,
+                pose(&pa),
+                pose(&pb),
+                V3::<T>::from_f64(motion.map(|c| c * k)),
+            )
+        };
+        let ((a1, b1), pa1, pb1, m1) = place(1.0);
+        let unit = every_query(&Placed::new(&a1, pa1), &Placed::new(&b1, pb1), m1);
+        let still = input::magnitude(&Placed::new(&sa, pa), &Placed::new(&sb, pb), DVec3::ZERO);
+        let within = |m: f64| m >= range.0 && m <= range.1;
+        // Powers of two: the largest and smallest inside the range for the
+        // sweeps' magnitude and for the others', and one step beyond each.
+        let mut exps = Vec::new();
+        for mm in [m, still] {
+            let top = (range.1 / mm).log2().floor();
+            let bottom = (range.0 / mm).log2().ceil();
+            exps.extend([top, bottom, top + 1.0, bottom - 1.0]);
+        }
+        for e in exps {
+            let k = e.exp2();
+            let ((ak, bk), pak, pbk, mk) = place(k);
+            let scaled = every_query(&Placed::new(&ak, pak), &Placed::new(&bk, pbk), mk);
+            for (u, s) in unit.iter().zip(&scaled) {
+                let own = if is_sweep(s.name) { m } else { still };
+                if !within(own * k) {
+                    assert_eq!(s.status, Status::InvalidInput, "{} at 2^{e}", s.name);
+                    continue;
+                }
+                assert_ne!(s.status, Status::InvalidInput, "{} at 2^{e}", s.name);
+                if u.status == Status::Converged && s.status != Status::Converged {
+                    lost += 1;
+                }
+                if s.status != Status::Converged || u.status != Status::Converged {
+                    continue;
+                }
+                let size = sa.scale().max(sb.scale());
+                // Distances and depths scale with k, times of impact do not.
+                let (value, allowed) = match s.name {
+                    n if n.ends_with("intersect") => (s.numbers[0], 0.0),
+                    n if is_sweep(n) => (s.numbers[0], tol[2]),
+                    // Asked for 1e-3.
+                    "distance_with_tolerance" => (s.numbers[0] / k, 1.5e-3 * (u.numbers[0] + size)),
+                    n if n.starts_with("distance") || n.starts_with("signed") => {
+                        (s.numbers[0] / k, tol[0] * (u.numbers[0].abs() + size))
+                    }
+                    _ => (s.numbers[0] / k, tol[1] * size),
+                };
+                assert!(
+                    (value - u.numbers[0]).abs() <= allowed,
+                    "{} at 2^{e}: {value} against {} at unit size ({:?} against {:?})",
+                    s.name,
+                    u.numbers[0],
+                    sa.geom(),
+                    sb.geom()
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 40 * 4 * 10, "only {compared} answers compared");
+    // Inside the range the queries work, not merely say they do not.
+    assert!(
+        lost * 50 <= compared,
+        "{lost} answers converged at unit size but not scaled, of {compared}"
+    );
+}
+
+#[test]
+fn f64_answers_scale_exactly_to_the_ends_of_its_range() {
+    // Distance: GJK's stopping gap (√2 · 3.7e-11 of distance + size) twice;
+    // depth: EPA's 1e-8 × size; time of impact: the sweeps' 1e-9.
+    scales_to_the_ends_of_the_range::<f64>(MAGNITUDE_F64, [1.1e-10, 2e-8, 1e-9]);
+}
+
+#[test]
+fn f32_answers_scale_exactly_to_the_ends_of_its_range() {
+    scales_to_the_ends_of_the_range::<f32>(MAGNITUDE_F32, [7e-5, 5e-5, 1e-4]);
+}
