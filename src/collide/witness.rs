@@ -38,8 +38,10 @@ use cspace_recorder as rec;
 #[serde(rename_all = "snake_case")]
 pub enum Witness {
     /// The closest points are unique and within the witness tolerance
-    /// (1e-8 × size in f64, 1e-4 × size in f32) of the true ones; the
-    /// normal is the unique contact normal.
+    /// (1e-8 × size in f64, 1e-4 × size in f32) of the true ones, plus the
+    /// rounding of their own world coordinates (ε × the largest of them:
+    /// a point 4 000 units from the origin carries 2.4e-4 in f32, whatever
+    /// computed it); the normal is the unique contact normal.
     Unique,
     /// The closest points are not unique (parallel faces or edges, a
     /// cylinder's side along a face, overlapping shapes, within the
