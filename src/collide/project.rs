@@ -225,14 +225,23 @@ fn triangle<T: Real>(h: T, r: T, p: [T; 2]) -> ([T; 2], [T; 2], T) {
             ([rho, -h], [T::ZERO, -T::ONE], base)
         };
     }
-    // Outside: the nearer of the two edges' nearest points.
-    let on_slant = {
-        let (a, d) = ([T::ZERO, h], [r, -T::TWO * h]);
-        let dd = d[0] * d[0] + d[1] * d[1];
-        let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / dd;
-        let t = t.max(T::ZERO).min(T::ONE);
-        [a[0] + d[0] * t, a[1] + d[1] * t]
-    };
+    // Outside. Beyond an edge's line with the foot of the perpendicular on
+    // the edge, that foot is the nearest point (the triangle lies behind
+    // the line); only the corners' regions compare distances. Comparing
+    // them everywhere lost the slant's foot next to the rim: two squared
+    // distances equal to f32's rounding, the rim taken, the point 6.7e-4
+    // of the size off along a needle cone's side, "unique".
+    let (a, d) = ([T::ZERO, h], [r, -T::TWO * h]);
+    let dd = d[0] * d[0] + d[1] * d[1];
+    let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / dd;
+    if slant > T::ZERO && t >= T::ZERO && t <= T::ONE {
+        return outside_2d(p, [a[0] + d[0] * t, a[1] + d[1] * t]);
+    }
+    if base > T::ZERO && rho <= r {
+        return outside_2d(p, [rho, -h]);
+    }
+    let t = t.max(T::ZERO).min(T::ONE);
+    let on_slant = [a[0] + d[0] * t, a[1] + d[1] * t];
     let on_base = [rho.min(r), -h];
     let dist = |q: [T; 2]| (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]);
     let q = if dist(on_slant) <= dist(on_base) {
@@ -407,5 +416,37 @@ mod tests {
         let pr = project(&c, DVec3::new(0.0, 3.0, 0.0)).unwrap();
         assert_eq!(pr.point, DVec3::new(0.0, 1.0, 0.0));
         assert_eq!(pr.signed, 2.0);
+    }
+
+    /// A needle cone's side next to its rim, in f32: the foot on the side
+    /// is the nearest point, though its squared distance and the rim's
+    /// are equal to f32's rounding (the rim was taken, 6.7e-4 off).
+    #[test]
+    fn a_foot_on_a_needle_cones_side_beside_its_rim_is_kept_in_f32() {
+        let (h, r) = (1.761_753_916_740_417_5_f64, 0.068_668_052_554_130_55);
+        let p = DVec3::new(
+            -0.006_309_908_038_191_175,
+            -1.684_986_486_763_165_4,
+            -3.978_638_983_039_181_3,
+        );
+        let geom32 = Geom::Cone {
+            half_height: h as f32,
+            radius: r as f32,
+        };
+        let wide = Geom::Cone {
+            half_height: f64::from(h as f32),
+            radius: f64::from(r as f32),
+        };
+        let q32 = project(&geom32, p.as_vec3a()).unwrap();
+        let q64 = project(&wide, p.as_vec3a().as_dvec3()).unwrap();
+        // On the side, 6e-4 above the rim.
+        assert!(q64.point.y > -h + 5e-4, "{:?}", q64.point);
+        let off = (q32.point.as_dvec3() - q64.point).length();
+        assert!(
+            off < 1e-6,
+            "{off:e}: {:?} against {:?}",
+            q32.point,
+            q64.point
+        );
     }
 }
