@@ -166,6 +166,27 @@ fn every_shape_query_algorithm_and_precision() {
 }
 
 #[test]
+fn scenes_beyond_the_direct_range_are_answered_scaled() {
+    // Every number allowed alone; the scene as a whole below f32's direct
+    // range (a sphere and a box of 1e-8), and a sweep above it.
+    let input = concat!(
+        r#"{"id":"small","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1e-8}},"b":{"shape":{"type":"box","half_extents":[1e-8,1e-8,1e-8]},"position":[3e-8,0,0]}}"#,
+        "\n",
+        r#"{"id":"far","query":"sweep","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[5e7,0,0]},"translation":[1e8,0,0]}"#,
+        "\n",
+    );
+    let (out, stderr, ok) = eval(&[], input);
+    assert!(ok, "{stderr}");
+    assert_eq!(out[0]["ok"], true, "{}", out[0]);
+    let d = out[0]["distance"].as_f64().unwrap();
+    assert!((d / 1e-8 - 1.0).abs() < 1e-4, "{}", out[0]);
+    assert_eq!(out[0]["status"], "converged", "{}", out[0]);
+    assert_eq!(out[1]["ok"], true, "{}", out[1]);
+    let toi = out[1]["toi"].as_f64().unwrap();
+    assert!((toi - (5e7 - 2.0) / 1e8).abs() < 1e-6, "{}", out[1]);
+}
+
+#[test]
 fn defaults_and_the_example_from_the_issue() {
     let input = r#"{"id":"c1","query":"distance","precision":"f64","algorithm":"gjk","a":{"shape":{"type":"box","half_extents":[1,2,3],"margin":0.1},"position":[0,0,0],"rotation":[0,0,0,1]},"b":{"shape":{"type":"sphere","radius":0.5},"position":[3,0,0],"rotation":[0,0,0,1]}}
 {"id":"d","query":"penetration","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[1.5,0,0]}}
@@ -268,9 +289,6 @@ fn bad_input_names_the_field_and_processing_continues() {
         (r#"{"id":"pos","query":"distance","a":{"shape":{"type":"sphere","radius":1},"position":[1,2]},"b":{"shape":{"type":"sphere","radius":1}}}"#.into(), "a.position"),
         (r#"{"id":"tiny","query":"distance","a":{"shape":{"type":"box","half_extents":[1e-200,1e-200,1e-200]}},"b":{"shape":{"type":"sphere","radius":1e-200},"position":[3e-200,0,0]}}"#.into(), "a.shape.half_extents[0] must be 0 or have magnitude ≥ 1e-100 in f64"),
         (r#"{"id":"tiny32","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[3,1e-30,0]}}"#.into(), "b.position[1] must be 0 or have magnitude ≥ 1e-15 in f32"),
-        // Every number allowed alone, the scene as a whole too small for f32.
-        (r#"{"id":"scene32","query":"distance","precision":"f32","a":{"shape":{"type":"sphere","radius":1e-8}},"b":{"shape":{"type":"box","half_extents":[1e-8,1e-8,1e-8]},"position":[3e-8,0,0]}}"#.into(), "is outside [9.5367431640625e-7, 6.7108864e7], the range f32 answers correctly; rescale the units"),
-        (r#"{"id":"far32","query":"sweep","precision":"f32","a":{"shape":{"type":"sphere","radius":1}},"b":{"shape":{"type":"sphere","radius":1},"position":[5e7,0,0]},"translation":[5e7,0,0]}"#.into(), "the range f32 answers correctly"),
     ];
     let mut input = String::new();
     for (line, _) in &cases {

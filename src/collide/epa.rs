@@ -121,12 +121,14 @@ impl<T: Real> Penetration<T> {
 
 /// The penetration depth, normal and contact points of `a` and `b`.
 pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Penetration::invalid, |s, a, b, _| {
+        s.penetration(penetration(a, b))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
-        if input::refused(a, b, V3::<T>::ZERO) {
-            return Penetration::invalid();
-        }
         if let Some(c) = gjk::Centers::of(a, b) {
             return c.penetration();
         }

@@ -450,6 +450,11 @@ pub(super) fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -
 
 /// The distance between `a` and `b` (full shapes), their closest points and the normal.
 pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Distance::invalid, |s, a, b, _| {
+        s.distance(distance(a, b))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b);
@@ -461,9 +466,6 @@ pub fn distance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
 
 /// [`distance`] without declaring the shapes or recording the answer.
 fn distance_in<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Distance<T> {
-    if input::refused(a, b, V3::<T>::ZERO) {
-        return Distance::invalid();
-    }
     if let Some(c) = Centers::of(a, b) {
         return c.distance();
     }
@@ -550,6 +552,11 @@ pub fn distance_with_tolerance<T: Real>(
     b: &Placed<'_, T>,
     rel: T,
 ) -> Distance<T> {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Distance::invalid, |s, a, b, _| {
+        s.distance(distance_with_tolerance(a, b, rel))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
@@ -557,9 +564,6 @@ pub fn distance_with_tolerance<T: Real>(
         if rel == rel_tol::<T>() {
             // The default tolerance: the default query, touching included.
             return distance_in(a, b);
-        }
-        if input::refused(a, b, V3::<T>::ZERO) {
-            return Distance::invalid();
         }
         if let Some(mut c) = Centers::of(a, b) {
             // Touching is decided at `rel` here too.
@@ -724,12 +728,14 @@ pub(crate) fn fallback_direction<T: Real>(cso: &Cso<'_, T>) -> V3<T> {
 /// Two boxes without margins are first tried with the separating axis test
 /// (`sat` module), which answers without GJK unless they nearly touch.
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Overlap::invalid, |_, a, b, _| {
+        intersect(a, b)
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
-        if input::refused(a, b, V3::<T>::ZERO) {
-            return Overlap::invalid();
-        }
         if let Some(intersecting) = super::centers::overlapping(a, b) {
             rec::text!("a point core: decided in closed form");
             return Overlap {

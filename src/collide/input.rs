@@ -1,34 +1,40 @@
 //! The input check every public query makes before it computes: a shape
 //! with a negative, NaN or infinite size or an empty hull, a pose with a
-//! non-finite position or a zero or non-finite rotation, a non-finite
-//! motion, or a query whose magnitude lies outside the range its precision
-//! answers correctly, gets [`Status::InvalidInput`](super::Status) and NaN
-//! numbers instead of an answer that looks certified. [`check`] names what
-//! is wrong.
+//! non-finite position or a zero or non-finite rotation, or a non-finite
+//! motion gets [`Status::InvalidInput`](super::Status) and NaN numbers
+//! instead of an answer that looks certified; [`check`] names what is
+//! wrong.
 //!
-//! The magnitude ([`magnitude`]) sums the offset's and the motion's
-//! absolute coordinates and both shapes' sizes: the lengths whose products
-//! (up to fourth powers and beyond in the certificates' tests) the
-//! algorithms form. The range was measured by scaling random queries of
-//! every kind by powers of two (exact, so any change is overflow,
-//! underflow or a constant not relative to the size): answers agree with
-//! the unit-size ones to their tolerance inside it and fail beyond it,
-//! some still claiming to be converged (`tests/input.rs`). Shapes far from
-//! the origin are answered: only their offset counts, though their world
-//! points carry their positions' rounding.
+//! A query whose magnitude ([`magnitude`]: the offset's and the motion's
+//! absolute coordinates and both shapes' sizes, the lengths whose products
+//! — up to fourth powers and beyond in the certificates' tests — the
+//! algorithms form) lies outside the range its precision answers directly
+//! runs scaled by a power of two ([`Scaled`]), which is exact, and its
+//! answer is scaled back; only a magnitude that overflows or is too small
+//! for any power of two of the precision is refused. The range was
+//! measured by scaling random queries of every kind by powers of two:
+//! answered directly, answers agree with the unit-size ones to their
+//! tolerance inside it and fail beyond it, some still claiming to be
+//! converged (`tests/input.rs`). Shapes far from the origin are answered
+//! directly: only their offset counts, though their world points carry
+//! their positions' rounding.
 
+use super::epa::Penetration;
+use super::gjk::Distance;
+use super::signed::SignedDistance;
+use super::sweep::Sweep;
 use crate::real::{Real, Rotation, V3, Vector};
-use crate::shape::{Placed, ShapeError};
+use crate::shape::{Placed, Pose, Shape, ShapeError};
 use cspace_recorder as rec;
 
-/// The magnitudes an f64 query answers correctly: `[2^-200, 2^200]`
-/// (about 6.2e-61 to 1.6e60), or 0.
+/// The magnitudes an f64 query answers directly: `[2^-200, 2^200]`
+/// (about 6.2e-61 to 1.6e60), or 0; others run scaled.
 pub const MAGNITUDE_F64: (f64, f64) = (6.223_015_277_861_142e-61, 1.606_938_044_258_990_3e60);
-/// The magnitudes an f32 query answers correctly: `[2^-20, 2^26]` (about
-/// 9.5e-7 to 6.7e7), or 0.
+/// The magnitudes an f32 query answers directly: `[2^-20, 2^26]` (about
+/// 9.5e-7 to 6.7e7), or 0; others run scaled.
 pub const MAGNITUDE_F32: (f64, f64) = (9.536_743_164_062_5e-7, 67_108_864.0);
 
-/// The supported magnitude range in `T`'s precision.
+/// The magnitude range answered directly in `T`'s precision.
 #[inline]
 fn range<T: Real>() -> (T, T) {
     let (lo, hi) = match T::PRECISION {
@@ -66,19 +72,15 @@ pub enum InputError {
         /// Its value.
         value: String,
     },
-    /// The query's magnitude is outside the range its precision answers
-    /// correctly (see the module docs): rescale the scene's units.
+    /// The query's magnitude overflows, or is too small for a power of two
+    /// of its precision to bring into the range answered directly.
     #[error(
-        "the query's magnitude {magnitude:e} (|offset| + the shapes' sizes + |motion|) is outside \
-         [{least:e}, {limit:e}], the range {precision} answers correctly; rescale the units"
+        "the query's magnitude {magnitude:e} (|offset| + the shapes' sizes + |motion|) \
+         overflows or is too small to scale in {precision}; rescale the units"
     )]
     Magnitude {
-        /// The query's magnitude.
+        /// The query's magnitude (infinite when it overflows).
         magnitude: f64,
-        /// The smallest nonzero magnitude answered.
-        least: f64,
-        /// The largest magnitude answered.
-        limit: f64,
         /// `f64` or `f32`.
         precision: &'static str,
     },
@@ -105,7 +107,8 @@ pub fn magnitude<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -
     l1::<T>(b.pose.position - a.pose.position) + a.shape.sizes + b.shape.sizes + l1::<T>(motion)
 }
 
-/// Whether the query can be answered: the fast test each query makes.
+/// Whether the query can be answered directly: the fast test each query
+/// makes.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub(crate) fn valid<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> bool {
@@ -127,9 +130,176 @@ fn turns<T: Real>(n2: T) -> bool {
     n2 > T::ZERO && n2 <= T::MAX
 }
 
+/// What a query does with its input.
+pub(crate) enum Verdict<T: Real> {
+    /// Answer it as it is.
+    Run,
+    /// Refuse it: [`Status::InvalidInput`](super::Status::InvalidInput).
+    Refuse,
+    /// Answer it scaled by this power of two: its magnitude is outside the
+    /// range answered directly.
+    Rescale(T),
+}
+
+/// What a query does with `a`, `b` and `motion`: one inlined test in the
+/// usual case, the rest out of line.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(crate) fn verdict<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> Verdict<T> {
+    if valid(a, b, motion) {
+        Verdict::Run
+    } else {
+        verdict_out_of_line(a, b, motion)
+    }
+}
+
+/// [`verdict`] for input [`valid`] did not accept: refused if anything is
+/// wrong with it but the magnitude, or if that overflows or is too small
+/// for a power of two of `T` to bring into the range; otherwise the power
+/// of two that brings it to [1, 2).
+#[cold]
+#[inline(never)]
+fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> Verdict<T> {
+    let sound = a.shape.sizes.is_finite()
+        && b.shape.sizes.is_finite()
+        && a.pose.position.is_finite()
+        && b.pose.position.is_finite()
+        && motion.is_finite()
+        && turns(a.pose.rotation.length_squared())
+        && turns(b.pose.rotation.length_squared());
+    let m = magnitude(a, b, motion);
+    if !sound || !m.is_finite() || m <= T::ZERO {
+        return Verdict::Refuse;
+    }
+    // 2^-floor(log2 m), in f64 (exact for both precisions' exponents).
+    #[allow(clippy::cast_possible_truncation)]
+    let e = m.to_f64().log2().floor() as i32;
+    let k = T::from_f64(2f64.powi(-e));
+    if k.is_finite() && k > T::ZERO && (m * k).is_finite() {
+        Verdict::Rescale(k)
+    } else {
+        Verdict::Refuse
+    }
+}
+
+/// A query's input scaled by a power of two `k`, A moved to the origin:
+/// every length times `k` exactly, so the scaled query is the same query
+/// (up to the rounding of B's offset, which a direct query makes too),
+/// answered inside the range. Its answers are mapped back by the methods
+/// below: lengths divided by `k`, points moved back by A's position.
+pub(crate) struct Scaled<T: Real> {
+    a: Shape<T>,
+    b: Shape<T>,
+    pose_a: Pose<T>,
+    pose_b: Pose<T>,
+    /// The motion, scaled.
+    pub motion: V3<T>,
+    /// `1 / k`: exact.
+    inv: T,
+    /// A's position.
+    origin: V3<T>,
+}
+
+impl<T: Real> Scaled<T> {
+    /// `a`, `b` and `motion` scaled by `k`; records why (a text before the
+    /// scaled query, which records itself in its own coordinates).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>, k: T) -> Self {
+        rec::text!(
+            "magnitude {:e} outside [{:e}, {:e}]: the query runs scaled by {:e} (exact), A at the origin",
+            magnitude(a, b, motion).to_f64(),
+            range::<T>().0.to_f64(),
+            range::<T>().1.to_f64(),
+            k.to_f64()
+        );
+        let origin = a.pose.position;
+        Self {
+            a: a.shape.scaled(k),
+            b: b.shape.scaled(k),
+            pose_a: Pose::new(V3::<T>::ZERO, a.pose.rotation),
+            pose_b: Pose::new((b.pose.position - origin) * k, b.pose.rotation),
+            motion: motion * k,
+            inv: T::ONE / k,
+            origin,
+        }
+    }
+
+    /// The scaled shapes, placed.
+    pub(crate) fn placed(&self) -> (Placed<'_, T>, Placed<'_, T>) {
+        (
+            Placed::new(&self.a, self.pose_a),
+            Placed::new(&self.b, self.pose_b),
+        )
+    }
+
+    /// A scaled length back.
+    fn length(&self, x: T) -> T {
+        x * self.inv
+    }
+
+    /// A scaled world point back.
+    fn point(&self, p: V3<T>) -> V3<T> {
+        self.origin + p * self.inv
+    }
+
+    /// A distance answer back.
+    pub(crate) fn distance(&self, d: Distance<T>) -> Distance<T> {
+        Distance {
+            distance: self.length(d.distance),
+            point_a: self.point(d.point_a),
+            point_b: self.point(d.point_b),
+            lower_bound: self.length(d.lower_bound),
+            upper_bound: self.length(d.upper_bound),
+            ..d
+        }
+    }
+
+    /// A penetration answer back.
+    pub(crate) fn penetration(&self, p: Penetration<T>) -> Penetration<T> {
+        Penetration {
+            depth: self.length(p.depth),
+            point_a: self.point(p.point_a),
+            point_b: self.point(p.point_b),
+            lower_bound: self.length(p.lower_bound),
+            upper_bound: self.length(p.upper_bound),
+            ..p
+        }
+    }
+
+    /// A signed distance answer back.
+    pub(crate) fn signed(&self, s: SignedDistance<T>) -> SignedDistance<T> {
+        SignedDistance {
+            distance: self.length(s.distance),
+            point_a: self.point(s.point_a),
+            point_b: self.point(s.point_b),
+            lower_bound: self.length(s.lower_bound),
+            upper_bound: self.length(s.upper_bound),
+            ..s
+        }
+    }
+
+    /// A sweep answer back (times of impact are unchanged by scaling).
+    pub(crate) fn sweep(&self, s: Sweep<T>) -> Sweep<T> {
+        if !s.hit {
+            return s;
+        }
+        Sweep {
+            point: self.point(s.point),
+            point_a: self.point(s.point_a),
+            point_b: self.point(s.point_b),
+            ..s
+        }
+    }
+}
+
 /// Checks that a query of `a` against `b` (with `motion` for a sweep,
 /// zero otherwise) can be answered: what a query answering
-/// [`Status::InvalidInput`](super::Status::InvalidInput) refused.
+/// [`Status::InvalidInput`](super::Status::InvalidInput) refused. A query
+/// whose magnitude is outside [`MAGNITUDE_F64`] ([`MAGNITUDE_F32`]) is
+/// answered scaled by a power of two, which is exact: only one that
+/// overflows, or is too small for any power of two of its precision to
+/// scale, is refused.
 ///
 /// # Errors
 /// The first problem: a shape (`a`'s first), a position, the motion, a
@@ -140,7 +310,7 @@ pub fn check<T: Real>(
     b: &Placed<'_, T>,
     motion: V3<T>,
 ) -> Result<(), InputError> {
-    if valid(a, b, motion) {
+    if !matches!(verdict(a, b, motion), Verdict::Refuse) {
         return Ok(());
     }
     for (body, s) in [("a", a.shape), ("b", b.shape)] {
@@ -171,40 +341,53 @@ pub fn check<T: Real>(
             });
         }
     }
-    let (least, limit) = match T::PRECISION {
-        rec::Precision::F64 => MAGNITUDE_F64,
-        rec::Precision::F32 => MAGNITUDE_F32,
-    };
-    // What is left: a magnitude out of range (or infinite from finite
-    // parts: an offset or a sum that overflows).
+    // What is left: a magnitude that overflows (an offset or a sum of
+    // finite parts) or is too small to scale.
     Err(InputError::Magnitude {
         magnitude: magnitude(a, b, motion).to_f64(),
-        least,
-        limit,
         precision: T::PRECISION.name(),
     })
 }
 
-/// Whether a query refuses its input ([`valid`] fails), recording why.
+/// `None` when the query runs directly (the usual case: one inlined test);
+/// otherwise its answer, refused (`invalid`) or computed by `scaled` on the
+/// scaled input and mapped back by it ([`Scaled`]'s methods).
 #[allow(clippy::inline_always)]
 #[inline(always)]
-pub(crate) fn refused<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> bool {
-    if valid(a, b, motion) {
-        return false;
+pub(crate) fn indirect<T: Real, R>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    motion: V3<T>,
+    invalid: impl FnOnce() -> R,
+    scaled: impl FnOnce(&Scaled<T>, &Placed<'_, T>, &Placed<'_, T>, V3<T>) -> R,
+) -> Option<R> {
+    match verdict(a, b, motion) {
+        Verdict::Run => None,
+        Verdict::Refuse => Some(refuse(a, b, motion, invalid())),
+        Verdict::Rescale(k) => {
+            let s = Scaled::new(a, b, motion, k);
+            let (sa, sb) = s.placed();
+            Some(scaled(&s, &sa, &sb, s.motion))
+        }
     }
-    record_refusal(a, b, motion);
-    true
 }
 
-/// Records why a query refused its input (the viewer shows it as the
-/// query's last text); nothing when not recording.
+/// A refused query's answer `out`, after recording the shapes and why
+/// (the viewer shows the reason as the query's last text; no answer).
 #[cold]
 #[inline(never)]
-pub(crate) fn record_refusal<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) {
+pub(crate) fn refuse<T: Real, R>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>, out: R) -> R {
+    let _query = rec::enter_query();
+    if motion == V3::<T>::ZERO {
+        rec::shapes!(a, b);
+    } else {
+        rec::shapes!(a, b, motion);
+    }
     rec::text!(
         "invalid input: {}",
         check(a, b, motion)
             .err()
             .map_or_else(String::new, |e| e.to_string())
     );
+    out
 }

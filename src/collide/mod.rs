@@ -67,7 +67,8 @@ pub enum Status {
     Degenerate,
     /// The input cannot be answered (a NaN, infinite or negative size, an
     /// empty hull, a non-finite position or motion, a zero rotation, or a
-    /// magnitude outside the precision's range): nothing was computed and
-    /// the answer's numbers are NaN. [`input::check`] says what is wrong.
+    /// magnitude that overflows or is too small for the precision to
+    /// scale): nothing was computed and the answer's numbers are NaN.
+    /// [`input::check`] says what is wrong.
     InvalidInput,
 }

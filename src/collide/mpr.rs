@@ -339,12 +339,14 @@ pub(crate) fn interior<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> CsoPoin
 /// [`Status::Degenerate`]). Two boxes without margins are decided by the
 /// separating axis test first, as in [`gjk::intersect`].
 pub fn intersect<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Overlap {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Overlap::invalid, |_, a, b, _| {
+        intersect(a, b)
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b);
-        if input::refused(a, b, V3::<T>::ZERO) {
-            return Overlap::invalid();
-        }
         if let Some(intersecting) = super::centers::overlapping(a, b) {
             rec::text!("a point core: decided in closed form");
             return Overlap {
@@ -428,15 +430,16 @@ pub fn penetration_with<T: Real>(
     b: &Placed<'_, T>,
     search: Search,
 ) -> Penetration<T> {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Penetration::invalid, |s, a, b, _| {
+        s.penetration(penetration_with(a, b, search))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b);
-        if input::refused(a, b, V3::<T>::ZERO) {
-            Penetration::invalid()
-        } else {
-            let _scope = rec::scope!("mpr penetration");
-            searched(a, b, search)
-        }
+        let _scope = rec::scope!("mpr penetration");
+        searched(a, b, search)
     };
     answer::penetration(&query, &out);
     out

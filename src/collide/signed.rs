@@ -75,13 +75,17 @@ pub fn signed_distance_with<T: Real>(
     b: &Placed<'_, T>,
     depth: Depth,
 ) -> SignedDistance<T> {
+    if let Some(out) = input::indirect(
+        a,
+        b,
+        V3::<T>::ZERO,
+        SignedDistance::invalid,
+        |s, a, b, _| s.signed(signed_distance_with(a, b, depth)),
+    ) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
-        if !input::valid(a, b, V3::<T>::ZERO) {
-            rec::shapes!(a, b);
-            input::record_refusal(a, b, V3::<T>::ZERO);
-            return SignedDistance::invalid();
-        }
         // A point core against a closed-form core: one projection for both.
         if depth == Depth::Epa
             && let Some(c) = gjk::Centers::of(a, b)

@@ -75,12 +75,13 @@ pub fn distance_warm<T: Real>(
     b: &Placed<'_, T>,
     cache: &mut SimplexCache<T>,
 ) -> Distance<T> {
+    if let Some(out) = input::indirect(a, b, V3::<T>::ZERO, Distance::invalid, |s, a, b, _| {
+        s.distance(distance_warm(a, b, cache))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
-    let out = if !input::valid(a, b, V3::<T>::ZERO) {
-        rec::shapes!(a, b);
-        input::record_refusal(a, b, V3::<T>::ZERO);
-        Distance::invalid()
-    } else if let Some(c) = Centers::of(a, b) {
+    let out = if let Some(c) = Centers::of(a, b) {
         // Closed form: nothing to warm-start (the cache is left as it is).
         rec::shapes!(a, b);
         c.distance()

@@ -23,21 +23,22 @@ pub fn conservative_advancement<T: Real>(
     motion: V3<T>,
     b: &Placed<'_, T>,
 ) -> Sweep<T> {
+    if let Some(out) = input::indirect(a, b, motion, Sweep::invalid, |s, a, b, m| {
+        s.sweep(conservative_advancement(a, m, b))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b, motion);
-        if input::refused(a, b, motion) {
-            Sweep::invalid()
-        } else {
-            let _scope = rec::scope!("conservative advancement");
-            let start = Cso::new(a, b);
-            advance(
-                (a, b, &start),
-                motion,
-                (T::ZERO, 0),
-                (&Simplex::new(), None),
-            )
-        }
+        let _scope = rec::scope!("conservative advancement");
+        let start = Cso::new(a, b);
+        advance(
+            (a, b, &start),
+            motion,
+            (T::ZERO, 0),
+            (&Simplex::new(), None),
+        )
     };
     answer::sweep(&query, a, motion, &out);
     out

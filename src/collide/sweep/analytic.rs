@@ -21,20 +21,24 @@ pub fn analytic<T: Real>(
     motion: V3<T>,
     b: &Placed<'_, T>,
 ) -> Result<Sweep<T>, SweepError> {
-    let query = rec::enter_query();
-    let out = (|| {
-        analytic_applies(a.shape, b.shape)?;
-        rec::shapes!(a, b, motion);
-        if input::refused(a, b, motion) {
-            return Ok(Sweep::invalid());
-        }
-        let _scope = rec::scope!("analytic sphere sweep");
-        Ok(sphere_sphere(a, motion, b))
-    })();
-    if let Ok(s) = &out {
-        answer::sweep(&query, a, motion, s);
+    analytic_applies(a.shape, b.shape)?;
+    if let Some(out) = input::indirect(
+        a,
+        b,
+        motion,
+        || Ok(Sweep::invalid()),
+        |s, a, b, m| analytic(a, m, b).map(|r| s.sweep(r)),
+    ) {
+        return out;
     }
-    out
+    let query = rec::enter_query();
+    let out = {
+        rec::shapes!(a, b, motion);
+        let _scope = rec::scope!("analytic sphere sweep");
+        sphere_sphere(a, motion, b)
+    };
+    answer::sweep(&query, a, motion, &out);
+    Ok(out)
 }
 
 /// Whether both cores are single points (spheres, points): the closed form applies.

@@ -30,12 +30,14 @@ use cspace_recorder as rec;
 /// to rounding: the time of impact, the entering axis as the normal, a
 /// point of both contact features).
 pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    if let Some(out) = input::indirect(a, b, motion, Sweep::invalid, |s, a, b, m| {
+        s.sweep(ray_cast(a, m, b))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = (|| {
         rec::shapes!(a, b, motion);
-        if input::refused(a, b, motion) {
-            return Sweep::invalid();
-        }
         let _scope = rec::scope!("gjk ray cast");
         if point_cores(a, b) {
             rec::text!("closed form: both cores are points (spheres, points)");

@@ -21,15 +21,16 @@ use cspace_recorder as rec;
 /// behind the origin, in `K` extended backwards); the far side is
 /// `A − B + motion`, so the distance `s` found there gives `toi = 1 − s`.
 pub fn swept_mpr<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
+    if let Some(out) = input::indirect(a, b, motion, Sweep::invalid, |s, a, b, m| {
+        s.sweep(swept_mpr(a, m, b))
+    }) {
+        return out;
+    }
     let query = rec::enter_query();
     let out = {
         rec::shapes!(a, b, motion);
-        if input::refused(a, b, motion) {
-            Sweep::invalid()
-        } else {
-            let _scope = rec::scope!("swept mpr");
-            swept(a, motion, b)
-        }
+        let _scope = rec::scope!("swept mpr");
+        swept(a, motion, b)
     };
     answer::sweep(&query, a, motion, &out);
     out
