@@ -7,15 +7,16 @@
 
 mod gjk_common;
 
+use cspace::gjk::SimplexCache;
 use cspace::input::{self, InputError, MAGNITUDE_F32, MAGNITUDE_F64};
 use cspace::mpr::Search;
 use cspace::signed::Depth;
 use cspace::{
-    Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, epa, gjk, mpr, signed, sweep,
+    Placed, Pose, Real, Rotation, Shape, Status, V3, Vector, Witness, epa, gjk, mpr, signed, sweep,
 };
 use cspace_recorder::Event;
 use gjk_common::{Rng, random_case};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 /// One query's outcome: its name, status, and every number it returned
 /// (the main one first: distance, depth or time of impact).
@@ -23,6 +24,8 @@ struct Outcome {
     name: &'static str,
     status: Status,
     numbers: Vec<f64>,
+    /// The witness points, when the answer calls them unique.
+    unique: Option<[[f64; 3]; 2]>,
 }
 
 fn wide<T: Real>(v: V3<T>) -> [f64; 3] {
@@ -42,6 +45,8 @@ fn every_query<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> 
     let dist = |name, d: gjk::Distance<T>| Outcome {
         name,
         status: d.status,
+        unique: (d.witness == Witness::Unique)
+            .then(|| [wide::<T>(d.point_a), wide::<T>(d.point_b)]),
         numbers: numbers(
             d.distance,
             &[d.lower_bound, d.upper_bound],
@@ -63,11 +68,13 @@ fn every_query<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> 
             name,
             status: o.status,
             numbers: vec![if o.intersecting { 1.0 } else { 0.0 }],
+            unique: None,
         });
     }
     let pen = |name, p: epa::Penetration<T>| Outcome {
         name,
         status: p.status,
+        unique: None,
         numbers: numbers(
             p.depth,
             &[p.lower_bound, p.upper_bound],
@@ -85,6 +92,8 @@ fn every_query<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> 
         out.push(Outcome {
             name,
             status: s.status,
+            unique: (s.witness == Some(Witness::Unique))
+                .then(|| [wide::<T>(s.point_a), wide::<T>(s.point_b)]),
             numbers: numbers(
                 s.distance,
                 &[s.lower_bound, s.upper_bound],
@@ -95,6 +104,8 @@ fn every_query<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> 
     let sw = |name, s: sweep::Sweep<T>| Outcome {
         name,
         status: s.status,
+        unique: (s.witness == Some(Witness::Unique))
+            .then(|| [wide::<T>(s.point_a), wide::<T>(s.point_b)]),
         numbers: numbers(
             s.toi,
             &[s.toi_lower, s.toi_upper],
@@ -414,12 +425,61 @@ fn a_scaled_query_records_why_and_itself_in_its_own_units() {
 /// Random queries scaled by powers of two to the ends of the range
 /// answered directly (inside by one factor of two), just outside it and
 /// far outside it (answered scaled): every converged answer agrees with
-/// the unit-size one within the query's tolerance, and at most 2 % of them
-/// stop converging.
-fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), far: f64, tol: [f64; 3]) {
+/// the unit-size one within the query's tolerance, unique witnesses stay
+/// put, and at most 2 % of the answers stop converging or being unique.
+/// Asserts that the unique witnesses `scaled` of a query scaled by `k`
+/// are within `allowed` (plus the rounding of their coordinates in `T`) of
+/// the unit-size ones.
+fn same_points<T: Real>(
+    unit: [[f64; 3]; 2],
+    scaled: [[f64; 3]; 2],
+    k: f64,
+    allowed: f64,
+    what: &str,
+) {
+    for (p, q) in unit.iter().zip(&scaled) {
+        let off = (DVec3::from(*p) - DVec3::from(*q) / k).length();
+        let round = T::EPSILON.to_f64() * DVec3::from(*p).abs().max_element();
+        assert!(
+            off <= allowed + 4.0 * round,
+            "{what}: a unique point {off:e} off"
+        );
+    }
+}
+
+/// Two shapes, their poses and a motion.
+type Case<T> = ((Shape<T>, Shape<T>), Pose<T>, Pose<T>, V3<T>);
+
+/// A case's shapes, poses and motion scaled by `k`, in precision `T`.
+fn scaled_case<T: Real>(
+    (sa, sb): (&Shape<f64>, &Shape<f64>),
+    (pa, pb): (&Pose<f64>, &Pose<f64>),
+    motion: [f64; 3],
+    k: f64,
+) -> Case<T> {
+    let pose = |p: &Pose<f64>| {
+        Pose::<T>::new(
+            V3::<T>::from_f64((p.position * k).to_array()),
+            <T::Q as Rotation<T>>::from_xyzw(p.rotation.to_array().map(T::from_f64)),
+        )
+    };
+    (
+        (sa.scaled(k).to_precision(), sb.scaled(k).to_precision()),
+        pose(pa),
+        pose(pb),
+        V3::<T>::from_f64(motion.map(|c| c * k)),
+    )
+}
+
+/// Random cases per precision.
+const CASES: usize = 300;
+
+fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), far: f64, tol: [f64; 5]) {
     let mut rng = Rng::new(23);
     let (mut compared, mut lost) = (0, 0);
-    for _ in 0..40 {
+    // Unique at unit size, and of those not unique scaled.
+    let mut unique = (0, 0);
+    for _ in 0..CASES {
         let (sa, sb, pa, pb) = random_case(&mut rng);
         let motion = ((pb.position - pa.position) * 1.5).to_array();
         let m = input::magnitude(
@@ -427,22 +487,7 @@ fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), far: f64, tol: [f
             &Placed::new(&sb, pb),
             DVec3::from(motion),
         );
-        let place = |k: f64| {
-            let shapes: (Shape<T>, Shape<T>) =
-                (sa.scaled(k).to_precision(), sb.scaled(k).to_precision());
-            let pose = |p: &Pose<f64>| {
-                Pose::<T>::new(
-                    V3::<T>::from_f64((p.position * k).to_array()),
-                    <T::Q as Rotation<T>>::from_xyzw(p.rotation.to_array().map(T::from_f64)),
-                )
-            };
-            (
-                shapes,
-                pose(&pa),
-                pose(&pb),
-                V3::<T>::from_f64(motion.map(|c| c * k)),
-            )
-        };
+        let place = |k: f64| scaled_case::<T>((&sa, &sb), (&pa, &pb), motion, k);
         let ((a1, b1), pa1, pb1, m1) = place(1.0);
         let unit = every_query(&Placed::new(&a1, pa1), &Placed::new(&b1, pb1), m1);
         let still = input::magnitude(&Placed::new(&sa, pa), &Placed::new(&sb, pb), DVec3::ZERO);
@@ -485,6 +530,22 @@ fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), far: f64, tol: [f
                     }
                     _ => (s.numbers[0] / k, tol[1] * size),
                 };
+                // Unique witnesses stay where they are (positions scale by
+                // k too), to twice the witness tolerance: a distance's, or
+                // a sweep's contact (1e-3 × size in f32, whose rounding
+                // slides a contact along a nearly level face).
+                let witness = if is_sweep(s.name) { tol[4] } else { tol[3] };
+                if u.unique.is_some() {
+                    unique.0 += 1;
+                    if s.unique.is_none() {
+                        unique.1 += 1;
+                    }
+                }
+                if let (Some(pu), Some(ps)) = (u.unique, s.unique) {
+                    let allowed = 2.0 * witness * size;
+                    let what = format!("{} at 2^{e} ({:?}, {:?})", s.name, sa.geom(), sb.geom());
+                    same_points::<T>(pu, ps, k, allowed, &what);
+                }
                 assert!(
                     (value - u.numbers[0]).abs() <= allowed,
                     "{} at 2^{e}: {value} against {} at unit size ({:?} against {:?})",
@@ -497,22 +558,158 @@ fn scales_to_the_ends_of_the_range<T: Real>(range: (f64, f64), far: f64, tol: [f
             }
         }
     }
-    assert!(compared > 40 * 8 * 10, "only {compared} answers compared");
+    assert!(
+        compared > CASES * 8 * 10,
+        "only {compared} answers compared"
+    );
     // Inside the range the queries work, not merely say they do not.
     assert!(
         lost * 50 <= compared,
         "{lost} answers converged at unit size but not scaled, of {compared}"
+    );
+    assert!(
+        unique.1 * 50 <= unique.0,
+        "{} answers unique at unit size but not scaled, of {}",
+        unique.1,
+        unique.0
     );
 }
 
 #[test]
 fn f64_answers_scale_exactly_to_the_ends_of_its_range() {
     // Distance: GJK's stopping gap (√2 · 3.7e-11 of distance + size) twice;
-    // depth: EPA's 1e-8 × size; time of impact: the sweeps' 1e-9.
-    scales_to_the_ends_of_the_range::<f64>(MAGNITUDE_F64, 500.0, [1.1e-10, 2e-8, 1e-9]);
+    // depth: EPA's 1e-8 × size; time of impact: the sweeps' 1e-9; unique
+    // points: the witness tolerance.
+    scales_to_the_ends_of_the_range::<f64>(MAGNITUDE_F64, 500.0, [1.1e-10, 2e-8, 1e-9, 1e-8, 1e-6]);
 }
 
 #[test]
 fn f32_answers_scale_exactly_to_the_ends_of_its_range() {
-    scales_to_the_ends_of_the_range::<f32>(MAGNITUDE_F32, 60.0, [7e-5, 5e-5, 1e-4]);
+    scales_to_the_ends_of_the_range::<f32>(MAGNITUDE_F32, 60.0, [7e-5, 5e-5, 1e-4, 1e-4, 1e-3]);
+}
+
+#[test]
+fn rotations_not_unit_are_answered_as_their_unit_quaternion() {
+    let sphere = Shape::<f64>::sphere(0.5);
+    let boxed = Shape::<f64>::cuboid(DVec3::new(1.0, 0.5, 0.25));
+    let q = DQuat::from_rotation_z(0.7) * DQuat::from_rotation_x(0.3);
+    // A review's cases: a point core against a box turned by 2q (the
+    // closed forms rotated by it as it was: 6.456 for 0.3833, and apart
+    // while overlapping); a quaternion unit only to f32's rounding, far
+    // out (6.8e-5 off with bounds claiming exactness); one whose squared
+    // norm is subnormal (its normalisation lost most bits).
+    let q32 = glam::Quat::from_rotation_z(0.7) * glam::Quat::from_rotation_x(0.3);
+    let from32 = DQuat::from_xyzw(
+        f64::from(q32.x),
+        f64::from(q32.y),
+        f64::from(q32.z),
+        f64::from(q32.w),
+    );
+    for (what, turned, centre) in [
+        ("2q", q * 2.0, DVec3::new(2.0, 0.3, 0.1)),
+        ("2q, overlapping", q * 2.0, DVec3::new(0.9, 0.3, 0.1)),
+        ("unit in f32", from32, DVec3::new(1000.0, 300.0, 100.0)),
+        ("subnormal norm", q * 3e-162, DVec3::new(2.0, 0.3, 0.1)),
+        (
+            "1e-200",
+            DQuat::from_xyzw(0.0, 0.0, 0.0, 1e-200),
+            DVec3::new(2.0, 0.3, 0.1),
+        ),
+    ] {
+        let unit_q = if what == "unit in f32" {
+            from32.normalize()
+        } else if what == "1e-200" {
+            DQuat::IDENTITY
+        } else {
+            q
+        };
+        let a = Placed::new(&sphere, Pose::from_position(centre));
+        let given = Placed::new(&boxed, Pose::new(DVec3::ZERO, turned));
+        let unit = Placed::new(&boxed, Pose::new(DVec3::ZERO, unit_q));
+        assert!(input::check(&a, &given, DVec3::ZERO).is_ok(), "{what}");
+        let (d, e) = (gjk::distance(&a, &given), gjk::distance(&a, &unit));
+        assert!(
+            (d.distance - e.distance).abs() <= 1e-9 * (e.distance + 1.0),
+            "{what}: {} against {}",
+            d.distance,
+            e.distance
+        );
+        assert_eq!(
+            gjk::intersect(&a, &given).intersecting,
+            gjk::intersect(&a, &unit).intersecting,
+            "{what}"
+        );
+        let (s, t) = (
+            signed::signed_distance(&a, &given),
+            signed::signed_distance(&a, &unit),
+        );
+        assert!(
+            (s.distance - t.distance).abs() <= 1e-9,
+            "{what}: {s:?} {t:?}"
+        );
+        // And against a capsule (GJK's path).
+        let caps = Shape::<f64>::capsule(0.5, 0.3);
+        let c = Placed::new(&caps, Pose::new(centre, DQuat::from_rotation_y(0.4)));
+        let (d, e) = (gjk::distance(&given, &c), gjk::distance(&unit, &c));
+        assert!(
+            (d.distance - e.distance).abs() <= 1e-9 * (e.distance + 1.0),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn a_thin_capsule_by_a_needle_cone_keeps_its_witnesses_at_every_scale() {
+    // A review's case: at 2^-150 (and, warm, at 2^-70) the capsule's cap
+    // was taken for its witness, 48 times the distance from the cone's,
+    // "unique" (absolute floors in the witness polish).
+    for e in [0, -40, -70, -150, -190, 60, 190] {
+        let k = f64::from(e).exp2();
+        let a =
+            Shape::<f64>::capsule(0.793_030_401_185_330_4, 1.468_153_834_345_950_6e-5).scaled(k);
+        let b = Shape::<f64>::cone(0.011_576_568_760_760_382, 8.777_621_362_648_261e-5).scaled(k);
+        let pa = Pose::new(
+            DVec3::new(
+                -0.841_191_107_422_489_1,
+                -0.049_894_591_170_651_204,
+                0.679_418_871_203_239_4,
+            ) * k,
+            DQuat::from_xyzw(
+                -0.447_540_516_796_794_35,
+                0.734_825_531_666_621_3,
+                0.331_018_105_517_361,
+                -0.387_512_499_999_448_87,
+            ),
+        );
+        let pb = Pose::new(
+            DVec3::new(
+                -0.807_021_555_965_638_6,
+                -0.057_514_187_237_757_44,
+                0.670_949_489_582_642_3,
+            ) * k,
+            DQuat::from_xyzw(
+                -0.364_397_337_913_916_7,
+                0.301_718_598_226_503_93,
+                -0.687_573_360_552_156_7,
+                -0.550_838_761_766_542_9,
+            ),
+        );
+        let (a, b) = (Placed::new(&a, pa), Placed::new(&b, pb));
+        let cold = gjk::distance(&a, &b);
+        let warm = gjk::distance_warm(&a, &b, &mut SimplexCache::default());
+        for (how, d) in [("cold", cold), ("warm", warm)] {
+            assert_eq!(d.status, Status::Converged, "2^{e} {how}");
+            assert!(
+                (d.distance / k - 0.017_033_502_461_982_3).abs() < 1e-12,
+                "2^{e} {how}: {d:?}"
+            );
+            let gap = (d.point_b - d.point_a).length();
+            assert!(
+                d.witness != Witness::Unique || (gap - d.distance).abs() <= 1e-8 * d.distance,
+                "2^{e} {how}: points {:e} apart for a distance of {:e}",
+                gap / k,
+                d.distance / k
+            );
+        }
+    }
 }

@@ -26,6 +26,7 @@ use super::sweep::Sweep;
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::{Placed, Pose, Shape, ShapeError};
 use cspace_recorder as rec;
+use std::borrow::Cow;
 
 /// The magnitudes an f64 query answers directly: `[2^-200, 2^200]`
 /// (about 6.2e-61 to 1.6e60), or 0; others run scaled.
@@ -119,15 +120,33 @@ pub(crate) fn valid<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>
     // comparison.
     let m = magnitude(a, b, motion);
     let (lo, hi) = range::<T>();
-    m <= hi && (m >= lo || m == T::ZERO) && turns(qa) && turns(qb)
+    m <= hi && (m >= lo || m == T::ZERO) && unit(qa) && unit(qb)
 }
 
-/// Whether a rotation of squared norm `n2` has a nearest unit quaternion:
-/// nonzero and finite (false for NaN).
+/// Whether a rotation of squared norm `n2` is unit to rounding (false for
+/// NaN): the closed forms rotate with it as it is.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn turns<T: Real>(n2: T) -> bool {
-    n2 > T::ZERO && n2 <= T::MAX
+fn unit<T: Real>(n2: T) -> bool {
+    (n2 - T::ONE).abs() <= T::from_f64(4.0) * T::EPSILON
+}
+
+/// Whether a rotation has a nearest unit quaternion: every component
+/// finite and one not zero (however small: [`normalized`] scales first).
+fn turns<T: Real>(q: T::Q) -> bool {
+    let c = q.to_xyzw();
+    c.iter().all(|x| x.is_finite()) && c.iter().any(|&x| x != T::ZERO)
+}
+
+/// The unit quaternion nearest `q` (which [`turns`]), exact to rounding
+/// whatever its norm: divided by its largest component first, so that
+/// its squared norm neither overflows nor underflows.
+fn normalized<T: Real>(q: T::Q) -> T::Q {
+    let c = q.to_xyzw();
+    let big = c.iter().fold(T::ZERO, |m, x| m.max(x.abs()));
+    let c = c.map(|x| x / big);
+    let norm = c.iter().fold(T::ZERO, |s, &x| s + x * x).sqrt();
+    <T::Q as Rotation<T>>::from_xyzw(c.map(|x| x / norm))
 }
 
 /// What a query does with its input.
@@ -165,11 +184,16 @@ fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3
         && a.pose.position.is_finite()
         && b.pose.position.is_finite()
         && motion.is_finite()
-        && turns(a.pose.rotation.length_squared())
-        && turns(b.pose.rotation.length_squared());
+        && turns::<T>(a.pose.rotation)
+        && turns::<T>(b.pose.rotation);
     let m = magnitude(a, b, motion);
-    if !sound || !m.is_finite() || m <= T::ZERO {
+    if !sound || !m.is_finite() {
         return Verdict::Refuse;
+    }
+    let (lo, hi) = range::<T>();
+    if m <= hi && (m >= lo || m == T::ZERO) {
+        // In range: only a rotation not unit to rounding sent it here.
+        return Verdict::Rescale(T::ONE);
     }
     // 2^-floor(log2 m), in f64 (exact for both precisions' exponents).
     #[allow(clippy::cast_possible_truncation)]
@@ -182,14 +206,15 @@ fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3
     }
 }
 
-/// A query's input scaled by a power of two `k`, A moved to the origin:
+/// A query's input with its rotations normalised and scaled by a power of
+/// two `k` (1 when only a rotation was not unit), A moved to the origin:
 /// every length times `k` exactly, so the scaled query is the same query
 /// (up to the rounding of B's offset, which a direct query makes too),
 /// answered inside the range. Its answers are mapped back by the methods
 /// below: lengths divided by `k`, points moved back by A's position.
-pub(crate) struct Scaled<T: Real> {
-    a: Shape<T>,
-    b: Shape<T>,
+pub(crate) struct Scaled<'a, T: Real> {
+    a: Cow<'a, Shape<T>>,
+    b: Cow<'a, Shape<T>>,
     pose_a: Pose<T>,
     pose_b: Pose<T>,
     /// The motion, scaled.
@@ -200,25 +225,39 @@ pub(crate) struct Scaled<T: Real> {
     origin: V3<T>,
 }
 
-impl<T: Real> Scaled<T> {
-    /// `a`, `b` and `motion` scaled by `k`; records why (a text before the
-    /// scaled query, which records itself in its own coordinates).
+impl<'a, T: Real> Scaled<'a, T> {
+    /// `a`, `b` and `motion` scaled by `k`, rotations normalised; records
+    /// why (a text before the scaled query, which records itself in its
+    /// own coordinates). Shapes are copied only when `k` is not 1.
     #[cold]
     #[inline(never)]
-    pub(crate) fn new(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>, k: T) -> Self {
+    pub(crate) fn new(a: &Placed<'a, T>, b: &Placed<'a, T>, motion: V3<T>, k: T) -> Self {
         rec::text!(
-            "magnitude {:e} outside [{:e}, {:e}]: the query runs scaled by {:e} (exact), A at the origin",
+            "magnitude {:e} (range [{:e}, {:e}]), rotations' squared norms {:?} and {:?}: \
+             the query runs scaled by {:e} (exact), rotations normalised, A at the origin",
             magnitude(a, b, motion).to_f64(),
             range::<T>().0.to_f64(),
             range::<T>().1.to_f64(),
+            a.pose.rotation.length_squared(),
+            b.pose.rotation.length_squared(),
             k.to_f64()
         );
         let origin = a.pose.position;
+        let shape = |s: &'a Shape<T>| {
+            if k == T::ONE {
+                Cow::Borrowed(s)
+            } else {
+                Cow::Owned(s.scaled(k))
+            }
+        };
         Self {
-            a: a.shape.scaled(k),
-            b: b.shape.scaled(k),
-            pose_a: Pose::new(V3::<T>::ZERO, a.pose.rotation),
-            pose_b: Pose::new((b.pose.position - origin) * k, b.pose.rotation),
+            a: shape(a.shape),
+            b: shape(b.shape),
+            pose_a: Pose::new(V3::<T>::ZERO, normalized::<T>(a.pose.rotation)),
+            pose_b: Pose::new(
+                (b.pose.position - origin) * k,
+                normalized::<T>(b.pose.rotation),
+            ),
             motion: motion * k,
             inv: T::ONE / k,
             origin,
@@ -228,8 +267,8 @@ impl<T: Real> Scaled<T> {
     /// The scaled shapes, placed.
     pub(crate) fn placed(&self) -> (Placed<'_, T>, Placed<'_, T>) {
         (
-            Placed::new(&self.a, self.pose_a),
-            Placed::new(&self.b, self.pose_b),
+            Placed::new(self.a.as_ref(), self.pose_a),
+            Placed::new(self.b.as_ref(), self.pose_b),
         )
     }
 
@@ -316,6 +355,16 @@ pub fn check<T: Real>(
     for (body, s) in [("a", a.shape), ("b", b.shape)] {
         s.validate()
             .map_err(|error| InputError::Shape { body, error })?;
+        if !s.sizes.is_finite() {
+            // Valid points whose sum (the hull's centroid) overflows.
+            return Err(InputError::Shape {
+                body,
+                error: ShapeError::NotFinite {
+                    field: "points",
+                    value: "a sum that overflows".to_owned(),
+                },
+            });
+        }
     }
     let vectors = [
         ("a.position", a.pose.position),
@@ -334,7 +383,7 @@ pub fn check<T: Real>(
         ("a.rotation", a.pose.rotation),
         ("b.rotation", b.pose.rotation),
     ] {
-        if !turns(q.length_squared()) {
+        if !turns::<T>(q) {
             return Err(InputError::Rotation {
                 field,
                 value: format!("{:?}", q.to_xyzw()),
@@ -359,7 +408,7 @@ pub(crate) fn indirect<T: Real, R>(
     b: &Placed<'_, T>,
     motion: V3<T>,
     invalid: impl FnOnce() -> R,
-    scaled: impl FnOnce(&Scaled<T>, &Placed<'_, T>, &Placed<'_, T>, V3<T>) -> R,
+    scaled: impl FnOnce(&Scaled<'_, T>, &Placed<'_, T>, &Placed<'_, T>, V3<T>) -> R,
 ) -> Option<R> {
     match verdict(a, b, motion) {
         Verdict::Run => None,

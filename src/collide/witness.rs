@@ -205,8 +205,9 @@ struct Model<T: Real> {
 }
 
 impl<T: Real> Model<T> {
-    /// The model at `e` (`None` when the flats are inconsistent).
-    fn at(e: &Eval<T>) -> Option<Self> {
+    /// The model at `e` (`None` when the flats are inconsistent); `least`
+    /// is the least length that counts ([`Tol::least`]).
+    fn at(e: &Eval<T>, least: T) -> Option<Self> {
         let n = e.n;
         let (flats, k, shared) = constraints(e);
         if k == 2 {
@@ -229,7 +230,10 @@ impl<T: Real> Model<T> {
             let (t1, t2) = crate::real::tangents::<T>(n);
             (n, [t1, t2])
         };
-        let l = e.l.max(T::EPSILON);
+        // Kept positive at touching, relative to the size: an absolute
+        // floor swamped shapes below 2^-52 (a capsule's cap taken for the
+        // witness at 2^-139, "unique").
+        let l = e.l.max(least);
         // Each side's rate where the witness on it will be.
         let (ra, rb) = (
             e.fa.rate(e.fb.point - n * e.l),
@@ -414,13 +418,24 @@ impl<T: Real> Tol<T> {
     /// The tolerances for the shapes of `cso`.
     fn of(cso: &Cso<'_, T>) -> Self {
         let reach = cso.scale + cso.offset().length();
-        let k = T::ONE / cso.scale.max(T::EPSILON);
+        let k = if cso.scale > T::ZERO {
+            T::ONE / cso.scale
+        } else {
+            T::ONE
+        };
         Self {
             scale: cso.scale,
             floor: T::from_f64(16.0) * T::EPSILON * reach,
             slack: T::from_f64(64.0) * T::EPSILON * reach,
             share: (cso.scales.0 * k, cso.scales.1 * k),
         }
+    }
+
+    /// The least length that counts: ε × the size (ε for shapes of size
+    /// 0), where a divisor or a Hessian's diagonal is kept from 0.
+    fn least(&self) -> T {
+        let l = T::EPSILON * self.scale;
+        if l > T::ZERO { l } else { T::EPSILON }
     }
 }
 
@@ -483,7 +498,7 @@ fn descend<T: Real>(
 ) -> Option<Model<T>> {
     let four_eps = T::from_f64(4.0) * T::EPSILON;
     while *steps < MAX_STEPS {
-        let m = Model::at(cur)?;
+        let m = Model::at(cur, tol.least())?;
         if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
             return Some(m);
         }
@@ -531,7 +546,7 @@ fn judge<T: Real>(
     model: Option<Model<T>>,
 ) -> (Option<Pair<T>>, Witness) {
     let best = witnesses(cso, cur, tol.slack);
-    let model = model.or_else(|| Model::at(cur));
+    let model = model.or_else(|| Model::at(cur, tol.least()));
     let shared = model.map_or_else(|| constraints(cur).2, |m| m.shared);
     let settled = match (model, best) {
         (Some(m), Some((a, b))) => {
@@ -546,8 +561,9 @@ fn judge<T: Real>(
                 m.residual().max(off) + turn * (moved + T::from_f64(64.0) * T::EPSILON) + tol.floor;
             // Residuals at the rounding floor turn the normal by no more
             // than the input's own rounding does.
-            let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(T::EPSILON);
-            let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(T::EPSILON);
+            let least = tol.least();
+            let free = (m.residual() - tol.floor).max(T::ZERO) / m.stiffness().max(least);
+            let fixed = (off - tol.floor).max(T::ZERO) / cur.l.max(least);
             points <= witness_tol::<T>() * tol.scale
                 && free.max(fixed).max(moved) <= normal_tol::<T>()
         }

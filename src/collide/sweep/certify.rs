@@ -131,8 +131,8 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     };
     // A crossing before the plane's bound contradicts it: rounding in a
     // sliver triangle, not a proof.
-    let before =
-        T::from_f64(64.0) * T::EPSILON * (x.length() + cso.scale) / closing.abs().max(T::EPSILON);
+    let reach = x.length() + cso.scale;
+    let before = T::from_f64(64.0) * T::EPSILON * reach / closing.abs().max(T::EPSILON * reach);
     let credible = |t: T| closing <= T::ZERO || t >= lower - before;
     let snapped =
         |c: Crossing<T>, unique: Option<Unique>| snap(c, unique.unwrap_or(Unique::Neither), hub, m);
