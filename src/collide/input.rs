@@ -124,11 +124,13 @@ pub(crate) fn valid<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>
 }
 
 /// Whether a rotation of squared norm `n2` is unit to rounding (false for
-/// NaN): the closed forms rotate with it as it is.
+/// NaN): the closed forms rotate with it as it is. 16ε holds every output
+/// of [`normalized`] (its rounding stays within 8ε), so a scaled query
+/// never comes back here.
 #[allow(clippy::inline_always)]
 #[inline(always)]
 fn unit<T: Real>(n2: T) -> bool {
-    (n2 - T::ONE).abs() <= T::from_f64(4.0) * T::EPSILON
+    (n2 - T::ONE).abs() <= T::from_f64(16.0) * T::EPSILON
 }
 
 /// Whether a rotation has a nearest unit quaternion: every component
@@ -439,4 +441,27 @@ pub(crate) fn refuse<T: Real, R>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V
             .map_or_else(String::new, |e| e.to_string())
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Normalised quaternions pass [`unit`] in both precisions, whatever
+    /// their norm before (the scaled path relies on it not to recurse).
+    #[test]
+    fn normalised_rotations_are_unit_to_rounding() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || super::super::uniform(&mut seed) * 2.0 - 1.0;
+        for i in 0..20_000 {
+            let scale = [1e-300, 1e-30, 1e-3, 1.0, 3.0, 1e30, 1e300][i % 7];
+            let c = [next(), next(), next(), next()].map(|x| x * scale);
+            let q64 = normalized::<f64>(<glam::DQuat as Rotation<f64>>::from_xyzw(c));
+            assert!(unit(q64.length_squared()), "{c:?}");
+            #[allow(clippy::cast_possible_truncation)]
+            let c32 = c.map(|x| (x / scale * 1e-20) as f32);
+            let q32 = normalized::<f32>(<glam::Quat as Rotation<f32>>::from_xyzw(c32));
+            assert!(unit(q32.length_squared()), "{c32:?}");
+        }
+    }
 }
