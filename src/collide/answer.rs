@@ -3,10 +3,9 @@
 //! query model, a test, or a user's own code inside `record()`. Only the
 //! outermost query of a thread records ([`rec::QueryGuard`]): EPA's inner
 //! GJK, a signed distance's GJK and EPA, a sweep's distances add nothing.
-//! A refused input ([`Status::InvalidInput`]) records no answer: its
-//! recording ends with the text naming what is wrong.
+//! A refused input (`Status::InvalidInput`, `input::refuse`) never gets
+//! here: its recording ends with the text naming what is wrong.
 
-use super::Status;
 use super::epa::Penetration;
 use super::gjk::{Distance, Overlap};
 use super::signed::SignedDistance;
@@ -18,7 +17,7 @@ use cspace_recorder::{self as rec, IntoVec3 as _};
 /// A distance query's answer.
 #[inline]
 pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
-    if query.outermost() && d.status != Status::InvalidInput {
+    if query.outermost() {
         rec::answer!(rec::Answer::Distance {
             distance: d.distance.into_scalar(),
             point_a: d.point_a.into_vec3(),
@@ -31,7 +30,7 @@ pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
 /// An intersect query's answer.
 #[inline]
 pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
-    if query.outermost() && o.status != Status::InvalidInput {
+    if query.outermost() {
         rec::answer!(rec::Answer::Intersect {
             intersecting: o.intersecting,
             axis: None,
@@ -42,7 +41,7 @@ pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
 /// A penetration query's answer.
 #[inline]
 pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) {
-    if query.outermost() && p.status != Status::InvalidInput {
+    if query.outermost() {
         rec::answer!(rec::Answer::Penetration {
             depth: p.depth.into_scalar(),
             normal: p.normal.into_vec3(),
@@ -56,7 +55,7 @@ pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) 
 /// answer when overlapping.
 #[inline]
 pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
-    if !query.outermost() || s.status == Status::InvalidInput {
+    if !query.outermost() {
         return;
     }
     if s.distance > T::ZERO {
@@ -85,7 +84,7 @@ pub(crate) fn sweep<T: Real>(
     motion: V3<T>,
     s: &Sweep<T>,
 ) {
-    if query.outermost() && s.status != Status::InvalidInput {
+    if query.outermost() {
         let stop = if s.hit { s.toi } else { T::ONE };
         rec::answer!(rec::Answer::Sweep {
             hit: s.hit,
