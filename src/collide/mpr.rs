@@ -117,7 +117,7 @@ pub(crate) fn portal_rel<T: Real>() -> T {
 /// times their size and separation, so it is invariant to scale and translation.
 pub(crate) fn tolerance<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> (T, T) {
     let size = a.shape.scale() + b.shape.scale() + interior(a, b).w.max_abs();
-    // Zero only for two points at one place (smaller queries are refused):
+    // Zero only for two points at one place (small queries run scaled):
     // any unit does then.
     let size = if size > T::ZERO { size } else { T::ONE };
     (portal_rel::<T>() * size, size)
