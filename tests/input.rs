@@ -285,16 +285,30 @@ fn only_a_magnitude_that_overflows_or_cannot_be_scaled_is_refused() {
             .contains("overflows or is too small to scale in f64"),
         "{e}"
     );
-    // Two points closer than any power of two of f64 can scale: 5e-324.
-    let point = Shape::<f64>::new(cspace::Geom::Point);
+    // A box whose half extents sum past f64's largest number.
+    let huge = Shape::<f64>::cuboid(V3::<f64>::from_f64([1e308; 3]));
+    let e = refused(&at(&huge, 0.0), &at(&s2, 3.0), motion, "1e308 box", false);
+    assert!(matches!(e, InputError::Magnitude { .. }), "{e}");
+    // Two f32 points closer than its largest power of two can bring into
+    // its range: 1e-45 (2^-149; 2^127 × that is 2^-22).
+    let point = Shape::<f32>::new(cspace::Geom::Point);
     let e = refused(
         &at(&point, 0.0),
-        &at(&point, 5e-324),
-        motion * 0.0,
-        "5e-324",
+        &at(&point, 1e-45),
+        V3::<f32>::ZERO,
+        "f32 1e-45",
         false,
     );
-    assert!(matches!(e, InputError::Magnitude { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            InputError::Magnitude {
+                precision: "f32",
+                ..
+            }
+        ),
+        "{e}"
+    );
     // A NaN in f32.
     let (a32, b32) = (
         Shape::<f32>::sphere(1.0),
@@ -358,6 +372,29 @@ fn magnitudes_beyond_the_direct_range_are_answered_scaled() {
     answered_at(&p32, &p32, 4e-7, 4e-7, "f32 points");
     let t32 = Shape::<f32>::cuboid(V3::<f32>::from_f64([1e-9; 3]));
     answered_at(&t32, &t32, 3e-9, 1e-9, "f32 below");
+    // Subnormal magnitudes a smaller power of two brings into range (a
+    // review's cases: refused before): f64 points 1e-310 and 5e-324 apart,
+    // f32 ones 2^-130 apart.
+    let p64 = Shape::<f64>::new(cspace::Geom::Point);
+    answered_at(&p64, &p64, 1e-310, 1e-310, "f64 1e-310");
+    let d = gjk::distance(&at(&p64, 0.0), &at(&p64, 5e-324));
+    assert_eq!((d.distance, d.status), (5e-324, Status::Converged));
+    answered_at(&p32, &p32, (-130f64).exp2(), (-130f64).exp2(), "f32 2^-130");
+    // An f32 hull near its largest numbers (its centroid's sum overflowed).
+    let far32 = Shape::<f32>::hull(
+        [
+            [2e38, 0.0, 0.0],
+            [2e38, 1.0, 0.0],
+            [2e38, 0.0, 1.0],
+            [1.9e38, 0.0, 0.0],
+        ]
+        .map(V3::<f32>::from_f64)
+        .to_vec(),
+    );
+    let o = Shape::<f32>::sphere(1.0);
+    let d = gjk::distance(&at(&o, 0.0), &at(&far32, 0.0));
+    assert_eq!(d.status, Status::Converged, "{d:?}");
+    assert!((f64::from(d.distance) / 1.9e38 - 1.0).abs() < 1e-6, "{d:?}");
     // The answer's points are where the unscaled shapes are.
     let d = gjk::distance(&at(&tiny, 0.0), &at(&tiny, 3.0 * r));
     assert_eq!(d.point_a.to_f64()[0] / r, 1.0);

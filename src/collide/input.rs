@@ -197,11 +197,18 @@ fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3
         // In range: only a rotation not unit to rounding sent it here.
         return Verdict::Rescale(T::ONE);
     }
-    // 2^-floor(log2 m), in f64 (exact for both precisions' exponents).
+    // 2^-floor(log2 m), in f64 (exact for both precisions' exponents),
+    // at most the precision's largest power of two: a subnormal magnitude
+    // may need less than the whole way to [1, 2) to come into range.
     #[allow(clippy::cast_possible_truncation)]
     let e = m.to_f64().log2().floor() as i32;
-    let k = T::from_f64(2f64.powi(-e));
-    if k.is_finite() && k > T::ZERO && (m * k).is_finite() {
+    let largest = match T::PRECISION {
+        rec::Precision::F64 => 1023,
+        rec::Precision::F32 => 127,
+    };
+    let k = T::from_f64(2f64.powi((-e).min(largest)));
+    let scaled = m * k;
+    if scaled >= lo && scaled <= hi {
         Verdict::Rescale(k)
     } else {
         Verdict::Refuse
@@ -245,6 +252,15 @@ impl<'a, T: Real> Scaled<'a, T> {
             k.to_f64()
         );
         let origin = a.pose.position;
+        // Rotations unit to rounding are kept as they are: the scaled
+        // query is then the same query, bit for bit.
+        let turn = |q: T::Q| {
+            if unit(q.length_squared()) {
+                q
+            } else {
+                normalized::<T>(q)
+            }
+        };
         let shape = |s: &'a Shape<T>| {
             if k == T::ONE {
                 Cow::Borrowed(s)
@@ -255,11 +271,8 @@ impl<'a, T: Real> Scaled<'a, T> {
         Self {
             a: shape(a.shape),
             b: shape(b.shape),
-            pose_a: Pose::new(V3::<T>::ZERO, normalized::<T>(a.pose.rotation)),
-            pose_b: Pose::new(
-                (b.pose.position - origin) * k,
-                normalized::<T>(b.pose.rotation),
-            ),
+            pose_a: Pose::new(V3::<T>::ZERO, turn(a.pose.rotation)),
+            pose_b: Pose::new((b.pose.position - origin) * k, turn(b.pose.rotation)),
             motion: motion * k,
             inv: T::ONE / k,
             origin,
@@ -357,16 +370,6 @@ pub fn check<T: Real>(
     for (body, s) in [("a", a.shape), ("b", b.shape)] {
         s.validate()
             .map_err(|error| InputError::Shape { body, error })?;
-        if !s.sizes.is_finite() {
-            // Valid points whose sum (the hull's centroid) overflows.
-            return Err(InputError::Shape {
-                body,
-                error: ShapeError::NotFinite {
-                    field: "points",
-                    value: "a sum that overflows".to_owned(),
-                },
-            });
-        }
     }
     let vectors = [
         ("a.position", a.pose.position),
@@ -392,8 +395,8 @@ pub fn check<T: Real>(
             });
         }
     }
-    // What is left: a magnitude that overflows (an offset or a sum of
-    // finite parts) or is too small to scale.
+    // What is left: a magnitude that overflows (an offset, or a sum of
+    // finite sizes) or is too small to scale.
     Err(InputError::Magnitude {
         magnitude: magnitude(a, b, motion).to_f64(),
         precision: T::PRECISION.name(),

@@ -9,7 +9,7 @@
 //! (accepted ones are renormalised), a sweep without `translation`, an
 //! algorithm that does not answer the query, and what the algorithms
 //! themselves refuse ([`input::check`]: a scene whose magnitude as a whole
-//! is outside its precision's range).
+//! overflows; one outside the range answered directly runs scaled).
 
 use super::query::{
     Algorithm, MAX_ABS_F32, MAX_ABS_F64, MIN_ABS_F32, MIN_ABS_F64, Query, QueryError, QueryKind,

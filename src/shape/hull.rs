@@ -18,10 +18,14 @@ impl<T: Real> Hull<T> {
     #[must_use]
     pub fn new(points: Vec<V3<T>>) -> Self {
         let extent = hull_extent::<T>(&points);
+        // The mean as a sum of `q / n`: finite for any finite points (a sum
+        // of them first overflowed near f32's largest numbers), NaN or
+        // infinite if one is not.
         let centroid = if points.is_empty() {
             V3::<T>::ZERO
         } else {
-            points.iter().fold(V3::<T>::ZERO, |s, &q| s + q) / T::from_f64(points.len() as f64)
+            let n = T::from_f64(points.len() as f64);
+            points.iter().fold(V3::<T>::ZERO, |s, &q| s + q / n)
         };
         let fingerprint = points.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, p| {
             p.to_f64().iter().fold(h, |h, c| mix(h, c.to_bits()))
