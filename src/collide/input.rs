@@ -243,7 +243,8 @@ impl<'a, T: Real> Scaled<'a, T> {
     pub(crate) fn new(a: &Placed<'a, T>, b: &Placed<'a, T>, motion: V3<T>, k: T) -> Self {
         rec::text!(
             "magnitude {:e} (range [{:e}, {:e}]), rotations' squared norms {:?} and {:?}: \
-             the query runs scaled by {:e} (exact), rotations normalised, A at the origin",
+             the query runs scaled by {:e} (exact), A at the origin, rotations not unit \
+             to rounding normalised",
             magnitude(a, b, motion).to_f64(),
             range::<T>().0.to_f64(),
             range::<T>().1.to_f64(),
