@@ -103,8 +103,7 @@ impl<T: Real> Penetration<T> {
     /// The answer to input the query refused ([`Status::InvalidInput`]):
     /// every number NaN.
     pub(crate) fn invalid() -> Self {
-        let nan = T::from_f64(f64::NAN);
-        let v = V3::<T>::new(nan, nan, nan);
+        let (nan, v) = super::input::nans::<T>();
         Self {
             depth: nan,
             normal: v,

@@ -132,8 +132,7 @@ impl<T: Real> Distance<T> {
     /// The answer to input the query refused ([`Status::InvalidInput`]):
     /// every number NaN, nothing certified.
     pub(crate) fn invalid() -> Self {
-        let nan = T::from_f64(f64::NAN);
-        let v = V3::<T>::new(nan, nan, nan);
+        let (nan, v) = super::input::nans::<T>();
         Self {
             distance: nan,
             point_a: v,

@@ -112,15 +112,29 @@ pub fn magnitude<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -
 /// makes.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-pub(crate) fn valid<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> bool {
+fn valid<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3<T>) -> bool {
     let qa = a.pose.rotation.length_squared();
     let qb = b.pose.rotation.length_squared();
     // A difference of positions is finite only if both are; a shape's
     // cached sum of sizes is NaN when it is invalid; NaN fails every
     // comparison.
     let m = magnitude(a, b, motion);
+    direct(m) && unit(qa) && unit(qb)
+}
+
+/// Whether a magnitude is answered directly: inside the range, or 0 (false
+/// for NaN).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn direct<T: Real>(m: T) -> bool {
     let (lo, hi) = range::<T>();
-    m <= hi && (m >= lo || m == T::ZERO) && unit(qa) && unit(qb)
+    m <= hi && (m >= lo || m == T::ZERO)
+}
+
+/// The numbers of a refused answer: a NaN and a vector of them.
+pub(crate) fn nans<T: Real>() -> (T, V3<T>) {
+    let nan = T::from_f64(f64::NAN);
+    (nan, V3::<T>::new(nan, nan, nan))
 }
 
 /// Whether a rotation of squared norm `n2` is unit to rounding (false for
@@ -192,8 +206,7 @@ fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3
     if !sound || !m.is_finite() {
         return Verdict::Refuse;
     }
-    let (lo, hi) = range::<T>();
-    if m <= hi && (m >= lo || m == T::ZERO) {
+    if direct(m) {
         // In range: only a rotation not unit to rounding sent it here.
         return Verdict::Rescale(T::ONE);
     }
@@ -207,8 +220,7 @@ fn verdict_out_of_line<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, motion: V3
         rec::Precision::F32 => 127,
     };
     let k = T::from_f64(2f64.powi((-e).min(largest)));
-    let scaled = m * k;
-    if scaled >= lo && scaled <= hi {
+    if direct(m * k) {
         Verdict::Rescale(k)
     } else {
         Verdict::Refuse

@@ -124,8 +124,7 @@ impl<T: Real> Sweep<T> {
     /// The answer to input the query refused ([`Status::InvalidInput`]):
     /// no hit, every number NaN.
     pub(crate) fn invalid() -> Self {
-        let nan = T::from_f64(f64::NAN);
-        let v = V3::<T>::new(nan, nan, nan);
+        let (nan, v) = crate::collide::input::nans::<T>();
         Self {
             toi: nan,
             toi_lower: nan,
