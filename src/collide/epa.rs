@@ -313,16 +313,34 @@ fn epa_after<T: Real>(
     }
     let e = expand(cso, simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
+    // Cores GJK called overlapping within its tolerance (its last point
+    // `dc` from the origin) may be apart, unless EPA's polytope proves the
+    // origin inside: apart by as much as GJK's closest points are (points
+    // of the cores, where the simplex's own `v` is only as good as a
+    // sliver's solve: 1.2e-5 for f32 cores 3.1e-5 apart), the depth is the
+    // radii less that. (f32 capsules whose segments pass 5.5e-6 apart: the
+    // flat polytope read a core depth of 0, the bracket `[r, r]` 5.5e-6
+    // above the depth.) A bracket then wider than the tolerance is not
+    // `Converged`.
+    let lower = if dc > T::ZERO && e.lower <= T::ZERO {
+        r - dc.max((ca - cb).length())
+    } else {
+        r + e.lower
+    };
+    let status = match e.status {
+        Status::Converged if e.depth + r - lower > rel_tol::<T>() * cso.scale => Status::Degenerate,
+        s => s,
+    };
     Penetration {
         depth: e.depth + r,
         normal,
         point_a: cso.world_point(e.point_a + e.normal * cso.radius_a),
         point_b: cso.world_point(e.point_b - e.normal * cso.radius_b),
-        lower_bound: e.lower + r,
+        lower_bound: lower,
         upper_bound: e.depth + r,
         intersecting: true,
         iterations: core.iterations + e.iterations,
-        status: e.status,
+        status,
     }
 }
 

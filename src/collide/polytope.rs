@@ -93,9 +93,28 @@ impl<T: Real> Polytope<T> {
     }
 
     /// A face on vertices `v`, oriented away from `inside`; `None` if degenerate.
+    ///
+    /// The normal is the cross product of the two edges at the vertex
+    /// opposite the longest (the widest angle): two long edges of a sliver
+    /// nearly parallel cancel, turning the normal by ε over their angle and
+    /// moving the plane by that times the distance to the face (f32: a
+    /// tiny box by a capsule's segment, EPA's lower bound 4.7e-6 above the
+    /// depth).
     pub(super) fn face(&self, v: [usize; 3]) -> Option<Face<T>> {
         let [a, b, c] = v.map(|i| self.verts[i].w);
-        let n = (b - a).cross(c - a).try_normalize()?;
+        let (ab, bc, ca) = (
+            (b - a).length_squared(),
+            (c - b).length_squared(),
+            (a - c).length_squared(),
+        );
+        let cross = if ab >= bc && ab >= ca {
+            (a - c).cross(b - c)
+        } else if bc >= ca {
+            (b - a).cross(c - a)
+        } else {
+            (c - b).cross(a - b)
+        };
+        let n = cross.try_normalize()?;
         let d = n.dot(a + b + c) / T::from_f64(3.0);
         Some(Face {
             v,
@@ -413,6 +432,17 @@ fn farthest<T: Real>(
     best
 }
 
+/// A CSO within the tolerance of a point or a line: its depth along unit
+/// `normal`, the support's height (an upper bound of the depth, as EPA's
+/// are; not 0: a cone 2.5e-5 across on a capsule's segment, the f32
+/// tolerance 9.7e-5, was 1.1e-5 deep).
+fn flat_along<T: Real>(cso: &Cso<'_, T>, normal: V3<T>) -> Start<T> {
+    Start::Flat {
+        normal,
+        depth: normal.dot(cso.support(normal).w).max(T::ZERO),
+    }
+}
+
 /// The polytope of GJK's four points if they make a proper tetrahedron;
 /// otherwise drops the point whose opposite face is nearest the origin.
 fn tetrahedron_or_drop<T: Real>(pts: &mut Points<T>, tol: T) -> Option<Box<Polytope<T>>> {
@@ -478,12 +508,7 @@ pub(super) fn blow_up<T: Real>(cso: &Cso<'_, T>, simplex: &[CsoPoint<T>], tol: T
         ];
         match farthest(cso, &axes, |w| (w - o).length(), tol) {
             Some(p) => pts.push(p),
-            None => {
-                return Start::Flat {
-                    normal: gjk::fallback_direction(cso),
-                    depth: T::ZERO,
-                };
-            }
+            None => return flat_along(cso, gjk::fallback_direction(cso)),
         }
     }
     if pts.len() == 2 {
@@ -496,20 +521,12 @@ pub(super) fn blow_up<T: Real>(cso: &Cso<'_, T>, simplex: &[CsoPoint<T>], tol: T
         };
         match farthest(cso, &dirs, off_line, tol) {
             Some(p) => pts.push(p),
-            None => {
-                return Start::Flat {
-                    normal: dirs[0],
-                    depth: T::ZERO,
-                };
-            }
+            None => return flat_along(cso, dirs[0]),
         }
     }
     let [a, b, c] = [pts[0].w, pts[1].w, pts[2].w];
     let Some(n) = (b - a).cross(c - a).try_normalize() else {
-        return Start::Flat {
-            normal: gjk::fallback_direction(cso),
-            depth: T::ZERO,
-        };
+        return flat_along(cso, gjk::fallback_direction(cso));
     };
     let up = cso.support(n);
     let down = cso.support(-n);
