@@ -91,9 +91,32 @@ pub(super) fn advance<T: Real>(
             let normal = last.unwrap_or_else(|| touching(&cso, &simplex, &core));
             return certified(start, motion, t, normal, &simplex, iterations, core.status);
         }
-        let distance = dc - r;
         // Unit normal from A to B in A's frame: the core distance vector is a − b.
         let n = gjk::face_normal(&simplex, core.v).unwrap_or(-core.v / dc);
+        // The step and a miss stand on the support plane along `n`: its gap
+        // must be the distance. GJK's `|v|` is an upper bound of the
+        // distance; converged, the plane along `n` is within the tolerance
+        // of it, but a stalled GJK's need not separate at all (a needle's
+        // apex onto a plate 4e-8 thick: |v| 2.7e-9, the plane's gap
+        // −9.9e-8, and the step passed the whole contact, a `Converged`
+        // miss). Measure the plane's gap with one more support.
+        let distance = if core.status == Status::Converged {
+            dc - r
+        } else {
+            let gap = -n.dot(cso.support(n).w) - r;
+            if gap < dc - r - tol && warm_started && !restarted {
+                rec::text!("stalled gjk's plane does not separate by its distance: cold start");
+                restarted = true;
+                simplex = Simplex::new();
+                continue;
+            }
+            if gap <= tol {
+                rec::text!("stalled gjk's plane does not separate: contact");
+                let normal = last.unwrap_or_else(|| cso.world_vector(n));
+                return certified(start, motion, t, normal, &simplex, iterations, core.status);
+            }
+            gap.min(dc - r)
+        };
         let closing = d_local.dot(n);
         // A warm start can leave GJK stuck on a simplex it cannot improve (a
         // repeated support, bounds far apart): its direction is no normal,

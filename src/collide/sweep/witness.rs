@@ -5,23 +5,57 @@
 use super::certify::Unique;
 use super::polish::Polished;
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, feature};
+use crate::collide::feature::{Feature, Region, feature};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
+
+/// Where a hit's contact lies, for [`hit_witness`]: its normal was
+/// polished at one time and the contact is somewhere in the bracket.
+pub(super) struct Blur<T: Real> {
+    /// How far the polished point may be from the contact across the
+    /// normal: the bracket times the motion's part across it.
+    pub spread: T,
+    /// A's support point at the contact and B's, A standing still (A's
+    /// frame).
+    pub at: (V3<T>, V3<T>),
+    /// The touching tolerance (a length).
+    pub touch: T,
+}
 
 /// [`contact_witness`] of a hit with `status`: without a tight bracket
 /// the contact points are a crossing's at its upper end, which slides
 /// along a nearly level side (swept MPR, a capsule's side 1e-9 rad from
 /// a face: 0.31 of the size off, `Unique`), so they are approximate.
 /// With it the side the contact points must snap to (`contact_witness`).
+/// A `Unique` contact is also `Approximate` where its normal cannot be
+/// trusted to the tolerance though the polish settled: a vertex at a
+/// face's boundary within the touching tolerance (f32,
+/// [`at_face_boundary`]), or a normal fixed by a curvature too small or
+/// blurred by the bracket ([`blurred`]).
 pub(super) fn hit_witness<T: Real>(
     cso: &Cso<'_, T>,
     p: &Polished<T>,
     status: Status,
+    blur: &Blur<T>,
 ) -> (Witness, Option<Unique>) {
-    match contact_witness(cso, p) {
+    let eta = normal_eta(cso);
+    let f = (
+        feature(cso.shape_a(), p.n, eta),
+        feature(cso.shape_b(), cso.b_direction(-p.n), eta),
+    );
+    match contact_witness(cso, p, &f) {
         (Witness::Unique, side) if status != Status::Converged => (Witness::Approximate, side),
+        (Witness::Unique, side) if at_face_boundary(cso, &f, blur.at, blur.touch) => {
+            rec::text!(
+                "a point at a face's boundary within the tolerance: the face fixes no normal"
+            );
+            (Witness::Approximate, side)
+        }
+        (Witness::Unique, side) if blurred(cso, p.n, &f, blur.spread) => {
+            rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
+            (Witness::Approximate, side)
+        }
         w => w,
     }
 }
@@ -54,7 +88,11 @@ pub(super) fn hit_witness<T: Real>(
 /// face: with the witness comes the side whose support set at the normal
 /// is a single point that does not turn with it (a vertex, not a rim
 /// point), whose support point is the contact point.
-fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Option<Unique>) {
+fn contact_witness<T: Real>(
+    cso: &Cso<'_, T>,
+    p: &Polished<T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+) -> (Witness, Option<Unique>) {
     let n = p.n;
     if !p.settled {
         return (Witness::Approximate, None);
@@ -68,11 +106,6 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
         rec::Precision::F64 => T::from_f64(1e-7),
     };
     let db = cso.b_direction(-n);
-    let eta = normal_eta(cso);
-    let (fa, fb) = (
-        feature(cso.shape_a(), n, eta),
-        feature(cso.shape_b(), db, eta),
-    );
     let face = |f: &Feature<T>, d: V3<T>| {
         f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
     };
@@ -81,7 +114,7 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     // boundary, which the polish could not tell. Neither radii nor a
     // curved support fix the normal there (a rim, a rounded cylinder, on a
     // plate's narrow face kept normals 7.8e-6 and 4.3e-6 rad off, `Unique`).
-    let tilted = (fa.count == 2 && !face(&fa, n)) || (fb.count == 2 && !face(&fb, db));
+    let tilted = (fa.count == 2 && !face(fa, n)) || (fb.count == 2 && !face(fb, db));
     // The side whose support stayed put must be a point at the normal's
     // error too: in f32 the probes call a hull's short edge a vertex (the
     // contact then an edge on a face, 0.11 rad off, `Unique`), and beside
@@ -89,8 +122,8 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     // rounded box's face on it, contact points 7.2 apart, `Unique`).
     let point = |f: &Feature<T>| f.count == 0 || f.radius > T::ZERO;
     let stayed = match p.unique {
-        Some(Unique::A) => point(&fa),
-        Some(Unique::B) => point(&fb),
+        Some(Unique::A) => point(fa),
+        Some(Unique::B) => point(fb),
         _ => false,
     };
     if f64_ && rounded && stayed && !tilted && !p.unconfirmed {
@@ -105,8 +138,8 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     // (beside a box 1e3 times larger a plate's face stays put under them:
     // its corner was the contact, 0.24 off the larger box's, `Unique`).
     let side = match p.unique {
-        Some(Unique::Neither | Unique::B) if vertex(&fa) && !stayed => Some(Unique::A),
-        Some(Unique::Neither | Unique::A) if vertex(&fb) && !stayed => Some(Unique::B),
+        Some(Unique::Neither | Unique::B) if vertex(fa) && !stayed => Some(Unique::A),
+        Some(Unique::Neither | Unique::A) if vertex(fb) && !stayed => Some(Unique::B),
         _ => None,
     };
     if !(stayed || fa.count == 0 || fb.count == 0 || crossing) {
@@ -128,7 +161,7 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     let sliding = !f64_ && fa.radius.max(fb.radius) > T::from_f64(F32_TURN) * cso.scale;
     let witness = if p.unconfirmed || sliding {
         Witness::Approximate
-    } else if face(&fa, n) || face(&fb, db) || edges || (!tilted && (rounded || curved)) {
+    } else if face(fa, n) || face(fb, db) || edges || (!tilted && (rounded || curved)) {
         Witness::Unique
     } else if rounded || curved {
         Witness::Approximate
@@ -137,6 +170,160 @@ fn contact_witness<T: Real>(cso: &Cso<'_, T>, p: &Polished<T>) -> (Witness, Opti
     };
     (witness, side)
 }
+
+/// Whether a normal fixed by curvature (the radii, a rim's or a curved
+/// side's turn) can be off by more than the witness tolerance (1e-7 rad
+/// in f64, 1e-3 in f32). Polished `spread` off the contact across it, the
+/// normal turns by `spread` over the curvature radius left free. And a
+/// curvature radius below [`SMALL`] of the size (the scale is the larger
+/// shape's) fixes no normal to the tolerance: the polish's probes and its
+/// edge and Newton steps work to the size, and beside a shape 1e3 times
+/// larger a hull's vertex on a sphere, a cone's rim on a cylinder's side,
+/// a cylinder's rim on a capsule's were 1.3e-7 to 1.3e-5 rad off,
+/// `Unique`. A face at `n` fixes the normal whatever either.
+fn blurred<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    spread: T,
+) -> bool {
+    let radii = cso.radius_a + cso.radius_b;
+    if !cso.curved() && radii == T::ZERO {
+        return false;
+    }
+    let turn = match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(1e-3),
+        rec::Precision::F64 => T::from_f64(1e-7),
+    };
+    if fa.count == 2 || fb.count == 2 {
+        return false;
+    }
+    // The supports' summed curvature radius along a unit `w` across `n`
+    // (A's frame): the radii in every direction, a rim's or a curved
+    // side's turn along its tangent.
+    let across = |v: V3<T>| v - n * n.dot(v);
+    let (ta, tb) = (across(fa.tangent), across(cso.b_vector(fb.tangent)));
+    let rho_along =
+        |w: V3<T>| radii + fa.radius * ta.dot(w) * ta.dot(w) + fb.radius * tb.dot(w) * tb.dot(w);
+    // A segment's direction fixes the normal's turn about it (the normal is
+    // perpendicular to it): only the turn across it is left to curvature;
+    // two crossing segments fix the normal.
+    let segment = |f: &Feature<T>, v: V3<T>| {
+        if f.count == 1 {
+            across(v).try_normalize()
+        } else {
+            None
+        }
+    };
+    let rho = match (
+        segment(fa, fa.flats[0]),
+        segment(fb, cso.b_vector(fb.flats[0])),
+    ) {
+        (Some(f), Some(g)) if f.cross(g).length() > turn => return false,
+        (Some(f), _) | (None, Some(f)) => rho_along(n.cross(f)),
+        (None, None) => {
+            // The least eigenvalue of the 2 × 2 turn across `n`.
+            let u = across(if n.x().abs() < T::from_f64(0.6) {
+                V3::<T>::X
+            } else {
+                V3::<T>::Y
+            })
+            .try_normalize()
+            .unwrap_or(V3::<T>::Z);
+            let w = n.cross(u);
+            let (p, q) = (rho_along(u), rho_along(w));
+            let r = fa.radius * ta.dot(u) * ta.dot(w) + fb.radius * tb.dot(u) * tb.dot(w);
+            let half = (p - q) * T::HALF;
+            (p + q) * T::HALF - (half * half + r * r).sqrt()
+        }
+    };
+    // The curvature that fixes the normal: the radii, a curved side's
+    // across its segment, the smaller of two rims.
+    let side = |f: &Feature<T>| if f.count == 1 { f.radius } else { T::ZERO };
+    let rims = if fa.count == 0 && fb.count == 0 && fa.radius > T::ZERO && fb.radius > T::ZERO {
+        fa.radius.min(fb.radius)
+    } else {
+        T::ZERO
+    };
+    let small = radii + side(fa) + side(fb) + rims;
+    (small > T::ZERO && small < T::from_f64(SMALL) * cso.scale)
+        || (rho > T::ZERO && spread > turn * rho)
+}
+
+/// The normal of a face of A or B (A's frame, from A towards B) within
+/// the witness tolerance of the polished normal `n` (f64): the contact's
+/// normal is that face's, exactly. The polish stops 1e-8 to 2.5e-8 rad
+/// off it, which a rim on the face slides by its turn (1e-8 to 1.2e-7 of
+/// the size off, `Unique`).
+pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
+    // Polytope cores without radii: the polish's face is exact already.
+    if T::PRECISION != rec::Precision::F64
+        || !(cso.curved() || cso.radius_a + cso.radius_b > T::ZERO)
+    {
+        return None;
+    }
+    let turn = T::from_f64(1e-7);
+    let eta = normal_eta(cso);
+    let oriented = |f: V3<T>| {
+        let f = f.try_normalize()?;
+        let f = if f.dot(n) < T::ZERO { -f } else { f };
+        (f.cross(n).length() <= turn).then_some(f)
+    };
+    let fa = feature(cso.shape_a(), n, eta);
+    if fa.count == 2
+        && !fa.thin
+        && let Some(f) = oriented(fa.flats[0].cross(fa.flats[1]))
+    {
+        return Some(f);
+    }
+    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
+    if fb.count == 2 && !fb.thin {
+        return oriented(cso.b_vector(fb.flats[0].cross(fb.flats[1])));
+    }
+    None
+}
+
+/// Whether, in f32, a point of one shape (`q_a` on A, `q_b` on B, both
+/// A's frame with A at the time of impact) touches the other's face at
+/// `n` within `margin` of that face's boundary: the face's normal is then
+/// not the contact's to f32's precision (an f32 cone's apex on a plate's
+/// narrow face 7e-8 wide took a broad face's normal, 1.57 rad off,
+/// `Unique`): any normal of the boundary's cone touches.
+fn at_face_boundary<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    (q_a, q_b): (V3<T>, V3<T>),
+    margin: T,
+) -> bool {
+    if T::PRECISION != rec::Precision::F32 {
+        return false;
+    }
+    let inside = |f: &Feature<T>, q: V3<T>| match f.region {
+        Region::Rect(c, u, v) => {
+            let (ul, vl) = (u.length(), v.length());
+            if ul <= T::ZERO || vl <= T::ZERO {
+                return T::ZERO;
+            }
+            let d = q - c;
+            let (x, y) = (d.dot(u) / ul, d.dot(v) / vl);
+            (ul - x.abs()).min(vl - y.abs())
+        }
+        Region::Disc(c, axis, r) => {
+            let d = q - c;
+            r - (d - axis * d.dot(axis)).length()
+        }
+        _ => T::MAX,
+    };
+    // A vertex: curvature (a rim's turn, a radius) would fix the normal.
+    let vertex =
+        |f: &Feature<T>, radius: T| f.count == 0 && f.radius == T::ZERO && radius == T::ZERO;
+    (fb.count == 2 && vertex(fa, cso.radius_a) && inside(fb, cso.b_local_point(q_a)) <= margin)
+        || (fa.count == 2 && vertex(fb, cso.radius_b) && inside(fa, q_b) <= margin)
+}
+
+/// The least curvature radius (of the size) that fixes a unique normal
+/// to the witness tolerance beside a larger shape (see [`blurred`]).
+const SMALL: f64 = 1e-2;
 
 /// The least turning radius (of the size) a curved support needs to fix
 /// the contact normal (see `contact_witness`).
