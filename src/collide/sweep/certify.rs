@@ -277,6 +277,7 @@ fn blur<T: Real>(
         // A's point at the contact, and B's with A standing still.
         at: (hub.a + m * t_e, hub.b - m * t_e),
         touch,
+        slide: (upper - lower) * m.length(),
     }
 }
 

@@ -6,6 +6,7 @@ use super::certify::Unique;
 use super::polish::Polished;
 use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, Region, feature};
+use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
@@ -21,6 +22,9 @@ pub(super) struct Blur<T: Real> {
     pub at: (V3<T>, V3<T>),
     /// The touching tolerance (a length).
     pub touch: T,
+    /// How far A moves over the bracket: the contact points are placed
+    /// within that of the contact.
+    pub slide: T,
 }
 
 /// [`contact_witness`] of a hit with `status`: without a tight bracket
@@ -28,8 +32,11 @@ pub(super) struct Blur<T: Real> {
 /// along a nearly level side (swept MPR, a capsule's side 1e-9 rad from
 /// a face: 0.31 of the size off, `Unique`), so they are approximate.
 /// With it the side the contact points must snap to (`contact_witness`).
-/// A `Unique` contact is also `Approximate` where its normal cannot be
-/// trusted to the tolerance though the polish settled: a vertex at a
+/// A `Unique` contact is also `Approximate` where A moves further over
+/// the bracket than the witness tolerance (f32 along a grazing motion: a
+/// `Converged` bracket 9e-5 wide slid the points 1.2e-4 of the size), or
+/// where its normal cannot be trusted to the tolerance though the polish
+/// settled: a vertex at a
 /// face's boundary within the touching tolerance (f32,
 /// [`at_face_boundary`]), or a normal fixed by a curvature too small or
 /// blurred by the bracket ([`blurred`]).
@@ -46,6 +53,10 @@ pub(super) fn hit_witness<T: Real>(
     );
     match contact_witness(cso, p, &f) {
         (Witness::Unique, side) if status != Status::Converged => (Witness::Approximate, side),
+        (Witness::Unique, side) if blur.slide > witness_tol::<T>() * cso.scale => {
+            rec::text!("A moves further over the bracket than the witness tolerance: approximate");
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if at_face_boundary(cso, &f, blur.at, blur.touch) => {
             rec::text!(
                 "a point at a face's boundary within the tolerance: the face fixes no normal"
