@@ -149,7 +149,7 @@ fn f32_bracket_miss(
     Some((above.max(below), r.status == Status::Converged))
 }
 
-/// Three f32 penetrations whose `Converged` bracket missed the depth (now
+/// Four f32 penetrations whose `Converged` bracket missed the depth (now
 /// it holds it, converged or not):
 /// capsules whose segments pass 5.5e-6 apart (GJK called the cores
 /// overlapping within its tolerance and EPA's flat polytope read a core
@@ -157,7 +157,8 @@ fn f32_bracket_miss(
 /// one 2 long, its segment 3.1e-5 from the other's (GJK's simplex put it
 /// 1.2e-5 away); a rounded box 1e-3 across on a capsule's segment, where
 /// EPA's sliver faces (two edges 2 long, 4e-3 apart) read the depth 4.7e-6
-/// too deep.
+/// too deep; a cylinder 1.6e-4 across 1e-5 from a capsule's segment, which
+/// GJK's sliver tetrahedron claimed to enclose (`[r, r]`, 1e-5 above).
 #[test]
 fn f32_penetration_brackets_hold_by_touching_cores_and_slivers() {
     let q = |x: f32, y: f32, z: f32, w: f32| Quat::from_xyzw(x, y, z, w);
@@ -184,6 +185,13 @@ fn f32_penetration_brackets_hold_by_touching_cores_and_slivers() {
             Shape::<f32>::capsule(1.073_695_2, 0.240_154_27),
             v(-0.000_744_052_76, -4.812_129_2e-5, 0.001_287_751_1),
             q(0.215_589_87, 0.145_686_86, 0.084_286_876, 0.961_869_06),
+        ),
+        (
+            Shape::<f32>::cylinder(7.602_513e-5, 8.202_826e-5),
+            q(0.178_057_07, -0.778_601_65, -0.432_953_18, -0.417_883_6),
+            Shape::<f32>::capsule(1.207_952_3, 0.600_747_1),
+            v(-1.875_507_8e-5, 3.962_301_3e-5, -8.174_671e-5),
+            q(-0.122_253_99, -0.217_640_65, 0.953_553_56, 0.168_588_64),
         ),
     ];
     for (a, qa, b, at, qb) in cases {

@@ -313,16 +313,17 @@ fn epa_after<T: Real>(
     }
     let e = expand(cso, simplex, (ca, cb));
     let normal = cso.world_vector(e.normal);
-    // Cores GJK called overlapping within its tolerance (its last point
-    // `dc` from the origin) may be apart, unless EPA's polytope proves the
-    // origin inside: apart by as much as GJK's closest points are (points
-    // of the cores, where the simplex's own `v` is only as good as a
-    // sliver's solve: 1.2e-5 for f32 cores 3.1e-5 apart), the depth is the
-    // radii less that. (f32 capsules whose segments pass 5.5e-6 apart: the
+    // Cores GJK called overlapping (within its tolerance, its last point
+    // `dc` from the origin, or enclosing it in a tetrahedron, which a
+    // sliver's rounding can claim: f32 cores 1e-5 apart) may be apart,
+    // unless EPA's polytope proves the origin inside: apart by as much as
+    // GJK's closest points are (points of the cores, where the simplex's
+    // own `v` is only as good as a sliver's solve: 1.2e-5 for f32 cores
+    // 3.1e-5 apart), the depth is the radii less that. (f32 capsules whose segments pass 5.5e-6 apart: the
     // flat polytope read a core depth of 0, the bracket `[r, r]` 5.5e-6
     // above the depth.) A bracket then wider than the tolerance is not
     // `Converged`.
-    let lower = if dc > T::ZERO && e.lower <= T::ZERO {
+    let lower = if e.lower <= T::ZERO {
         r - dc.max((ca - cb).length())
     } else {
         r + e.lower

@@ -94,26 +94,30 @@ impl<T: Real> Polytope<T> {
 
     /// A face on vertices `v`, oriented away from `inside`; `None` if degenerate.
     ///
-    /// The normal is the cross product of the two edges at the vertex
-    /// opposite the longest (the widest angle): two long edges of a sliver
-    /// nearly parallel cancel, turning the normal by ε over their angle and
+    /// The normal is the cross product of the two edges at the first
+    /// vertex, or where their angle is sharp at the vertex opposite the
+    /// longest edge (the widest angle): two long edges of a sliver nearly
+    /// parallel cancel, turning the normal by ε over their angle and
     /// moving the plane by that times the distance to the face (f32: a
     /// tiny box by a capsule's segment, EPA's lower bound 4.7e-6 above the
     /// depth).
     pub(super) fn face(&self, v: [usize; 3]) -> Option<Face<T>> {
         let [a, b, c] = v.map(|i| self.verts[i].w);
-        let (ab, bc, ca) = (
-            (b - a).length_squared(),
-            (c - b).length_squared(),
-            (a - c).length_squared(),
-        );
-        let cross = if ab >= bc && ab >= ca {
-            (a - c).cross(b - c)
-        } else if bc >= ca {
-            (b - a).cross(c - a)
-        } else {
-            (c - b).cross(a - b)
-        };
+        let (e, f) = (b - a, c - a);
+        let mut cross = e.cross(f);
+        // A sharp angle at `a` (below ~6°): from the widest angle instead.
+        if cross.length_squared() < T::from_f64(0.01) * e.length_squared() * f.length_squared() {
+            let (ab, bc, ca) = (
+                e.length_squared(),
+                (c - b).length_squared(),
+                f.length_squared(),
+            );
+            if ab >= bc && ab >= ca {
+                cross = (a - c).cross(b - c);
+            } else if ca > bc {
+                cross = (c - b).cross(a - b);
+            }
+        }
         let n = cross.try_normalize()?;
         let d = n.dot(a + b + c) / T::from_f64(3.0);
         Some(Face {
