@@ -232,3 +232,55 @@ fn f32_penetration_brackets_hold_between_very_different_sizes() {
     }
     assert!(checked > 12_000, "only {checked} brackets converged");
 }
+
+/// What an f32 rounded box pair's penetration says, against its true depth:
+/// the bracket holds it (to rounding), and `Converged` exactly where the
+/// bracket is within the tolerance (2.4e-5 of the larger size).
+fn f32_pair_holds(a: &Shape<f32>, qa: Quat, b: &Shape<f32>, (at, qb): (Vec3A, Quat), truth: f64) {
+    let p = epa::penetration(
+        &Placed::new(a, Pose::new(Vec3A::ZERO, qa)),
+        &Placed::new(b, Pose::new(at, qb)),
+    );
+    let scale = f64::from(a.scale().max(b.scale()));
+    let slack = 4.0 * f64::from(f32::EPSILON) * (scale + f64::from(at.length()));
+    let (lower, upper) = (f64::from(p.lower_bound), f64::from(p.upper_bound));
+    assert!(
+        lower - slack <= truth && truth <= upper + slack,
+        "[{lower}, {upper}] without {truth}: {p:?}"
+    );
+    let tight = upper - lower <= 2.4e-5 * scale;
+    assert_eq!(p.status == Status::Converged, tight, "{p:?}");
+}
+
+/// Two f32 brackets whose status did not say what they hold: a rounded box
+/// 1.3e-4 across on a rounded plate, whose EPA bracket the separating axes
+/// then closed (`Degenerate`, though within the tolerance); a rounded box
+/// 6e-5 across beside a plate 8.4e-5 thick whose cores GJK found 2.7e-4
+/// apart (`Converged` on a bracket six times the tolerance).
+#[test]
+fn f32_penetration_is_converged_exactly_where_its_bracket_is_tight() {
+    f32_pair_holds(
+        &Shape::<f32>::cuboid(Vec3A::new(0.016_817_98, 0.381_794_24, 0.985_854_5))
+            .with_margin(0.040_385_716),
+        Quat::from_xyzw(-0.624_399_84, 0.289_174_14, -0.259_405_05, -0.677_651_94),
+        &Shape::<f32>::cuboid(Vec3A::new(6.384_377e-5, 2.950_468_8e-5, 1.959_287e-5))
+            .with_margin(9.612_076_5e-8),
+        (
+            Vec3A::new(-0.280_899_52, 0.077_041_4, 0.251_408_25),
+            Quat::from_xyzw(0.264_616_37, -0.390_527_4, -0.827_475_7, -0.304_549_6),
+        ),
+        0.040_385_777_3,
+    );
+    f32_pair_holds(
+        &Shape::<f32>::cuboid(Vec3A::new(0.288_367_54, 4.193_58e-5, 0.134_369_33))
+            .with_margin(0.001_961_287_8),
+        Quat::from_xyzw(0.0, 0.0, 0.382_683_43, 0.923_879_5),
+        &Shape::<f32>::cuboid(Vec3A::new(2.485_034_8e-7, 2.899_032_2e-5, 2.355_023e-5))
+            .with_margin(1.097_391_76e-7),
+        (
+            Vec3A::new(0.044_941_768, 0.044_860_616, -0.134_668_7),
+            Quat::from_xyzw(0.395_178_97, -0.450_779_3, 0.425_718_3, -0.677_787_24),
+        ),
+        0.001_693_624_4,
+    );
+}

@@ -858,3 +858,35 @@ fn a_cache_shared_between_pairs_starts_cold() {
         assert!((w.distance - c.distance).abs() <= 1e-12, "{w:?} {c:?}");
     }
 }
+
+/// An f32 box by a rounded box 2e-3 across, their edges within 1e-2 of
+/// parallel (the separating axis test leaves them to GJK): a fresh cache's
+/// warm GJK stopped at the gap tolerance where the cold query runs on to
+/// near rounding, and its `Unique` point was 1.4e-3 off (2.4e-3 of the
+/// size). Warm and cold now run GJK alike.
+#[test]
+fn an_f32_warm_box_pair_runs_gjk_as_far_as_the_cold_one() {
+    use glam::{Quat, Vec3A};
+    let a = Shape::<f32>::cuboid(Vec3A::new(0.183_481_25, 0.143_095, 0.255_247_7));
+    let pa = Pose::<f32>::new(
+        Vec3A::ZERO,
+        Quat::from_xyzw(-0.128_817_17, -0.589_519_6, -0.417_874_9, -0.679_156_36),
+    );
+    let b = Shape::<f32>::cuboid(Vec3A::new(0.000_847_867, 0.000_735_097_04, 0.001_733_173_6))
+        .with_margin(0.000_316_107_33);
+    let pb = Pose::<f32>::new(
+        Vec3A::new(0.179_944_01, 0.063_406_23, 0.270_613_6),
+        Quat::from_xyzw(-0.488_077_52, -0.720_620_6, -0.015_120_889, -0.492_196_8),
+    );
+    let truth = DVec3::new(0.179_061_48, 0.060_995_06, 0.269_396_03);
+    let warm = gjk::distance_warm(
+        &Placed::new(&a, pa),
+        &Placed::new(&b, pb),
+        &mut SimplexCache::default(),
+    );
+    let off = (warm.point_a.as_dvec3() - truth).length() / 0.255_247_7;
+    assert!(
+        warm.witness != Witness::Unique || off <= 1e-4,
+        "warm f32 `Unique` point {off:e} of the size off: {warm:?}"
+    );
+}

@@ -85,7 +85,8 @@ pub struct Penetration<T: Real> {
     pub point_b: V3<T>,
     /// The certificate: the true depth (the least translation that separates)
     /// lies in `[lower_bound, upper_bound]`, to rounding. EPA's lower bound is
-    /// its polytope's closest face, its upper bound `depth`; closed forms and
+    /// its polytope's closest face (or, where GJK's cores may be apart, the
+    /// radii less its closest points' distance), its upper bound `depth`; closed forms and
     /// the separating-axis test give `lower_bound = upper_bound = depth`.
     /// MPR proves no lower bound: its `lower_bound` is 0.
     pub lower_bound: T,
@@ -200,6 +201,12 @@ fn boxes_if_degenerate<T: Real>(cso: &Cso<'_, T>, p: Penetration<T>) -> Penetrat
         lower_bound: p.lower_bound.min(depth),
         upper_bound: depth,
         iterations: p.iterations + 1 + used,
+        // The tighter upper bound may close the bracket.
+        status: if depth - p.lower_bound.min(depth) <= rel_tol::<T>() * cso.scale {
+            Status::Converged
+        } else {
+            p.status
+        },
         ..p
     }
 }
@@ -308,7 +315,7 @@ fn epa_after<T: Real>(
             upper_bound: depth,
             intersecting: !apart,
             iterations: core.iterations + sep.evaluations + 1,
-            status: core.status,
+            status: held(core.status, depth - lower, cso),
         };
     }
     let e = expand(cso, simplex, (ca, cb));
@@ -328,10 +335,7 @@ fn epa_after<T: Real>(
     } else {
         r + e.lower
     };
-    let status = match e.status {
-        Status::Converged if e.depth + r - lower > rel_tol::<T>() * cso.scale => Status::Degenerate,
-        s => s,
-    };
+    let status = held(e.status, e.depth + r - lower, cso);
     Penetration {
         depth: e.depth + r,
         normal,
@@ -342,6 +346,16 @@ fn epa_after<T: Real>(
         intersecting: true,
         iterations: core.iterations + e.iterations,
         status,
+    }
+}
+
+/// `status`, unless `Converged` with a bracket `width` over the tolerance:
+/// then `Degenerate` (f32 rounded boxes whose cores GJK found 2.7e-4 apart
+/// read a bracket 6 times the tolerance, `Converged`).
+fn held<T: Real>(status: Status, width: T, cso: &Cso<'_, T>) -> Status {
+    match status {
+        Status::Converged if width > rel_tol::<T>() * cso.scale => Status::Degenerate,
+        s => s,
     }
 }
 

@@ -117,7 +117,9 @@ pub(crate) struct BoxContact<T: Real> {
     pub lower: T,
     /// How many corners each point may stand for: 1 where it is a box's
     /// corner (which may be the wrong end of a short edge, as with a lone
-    /// vertex of GJK's simplex), 2 on an edge, 3 on a face or inside.
+    /// vertex of GJK's simplex), 2 on an edge, 3 on a face or inside, or
+    /// where it cannot be a wrong end: two corners each its box's clamp of
+    /// the other ([`mutually_closest`]) are `(3, 3)`.
     pub distinct: (usize, usize),
 }
 
@@ -445,8 +447,8 @@ fn clamp_one<T: Real>(x: T, h: T) -> T {
 /// when a step brings the points no closer, after two at most (a wrong
 /// corner takes one; edges nearly parallel zig-zag, and are left to the
 /// caller's check). The points' `distinct` ([`BoxContact`]): none stands
-/// for a corner that may be the wrong one where they end mutually closest
-/// (bit for bit), else both may.
+/// for a corner that may be the wrong one where they end two corners
+/// mutually closest (bit for bit), else both may.
 #[cold]
 #[inline(never)]
 fn mutually_closest<T: Real>(
@@ -457,21 +459,33 @@ fn mutually_closest<T: Real>(
     (mut point_a, mut point_b): (V3<T>, V3<T>),
 ) -> (V3<T>, V3<T>, (usize, usize)) {
     let clamp = |p: [T; 3], h: [T; 3]| [0, 1, 2].map(|k| clamp_one(p[k], h[k]));
+    // Each clamp, and whether it lands on a corner (every coordinate at
+    // its bound).
+    let corner = |p: [T; 3], h: [T; 3]| (0..3).all(|k| p[k].abs() >= h[k]);
     let on_a = |p: V3<T>| {
-        let q = clamp([p.x(), p.y(), p.z()], has);
-        V3::<T>::new(q[0], q[1], q[2])
+        let p = [p.x(), p.y(), p.z()];
+        let q = clamp(p, has);
+        (V3::<T>::new(q[0], q[1], q[2]), corner(p, has))
     };
     let on_b = |p: V3<T>| {
         let r = p - t;
-        let q = clamp(axes_b.map(|axis| axis.dot(r)), hs);
-        t + axes_b[0] * q[0] + axes_b[1] * q[1] + axes_b[2] * q[2]
+        let local = axes_b.map(|axis| axis.dot(r));
+        let q = clamp(local, hs);
+        (
+            t + axes_b[0] * q[0] + axes_b[1] * q[1] + axes_b[2] * q[2],
+            corner(local, hs),
+        )
     };
     let mut gap = (point_b - point_a).length_squared();
     for _ in 0..2 {
-        let b = on_b(point_a);
-        let a = on_a(b);
+        let (b, b_corner) = on_b(point_a);
+        let (a, a_corner) = on_a(b);
+        // Two corners, each the other's clamp. (Elsewhere a fixed point of
+        // rounded clamps may stall short of the pair along nearly parallel
+        // edges, ε × size over their angle squared: both may be off.)
         if a == point_a && b == point_b {
-            return (a, b, (3, 3));
+            let certain = if a_corner && b_corner { 3 } else { 1 };
+            return (a, b, (certain, certain));
         }
         let closer = (b - a).length_squared();
         if closer >= gap {

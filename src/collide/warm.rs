@@ -5,7 +5,7 @@
 use super::boxes;
 use super::centers::Centers;
 use super::cso::Cso;
-use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run};
+use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run_for_witnesses};
 use super::handover::from_normal;
 use super::input;
 use super::simplex::Simplex;
@@ -141,7 +141,7 @@ fn distance_warm_in<T: Real>(
         simplex.push(cso.point(cache.local_a[i], cache.local_b[i]));
     }
     rec::simplex!("warm start", cso.world_simplex(&simplex));
-    let mut core = run(cso, &mut simplex, None);
+    let mut core = run_for_witnesses(cso, &mut simplex);
     let out = if simplex.len() < 4 && core.lower - cso.radius() <= near_touching(cso) {
         // Near touching: the answer, verdict included, is the cold query's
         // (its bounds depend on where GJK starts: a warm f32 query called
