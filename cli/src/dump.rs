@@ -132,7 +132,9 @@ pub fn describe(event: &Event, label: &str) -> String {
 }
 
 /// Writes one line per event, indented by push depth, with its call site;
-/// or, with `json`, one JSON object per line.
+/// or, with `json`, one JSON object per line, its `text` the description
+/// the text form prints (which keeps the NaN and infinities JSON cannot
+/// hold: `event` has them as `null`).
 ///
 /// # Errors
 /// Writing to `out` failed.
@@ -150,6 +152,8 @@ pub fn dump(loaded: &Loaded, json: bool, out: &mut impl Write) -> io::Result<()>
             (s.file.as_str(), s.line, s.label.as_str())
         });
         if json {
+            // JSON has no NaN or infinity: `event` holds them as `null`,
+            // `text` (the text form's description) as `NaN`, `inf`.
             let obj = serde_json::json!({
                 "offset": l.offset,
                 "depth": depth,
@@ -157,6 +161,7 @@ pub fn dump(loaded: &Loaded, json: bool, out: &mut impl Write) -> io::Result<()>
                 "file": file,
                 "line": line,
                 "label": label,
+                "text": describe(&l.event, label),
                 "event": l.event,
             });
             writeln!(out, "{obj}")?;
@@ -394,6 +399,43 @@ mod tests {
         assert_eq!(s.frame_bytes, loaded.file_len - 8);
         assert_eq!(s.max_depth, 1);
         assert_eq!(s.problems, Vec::<String>::new());
+    }
+
+    /// A NaN or infinite number (what an engine's bug often records) is
+    /// `null` in a JSON line's `event` but kept in its `text`.
+    #[test]
+    fn json_lines_keep_nan_and_infinities_in_their_text() {
+        let ((), r) = rec::record(|| {
+            rec::point!(cso "w", [f64::NAN, f64::INFINITY, 1.0]);
+            rec::value!("bound", f32::NEG_INFINITY);
+        });
+        let loaded = Loaded {
+            recording: rec::decode(&r.bytes),
+            file_len: r.bytes.len() as u64,
+            error: None,
+        };
+        let mut out = Vec::new();
+        dump(&loaded, true, &mut out).expect("write to Vec");
+        let text = String::from_utf8(out).expect("utf8");
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("valid JSON"))
+            .collect();
+        let point = lines
+            .iter()
+            .find(|v| v["kind"] == "point")
+            .expect("a point");
+        let value = lines
+            .iter()
+            .find(|v| v["kind"] == "value")
+            .expect("a value");
+        assert!(point["event"].to_string().contains("null"), "{point}");
+        let (pt, vt) = (
+            point["text"].as_str().unwrap(),
+            value["text"].as_str().unwrap(),
+        );
+        assert!(pt.contains("NaN") && pt.contains("inf"), "{pt}");
+        assert!(vt.contains("-inf"), "{vt}");
     }
 
     /// A stream another engine wrote by hand, with every structural slip
