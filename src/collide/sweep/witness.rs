@@ -36,10 +36,9 @@ pub(super) struct Blur<T: Real> {
 /// the bracket than the witness tolerance (f32 along a grazing motion: a
 /// `Converged` bracket 9e-5 wide slid the points 1.2e-4 of the size), or
 /// where its normal cannot be trusted to the tolerance though the polish
-/// settled: a vertex at a
-/// face's boundary within the touching tolerance (f32,
-/// [`at_face_boundary`]), or a normal fixed by a curvature too small or
-/// blurred by the bracket ([`blurred`]).
+/// settled: a vertex at a face's boundary within the touching tolerance
+/// (f32, [`at_face_boundary`]), or a normal fixed by a curvature too small
+/// or blurred by the bracket ([`blurred`]).
 pub(super) fn hit_witness<T: Real>(
     cso: &Cso<'_, T>,
     p: &Polished<T>,
