@@ -491,3 +491,32 @@ fn an_f32_contact_is_unique_only_where_the_bracket_places_it() {
     }
     assert!(unique > 4000, "only {unique} of 6000 casts were unique");
 }
+
+/// A sphere 4e-3 of the size onto a box's edge: its normal is the closed
+/// form's (a point core), exact whatever the sphere's size, so the contact
+/// stays `Unique` (the rule for curvature under 1e-2 of the size is for
+/// normals the probing polish found).
+#[test]
+fn a_small_sphere_on_a_large_boxs_edge_keeps_its_unique_contact() {
+    let r = 0.004;
+    let toi = (1.0 - r / std::f64::consts::SQRT_2) / 2.0;
+    let c = Case {
+        a: Shape::sphere(r),
+        start: pose([2.0, 2.0, 0.3], [0.0, 0.0, 0.0, 1.0]),
+        b: Shape::cuboid(DVec3::ONE),
+        pose_b: pose([0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]),
+        motion: DVec3::new(-2.0, -2.0, 0.0),
+        truth: (
+            toi,
+            DVec3::new(-1.0, -1.0, 0.0).normalize(),
+            Some(DVec3::new(1.0, 1.0, 0.3)),
+        ),
+    };
+    check_f64("small sphere on an edge", &c);
+    let s = sweep::ray_cast(
+        &Placed::new(&c.a, c.start),
+        c.motion,
+        &Placed::new(&c.b, c.pose_b),
+    );
+    assert_eq!(s.witness, Some(Witness::Unique), "{s:?}");
+}

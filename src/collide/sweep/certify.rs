@@ -26,7 +26,7 @@
 //!   Flat directions (faces, edges) have a zero Jacobian and are left as the
 //!   method found them; a step is kept only if the gap does not fall.
 
-use super::polish::{Polished, polish, unique_near};
+use super::polish::{NormalFrom, Polished, polish, unique_near};
 use super::witness::{Blur, face_at, hit_witness, normal_eta};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
@@ -404,6 +404,7 @@ fn rounded_normal<T: Real>(
         ridge: false,
         unconfirmed: false,
         points: Some(points),
+        from: NormalFrom::Closed,
     })
 }
 
@@ -455,6 +456,7 @@ fn contact_normal<T: Real>(
             ridge: false,
             unconfirmed: false,
             points: None,
+            from: NormalFrom::Closed,
         };
     }
     if let Some(p) = rounded_normal(cso, (m, t_e), iterations) {
@@ -513,6 +515,7 @@ fn contact_normal<T: Real>(
         ridge,
         unconfirmed,
         points: None,
+        from: NormalFrom::Probes,
     }
 }
 

@@ -71,6 +71,19 @@ pub(super) struct Polished<T: Real> {
     /// where the normal came with certified ones (`certify`'s rounded
     /// shapes: the cores' unique closest points); `None` from the polish.
     pub points: Option<(V3<T>, V3<T>)>,
+    /// Where the normal came from.
+    pub from: NormalFrom,
+}
+
+/// Where a polished normal came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NormalFrom {
+    /// This polish's probes and steps, which work to the larger shape's
+    /// size.
+    Probes,
+    /// A closed form (a point core) or the distance query (rounded
+    /// shapes).
+    Closed,
 }
 
 /// The contact normal at `x` from the method's `n0` (unit). `near` is the
@@ -97,6 +110,7 @@ pub(super) fn polish<T: Real>(
             ridge: false,
             unconfirmed: false,
             points: None,
+            from: NormalFrom::Probes,
         };
     }
     let mut settled = false;
@@ -199,6 +213,7 @@ pub(super) fn polish<T: Real>(
         ridge,
         unconfirmed: false,
         points: None,
+        from: NormalFrom::Probes,
     }
 }
 

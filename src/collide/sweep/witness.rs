@@ -3,7 +3,7 @@
 //! point the contact points snap to.
 
 use super::certify::Unique;
-use super::polish::Polished;
+use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, Region, feature};
 use crate::collide::witness::witness_tol;
@@ -62,7 +62,7 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if blurred(cso, p.n, &f, blur.spread) => {
+        (Witness::Unique, side) if blurred(cso, p, &f, blur.spread) => {
             rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
             (Witness::Approximate, side)
         }
@@ -186,17 +186,19 @@ fn contact_witness<T: Real>(
 /// in f64, 1e-3 in f32). Polished `spread` off the contact across it, the
 /// normal turns by `spread` over the curvature radius left free. And a
 /// curvature radius below [`SMALL`] of the size (the scale is the larger
-/// shape's) fixes no normal to the tolerance: the polish's probes and its
+/// shape's) fixes no normal the polish found to the tolerance (a closed
+/// form's or the distance query's is exempt): the polish's probes and its
 /// edge and Newton steps work to the size, and beside a shape 1e3 times
 /// larger a hull's vertex on a sphere, a cone's rim on a cylinder's side,
 /// a cylinder's rim on a capsule's were 1.3e-7 to 1.3e-5 rad off,
 /// `Unique`. A face at `n` fixes the normal whatever either.
 fn blurred<T: Real>(
     cso: &Cso<'_, T>,
-    n: V3<T>,
+    p: &Polished<T>,
     (fa, fb): &(Feature<T>, Feature<T>),
     spread: T,
 ) -> bool {
+    let n = p.n;
     let radii = cso.radius_a + cso.radius_b;
     if !cso.curved() && radii == T::ZERO {
         return false;
@@ -256,7 +258,7 @@ fn blurred<T: Real>(
         T::ZERO
     };
     let small = radii + side(fa) + side(fb) + rims;
-    (small > T::ZERO && small < T::from_f64(SMALL) * cso.scale)
+    (p.from == NormalFrom::Probes && small > T::ZERO && small < T::from_f64(SMALL) * cso.scale)
         || (rho > T::ZERO && spread > turn * rho)
 }
 
