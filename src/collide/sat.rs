@@ -220,7 +220,7 @@ fn corner_to_box<T: Real>(
     n: V3<T>,
     round: T,
 ) -> Result<BoxContact<T>, V3<T>> {
-    let clamp = |p: V3<T>, h: [T; 3]| [0, 1, 2].map(|k| p.get(k).max(-h[k]).min(h[k]));
+    let clamp = |p: V3<T>, h: [T; 3]| [0, 1, 2].map(|k| clamp_one(p.get(k), h[k]));
     let has = [ha.x(), ha.y(), ha.z()];
     // B's corner facing A (along −n), and its closest point on A.
     let sb = [0, 1, 2].map(|k| {
@@ -254,8 +254,7 @@ fn corner_to_box<T: Real>(
         (pa, qb)
     };
     let on_b = point_b == pb;
-    let c = checked(ha, hs, axes_b, t, (point_a, point_b), round)
-        .map_err(|normal| normal.unwrap_or(n))?;
+    let c = checked(ha, hs, axes_b, t, (point_a, point_b), (round, n))?;
     // The corner was chosen by `n`'s signs. Where one of its edges is
     // within rounding of perpendicular to the normal, the check cannot
     // tell it from the edge's other end: the points move to mutually
@@ -273,13 +272,12 @@ fn corner_to_box<T: Real>(
         });
     }
     let (point_a, point_b, distinct) = mutually_closest(has, hs, axes_b, t, (point_a, point_b));
-    let c = checked(ha, hs, axes_b, t, (point_a, point_b), round)
-        .map_err(|normal| normal.unwrap_or(n))?;
+    let c = checked(ha, hs, axes_b, t, (point_a, point_b), (round, n))?;
     Ok(BoxContact { distinct, ..c })
 }
 
 /// The contact of boxes apart at points `(point_a, point_b)` (A's frame),
-/// their distance an upper bound: `Err` with the axis through them (`None`
+/// their distance an upper bound: `Err` with the axis through them (`n`
 /// when they coincide) unless that axis separates the boxes by as much, to
 /// `round`. `distinct` is left to the caller.
 fn checked<T: Real>(
@@ -288,14 +286,14 @@ fn checked<T: Real>(
     axes_b: [V3<T>; 3],
     t: V3<T>,
     (point_a, point_b): (V3<T>, V3<T>),
-    round: T,
-) -> Result<BoxContact<T>, Option<V3<T>>> {
+    (round, n): (T, V3<T>),
+) -> Result<BoxContact<T>, V3<T>> {
     let gap = point_b - point_a;
     let sep = gap.length();
-    let normal = gap.try_normalize().ok_or(None)?;
+    let normal = gap.try_normalize().ok_or(n)?;
     let lower = separation(ha, hs, axes_b, t, normal);
     if lower < sep - round {
-        return Err(Some(normal));
+        return Err(normal);
     }
     Ok(BoxContact {
         sep,
