@@ -520,3 +520,149 @@ fn a_small_sphere_on_a_large_boxs_edge_keeps_its_unique_contact() {
     );
     assert_eq!(s.witness, Some(Witness::Unique), "{s:?}");
 }
+
+/// Every f32 method's `Converged` bracket holds the time of impact the f64
+/// ray cast finds on the same (rounded) input, to the rounding it states.
+fn check_f32_brackets(name: &str, c: &Case) {
+    let (a, b) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
+    let (start, pose_b) = (
+        gjk_common::pose_f32(&c.start),
+        gjk_common::pose_f32(&c.pose_b),
+    );
+    let motion = Vec3A::from(c.motion.as_vec3());
+    let widen =
+        |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
+    let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+    let truth = sweep::ray_cast(
+        &Placed::new(&aw, widen(start)),
+        gjk_common::wide::<f32>(motion),
+        &Placed::new(&bw, widen(pose_b)),
+    );
+    assert_eq!(truth.status, Status::Converged, "{name}: f64 {truth:?}");
+    let methods: [(&str, Method<f32>); 3] = [
+        ("ray cast", sweep::ray_cast),
+        ("conservative advancement", sweep::conservative_advancement),
+        ("swept MPR", sweep::swept_mpr),
+    ];
+    for (method, f) in methods {
+        let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+        assert!(s.hit, "{name}, {method}: {s:?}");
+        if s.status == Status::Converged {
+            let (lower, upper) = (f64::from(s.toi_lower), f64::from(s.toi_upper));
+            assert!(
+                lower <= truth.toi_upper && truth.toi_lower <= upper,
+                "{name}, {method}: `Converged` on [{lower}, {upper}], the time of impact {}: {s:?}",
+                truth.toi
+            );
+        }
+    }
+}
+
+/// In f32, a small cylinder's rim onto a large box's edge (525 long): the
+/// fan's triangles around the edge's end are slivers 1 050 long and 1e-2
+/// wide, and the path's crossing 0.4 beyond a sliver's tip passed the
+/// inside test (within rounding of both long edges' lines), proving a
+/// contact with the shapes 0.044 apart: `Converged`, 13 bracket widths
+/// early. A crossing outside a triangle must now lie within rounding of
+/// the triangle itself, and a shape's point proven inside the other is
+/// preferred to a crossing beside a triangle.
+#[test]
+fn an_f32_crossing_beyond_a_slivers_tip_proves_no_contact() {
+    check_f32_brackets(
+        "small cylinder on a large box's edge",
+        &Case {
+            a: Shape::cuboid(DVec3::new(
+                525.237_507_430_149_5,
+                55.553_985_306_335_406,
+                421.769_540_876_784_2,
+            )),
+            start: pose(
+                [
+                    230.974_958_148_609_52,
+                    -196.188_890_630_737_6,
+                    1_144.520_310_144_322_8,
+                ],
+                [
+                    0.718_745_374_348_196_9,
+                    0.528_602_414_862_095_8,
+                    0.448_043_264_076_987_3,
+                    0.056_936_871_799_127_244,
+                ],
+            ),
+            b: Shape::cylinder(0.111_362_877_856_396_36, 0.457_024_070_069_769_7),
+            pose_b: pose(
+                [
+                    1_072.294_219_919_049_5,
+                    -47.819_189_584_145_33,
+                    -61.863_811_972_220_03,
+                ],
+                [
+                    0.476_717_603_561_865_27,
+                    -0.669_869_981_679_965_3,
+                    0.378_528_864_201_977_7,
+                    0.425_124_020_803_666_4,
+                ],
+            ),
+            motion: DVec3::new(
+                845.896_933_114_193_8,
+                697.110_461_937_623_4,
+                -1_095.858_498_044_640_3,
+            ),
+            truth: (0.621_409_980_072_587_6, DVec3::ZERO, None),
+        },
+    );
+}
+
+/// In f32, a needle (radius 9e-7) onto a plate's face: its fan collapses
+/// and the path passed the segments within 64 roundings of the
+/// coordinates, while the needle is 15 roundings wide; along the grazing
+/// motion the contact came 4.5e-6 of the time later (twice the bracket).
+/// Crossings are now accepted within the rounding the bracket is widened
+/// by, and a shape's point proven inside the other is preferred to a
+/// crossing only within rounding of `K`.
+#[test]
+fn an_f32_needles_crossing_within_rounding_proves_no_earlier_contact() {
+    check_f32_brackets(
+        "needle on a plate",
+        &Case {
+            a: Shape::cylinder(0.723_796_016_145_963_6, 9.014_821_241_310_501e-7),
+            start: pose(
+                [
+                    -1.951_851_485_704_277_2,
+                    -1.591_387_107_066_194,
+                    -0.159_755_202_213_145_2,
+                ],
+                [
+                    -0.375_708_471_643_702_8,
+                    0.278_262_528_253_283_2,
+                    -0.883_119_850_685_425_8,
+                    0.038_890_516_014_847_804,
+                ],
+            ),
+            b: Shape::cuboid(DVec3::new(
+                1.664_018_425_627_048_7,
+                0.958_644_982_915_629_8,
+                2.232_583_756_433_107_6e-5,
+            )),
+            pose_b: pose(
+                [
+                    -1.409_110_777_561_173_3,
+                    -2.444_450_973_384_547,
+                    -3.021_970_760_298_448,
+                ],
+                [
+                    0.888_300_606_495_710_3,
+                    0.177_932_556_076_083_02,
+                    0.074_656_915_148_849_26,
+                    -0.416_759_382_285_930_24,
+                ],
+            ),
+            motion: DVec3::new(
+                1.355_172_215_939_441,
+                0.941_267_511_987_418_8,
+                -3.989_636_177_035_604,
+            ),
+            truth: (0.428_655_392_890_030_2, DVec3::ZERO, None),
+        },
+    );
+}

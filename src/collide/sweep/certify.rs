@@ -137,30 +137,28 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let snapped =
         |c: Crossing<T>, unique: Option<Unique>| snap(c, unique.unwrap_or(Unique::Neither), hub, m);
     let crossing = cross_near(cso, &path, n, near)
-        .filter(|c| credible(c.0))
+        .filter(|c| credible(c.t))
         .map(|c| snapped(c, probed))
         .or_else(|| {
             cross_fan(cso, &path, n, hub, &mut iterations)
-                .filter(|c| credible(c.0.0))
+                .filter(|c| credible(c.0.t))
                 .map(|(c, unique)| snapped(c, probed.or(Some(unique))))
         });
     let touch = T::from_f64(4.0) * gjk_tol(cso);
-    // Where no triangle proved the contact within the stated width (a
-    // vertex against a flat side, whose fan's triangles degenerate), the
-    // contact point of the shape whose support is unique may prove it.
-    let wide = |c: &Option<Crossing<T>>| c.is_none_or(|(t, _)| (t - lower) * closing > touch);
-    let crossing = if closing > T::ZERO && wide(&crossing) {
-        let unique = match probed {
-            Some(u @ (Unique::A | Unique::B)) => u,
-            _ => unique_near(cso, n, &mut iterations),
-        };
-        earliest(crossing, cross_point(cso, m, (lower, closing), unique, hub))
+    let crossing = if closing > T::ZERO {
+        by_point(
+            cso,
+            (m, lower, closing),
+            (probed, hub, n),
+            crossing,
+            &mut iterations,
+        )
     } else {
         crossing
     };
     let (lower, widen) = widened(cso, m, lower, closing);
     let (toi, upper, (on_a, on_b), status) = match crossing {
-        Some((t, on)) if closing > T::ZERO => {
+        Some(Crossing { t, on, .. }) if closing > T::ZERO => {
             let upper = (t.max(lower) + widen).min(T::ONE);
             let tight = (upper - lower) * closing <= touch
                 && !apart_at_lower(cso, m, (lower, upper), touch, found.near, &mut iterations);
@@ -191,7 +189,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     let (witness, side) = hit_witness(cso, &polished, status, &blur);
     let (on_a, on_b) = match (polished.points, side, crossing) {
         (Some(points), _, _) => points,
-        (None, Some(side), Some(c)) if closing > T::ZERO => snap(c, side, hub, m).1,
+        (None, Some(side), Some(c)) if closing > T::ZERO => snap(c, side, hub, m).on,
         _ => (on_a, on_b),
     };
     let (point_a, point_b) = (cso.world_point(on_a) + motion * toi, cso.world_point(on_b));
@@ -210,6 +208,34 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
     };
     record_hit(&sweep);
     sweep
+}
+
+/// Where `crossing` proves no contact within the stated width (a vertex
+/// against a flat side, whose fan's triangles degenerate) or the path only
+/// passed within rounding of `K`, the contact point of the shape whose
+/// support is unique (`probed`, else found around the normal `n`) may prove it
+/// (`cross_point`): the earlier of two proofs, a point's proof over a
+/// crossing within rounding.
+fn by_point<T: Real>(
+    cso: &Cso<'_, T>,
+    (m, lower, closing): (V3<T>, T, T),
+    (probed, hub, n): (Option<Unique>, Full<T>, V3<T>),
+    crossing: Option<Crossing<T>>,
+    iterations: &mut u32,
+) -> Option<Crossing<T>> {
+    let touch = T::from_f64(4.0) * gjk_tol(cso);
+    if crossing.is_some_and(|c| c.strict && (c.t - lower) * closing <= touch) {
+        return crossing;
+    }
+    let unique = match probed {
+        Some(u @ (Unique::A | Unique::B)) => u,
+        _ => unique_near(cso, n, iterations),
+    };
+    let point = cross_point(cso, m, (lower, closing), unique, hub);
+    match crossing {
+        Some(c) if !c.strict && point.is_some() => point,
+        _ => earliest(crossing, point),
+    }
 }
 
 /// The bracket's lower end `lower` widened by the rounding in the poses
@@ -591,7 +617,20 @@ fn sets_check<T: Real>(cso: &Cso<'_, T>, n: V3<T>, unique: Option<Unique>) -> Op
 
 /// A proven time of contact and the contact points on A (A's frame at
 /// t = 0) and B (A's frame).
-type Crossing<T> = (T, (V3<T>, V3<T>));
+#[derive(Clone, Copy)]
+struct Crossing<T: Real> {
+    /// The time.
+    t: T,
+    /// The contact points on A and B (A's at t = 0).
+    on: (V3<T>, V3<T>),
+    /// Whether the path point lies in `K` to rounding of its points (inside
+    /// a triangle of them, or one shape's point inside the other), not only
+    /// within rounding of it (beside a triangle, on a segment). The latter
+    /// places the shapes within rounding of each other, and along a grazing
+    /// motion their contact may come much later (f32 needles on plates'
+    /// narrow faces: 6e-6 of the time, 5 times the bracket).
+    strict: bool,
+}
 
 /// A's path in `K` near the toi the method found: `x(t) = x + (t − t_e)·(−m)`.
 /// Crossings are solved relative to `x`, so the triangles' coordinates are
@@ -652,7 +691,11 @@ fn cross_point<T: Real>(
                 Unique::A => (hub.a, hub.a + m * t),
                 _ => (hub.b - m * t, hub.b),
             };
-            return Some((t, on));
+            return Some(Crossing {
+                t,
+                on,
+                strict: true,
+            });
         }
         // The distance falls at least as fast as along the contact normal.
         let rate = if rate < T::ZERO { rate } else { -closing };
@@ -762,18 +805,19 @@ pub(super) enum Unique {
 /// feature is off by up to the fan's width): A's support point `hub.a`, and
 /// B's the same point where A meets it at the crossing's time, or the other
 /// way round.
-fn snap<T: Real>((t, on): Crossing<T>, unique: Unique, hub: Full<T>, m: V3<T>) -> Crossing<T> {
-    match unique {
-        Unique::A => (t, (hub.a, hub.a + m * t)),
-        Unique::B => (t, (hub.b - m * t, hub.b)),
-        Unique::Neither => (t, on),
-    }
+fn snap<T: Real>(c: Crossing<T>, unique: Unique, hub: Full<T>, m: V3<T>) -> Crossing<T> {
+    let on = match unique {
+        Unique::A => (hub.a, hub.a + m * c.t),
+        Unique::B => (hub.b - m * c.t, hub.b),
+        Unique::Neither => c.on,
+    };
+    Crossing { on, ..c }
 }
 
 /// The earlier of two proven crossings.
 fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<Crossing<T>> {
     match (a, b) {
-        (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+        (Some(x), Some(y)) => Some(if y.t < x.t { y } else { x }),
         (x, None) => x,
         (None, y) => y,
     }
@@ -783,7 +827,9 @@ fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<C
 /// the crossing's points on A and B. Solved on the triangle's plane (its
 /// normal's error is a tilt about its longer edges, which moves a point
 /// inside it by no more than rounding, also on slivers), the inside test on
-/// signed areas with a tolerance of the coordinates' rounding.
+/// signed areas; a point outside counts (not `strict`) within the
+/// coordinates' rounding of the triangle, the rounding the bracket is
+/// widened by (64 times that let f32 needles' paths pass beside them).
 fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T>> {
     let dir = -path.m;
     // The normal from the two edges at the vertex opposite the longest
@@ -803,18 +849,29 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T
     }
     let dt = normal.dot(p[0].k - path.x) / along;
     let q = path.x + dir * dt;
-    let round = T::from_f64(64.0) * T::EPSILON * (path.x.length() + path.scale);
+    let round = T::from_f64(4.0) * T::EPSILON * (path.x.length() + path.scale);
     let mut w = [T::ZERO; 3];
+    let mut inside = true;
     for (i, wi) in w.iter_mut().enumerate() {
         let (b, c) = (p[(i + 1) % 3].k, p[(i + 2) % 3].k);
-        let edge = c - b;
         // Twice the signed area of (q, b, c) over |normal|: q's height above
         // the edge b c (in the plane) times the edge's length.
-        let signed = edge.cross(q - b).dot(normal) / area2;
-        if signed < -round * edge.length() {
-            return None;
-        }
+        let signed = (c - b).cross(q - b).dot(normal) / area2;
+        inside &= signed >= T::ZERO;
         *wi = signed.max(T::ZERO);
+    }
+    // Outside, q must lie within rounding of the triangle itself, not only
+    // of its edges' lines: beyond a sliver's sharp tip both long edges' lines
+    // pass within rounding of points far from it (a box's edge swept by a
+    // small cylinder in f32: 0.4 past the tip, the shapes 0.044 apart at
+    // the "crossing").
+    if !inside
+        && (0..3)
+            .map(|i| segment_distance(q, p[i].k, p[(i + 1) % 3].k))
+            .fold(T::MAX, T::min)
+            > round
+    {
+        return None;
     }
     let total = w[0] + w[1] + w[2];
     if total <= T::ZERO || !total.is_finite() || !dt.is_finite() {
@@ -822,7 +879,23 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T
     }
     let on_a = (p[0].a * w[0] + p[1].a * w[1] + p[2].a * w[2]) / total;
     let on_b = (p[0].b * w[0] + p[1].b * w[1] + p[2].b * w[2]) / total;
-    Some((path.t_e + dt, (on_a, on_b)))
+    Some(Crossing {
+        t: path.t_e + dt,
+        on: (on_a, on_b),
+        strict: inside,
+    })
+}
+
+/// The distance of point `q` from segment `b c`.
+fn segment_distance<T: Real>(q: V3<T>, b: V3<T>, c: V3<T>) -> T {
+    let e = c - b;
+    let ee = e.dot(e);
+    let u = if ee > T::ZERO {
+        (e.dot(q - b) / ee).max(T::ZERO).min(T::ONE)
+    } else {
+        T::ZERO
+    };
+    (q - b - e * u).length()
 }
 
 /// Where the path meets segment `p q` of `K` (a point when equal), within
@@ -853,11 +926,15 @@ fn cross_segment<T: Real>(path: &Path<T>, p: Full<T>, q: Full<T>) -> Option<Cros
     let c = r + e * u;
     let dt = -c.dot(m) / mm;
     let miss = (c + m * dt).length();
-    let eta = T::from_f64(64.0) * T::EPSILON * (path.x.length() + path.scale);
+    let eta = T::from_f64(4.0) * T::EPSILON * (path.x.length() + path.scale);
     if miss > eta {
         return None;
     }
     let on_a = p.a + (q.a - p.a) * u;
     let on_b = p.b + (q.b - p.b) * u;
-    Some((path.t_e + dt, (on_a, on_b)))
+    Some(Crossing {
+        t: path.t_e + dt,
+        on: (on_a, on_b),
+        strict: false,
+    })
 }
