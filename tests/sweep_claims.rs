@@ -666,3 +666,74 @@ fn an_f32_needles_crossing_within_rounding_proves_no_earlier_contact() {
         },
     );
 }
+
+/// An f32 box's corner onto a capsule (radius 1.09) along the ray cast: the
+/// cores' distance normal was read 1.7e-4 rad before the contact's (the
+/// settling stopped on a turn under the normal's tolerance, 1e-3 rad),
+/// and B's point, pushed out by the radius along it, landed 1.5e-4 of the
+/// size off, `Unique`. The settling now also waits for the points.
+#[test]
+fn an_f32_corner_on_a_capsule_places_the_capsules_point() {
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        0.371_767_318_397_241,
+        1.242_709_941_580_544,
+        0.771_024_286_974_302,
+    ))
+    .to_precision::<f32>();
+    let start = gjk_common::pose_f32(&pose(
+        [
+            0.317_770_703_785_709_15,
+            1.086_177_736_962_288_3,
+            -2.309_233_448_552_655,
+        ],
+        [
+            -0.458_589_104_194_524_87,
+            0.471_406_030_944_126_75,
+            -0.639_569_253_419_227_7,
+            0.398_024_569_071_232,
+        ],
+    ));
+    let b = Shape::<f64>::capsule(0.572_895_504_837_162_3, 1.089_420_430_478_158_5)
+        .to_precision::<f32>();
+    let pose_b = gjk_common::pose_f32(&pose(
+        [
+            -0.650_559_285_302_172_1,
+            0.233_646_292_029_450_53,
+            2.353_538_035_153_200_7,
+        ],
+        [
+            0.168_962_227_620_500_78,
+            0.064_246_748_734_706_4,
+            0.745_188_515_970_001_2,
+            -0.641_886_435_891_088_6,
+        ],
+    ));
+    let motion = Vec3A::from(
+        DVec3::new(
+            -1.741_825_809_066_395_6,
+            0.338_891_834_776_947_3,
+            3.025_619_077_686_072_5,
+        )
+        .as_vec3(),
+    );
+    let widen =
+        |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
+    let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+    let truth = sweep::ray_cast(
+        &Placed::new(&aw, widen(start)),
+        gjk_common::wide::<f32>(motion),
+        &Placed::new(&bw, widen(pose_b)),
+    );
+    assert_eq!(truth.witness, Some(Witness::Unique), "f64: {truth:?}");
+    let s = sweep::ray_cast(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+    assert_eq!(s.witness, Some(Witness::Unique), "{s:?}");
+    let size = 1.662_315_935_315_320_7;
+    for (point, exact) in [(s.point_a, truth.point_a), (s.point_b, truth.point_b)] {
+        let off = (gjk_common::wide::<f32>(point) - exact).length();
+        assert!(
+            off <= 1e-4 * size,
+            "a point {:e} of the size off: {s:?}",
+            off / size
+        );
+    }
+}
