@@ -857,26 +857,28 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T
     let q = path.x + dir * dt;
     let round = T::from_f64(4.0) * T::EPSILON * (path.x.length() + path.scale);
     let mut w = [T::ZERO; 3];
-    let mut inside = true;
+    // Outside, q must lie within rounding of the triangle itself, not only
+    // of its edges' lines: beyond a sliver's sharp tip both long edges' lines
+    // pass within rounding of points far from it (a box's edge swept by a
+    // small cylinder in f32: 0.4 past the tip, the shapes 0.044 apart at
+    // the "crossing"). The triangle's point nearest q lies on an edge q is
+    // outside of.
+    let mut outside = T::MAX;
     for (i, wi) in w.iter_mut().enumerate() {
         let (b, c) = (p[(i + 1) % 3].k, p[(i + 2) % 3].k);
         // Twice the signed area of (q, b, c) over |normal|: q's height above
         // the edge b c (in the plane) times the edge's length.
         let signed = (c - b).cross(q - b).dot(normal) / area2;
-        inside &= signed >= T::ZERO;
+        if signed < T::ZERO {
+            if -signed > round * (c - b).length() {
+                return None;
+            }
+            outside = outside.min(segment_distance(q, b, c));
+        }
         *wi = signed.max(T::ZERO);
     }
-    // Outside, q must lie within rounding of the triangle itself, not only
-    // of its edges' lines: beyond a sliver's sharp tip both long edges' lines
-    // pass within rounding of points far from it (a box's edge swept by a
-    // small cylinder in f32: 0.4 past the tip, the shapes 0.044 apart at
-    // the "crossing").
-    if !inside
-        && (0..3)
-            .map(|i| segment_distance(q, p[i].k, p[(i + 1) % 3].k))
-            .fold(T::MAX, T::min)
-            > round
-    {
+    let inside = outside == T::MAX;
+    if !inside && outside > round {
         return None;
     }
     let total = w[0] + w[1] + w[2];
