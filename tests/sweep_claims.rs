@@ -737,3 +737,65 @@ fn an_f32_corner_on_a_capsule_places_the_capsules_point() {
         );
     }
 }
+
+/// A capsule's side (2 237 thick) onto a small cylinder's side (5.2 long):
+/// the polish's two probe pairs both jumped along the cylinder's side, and
+/// the capsule's smooth motion (0.45) set them 0.11 rad apart, which read
+/// as a face: swept MPR's normal stayed 2.7e-6 rad off and conservative
+/// advancement's points 1.5e-8 of the size, both `Unique`. Jumps whose
+/// parts across each other are within the supports' smooth motion are
+/// one edge.
+#[test]
+fn a_large_capsules_side_on_a_small_cylinders_side_is_one_edge() {
+    check_f64(
+        "large capsule on a small cylinder's side",
+        &Case {
+            a: Shape::capsule(1_133.796_294_805_864, 2_236.749_060_804_425_4),
+            start: pose(
+                [
+                    -4_496.798_053_364_947,
+                    -3_057.935_860_313_226,
+                    -1_217.933_027_192_479_8,
+                ],
+                [
+                    0.396_647_256_815_790_8,
+                    0.135_215_088_099_718_44,
+                    -0.375_797_151_912_452_7,
+                    -0.826_537_557_661_587_7,
+                ],
+            ),
+            b: Shape::cylinder(2.583_170_480_082_407, 2.730_518_728_146_617_7),
+            pose_b: pose(
+                [
+                    2_810.053_380_497_174_7,
+                    -6_689.677_786_910_227,
+                    -1_311.840_088_752_020_8,
+                ],
+                [
+                    0.392_257_307_705_465_5,
+                    -0.471_305_220_832_965_5,
+                    0.767_172_895_742_287_6,
+                    0.188_285_266_034_494_14,
+                ],
+            ),
+            motion: DVec3::new(
+                9_230.800_265_381_835,
+                -2_148.602_215_270_878_3,
+                -1_977.519_658_063_201_6,
+            ),
+            truth: (
+                0.600_048_234_936_948_3,
+                DVec3::new(
+                    0.528_921_153_616_298_7,
+                    -0.842_244_474_615_694_6,
+                    0.104_243_264_705_861_2,
+                ),
+                Some(DVec3::new(
+                    2_807.912_125_178_238,
+                    -6_687.891_119_242_635,
+                    -1_312.733_695_873_077_5,
+                )),
+            ),
+        },
+    );
+}
