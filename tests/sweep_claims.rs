@@ -8,7 +8,7 @@ mod exact_common;
 mod gjk_common;
 
 use cspace::sweep::{self, Sweep};
-use cspace::{Placed, Pose, Shape, Status, Witness};
+use cspace::{Placed, Pose, Shape, Status, Vector, Witness};
 use gjk_common::angle;
 use glam::{DQuat, DVec3, Vec3A};
 
@@ -877,5 +877,283 @@ fn a_large_capsules_side_on_a_small_cylinders_side_is_one_edge() {
                 )),
             ),
         },
+    );
+}
+
+/// Every method answers `Converged` and `Unique` with its bracket holding
+/// `toi` and its points within `tol` of the size (`size`) of the ray
+/// cast's (precision `T`; the regressions a review of the stricter
+/// crossings found).
+fn check_kept<T: cspace::Real>(
+    name: &str,
+    (a, start): (&Shape<T>, Pose<T>),
+    (b, pose_b): (&Shape<T>, Pose<T>),
+    motion: T::V,
+    (toi, size, tol): (f64, f64, f64),
+) {
+    let methods: [(&str, Method<T>); 3] = [
+        ("ray cast", sweep::ray_cast),
+        ("conservative advancement", sweep::conservative_advancement),
+        ("swept MPR", sweep::swept_mpr),
+    ];
+    let reference = sweep::ray_cast(&Placed::new(a, start), motion, &Placed::new(b, pose_b));
+    for (method, f) in methods {
+        let s = f(&Placed::new(a, start), motion, &Placed::new(b, pose_b));
+        let (lower, upper) = (s.toi_lower.to_f64(), s.toi_upper.to_f64());
+        let slack = 1e-6 * (upper - lower).abs().max(1e-12);
+        assert!(
+            s.status == Status::Converged && lower - slack <= toi && toi <= upper + slack,
+            "{name}, {method}: not `Converged` on the time of impact {toi}: {s:?}"
+        );
+        assert_eq!(s.witness, Some(Witness::Unique), "{name}, {method}: {s:?}");
+        for (p, q) in [
+            (s.point_a, reference.point_a),
+            (s.point_b, reference.point_b),
+        ] {
+            let off = DVec3::from_array(p.to_f64()).distance(DVec3::from_array(q.to_f64()));
+            assert!(
+                off <= tol * size,
+                "{name}, {method}: a point {:e} of the size off the ray cast's: {s:?}",
+                off / size
+            );
+        }
+    }
+}
+
+/// An f32 box's corner onto a sphere: the crossing proving the contact
+/// passed within rounding of `K`, and the sphere's point (the unique side
+/// by its closed form) entered the box only 1.2e-4 of the time later,
+/// beside the corner it touches (the normal's error): the bracket went
+/// wide, `Degenerate`. The corner's point into the sphere proves it on time.
+#[test]
+fn an_f32_corner_on_a_sphere_keeps_its_converged_bracket() {
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        1.230_180_926_362_604_2,
+        1.481_667_884_883_214_3,
+        1.649_858_377_446_590_5,
+    ))
+    .to_precision::<f32>();
+    let b = Shape::<f64>::sphere(1.649_770_652_115_290_4).to_precision::<f32>();
+    let start = gjk_common::pose_f32(&pose(
+        [
+            2.383_505_513_477_824_2,
+            1.307_979_809_274_33,
+            2.474_770_554_879_845,
+        ],
+        [
+            -0.111_548_517_947_917_59,
+            -0.639_732_713_615_128_6,
+            -0.322_795_828_175_767_5,
+            0.688_550_533_066_794_8,
+        ],
+    ));
+    let pose_b = gjk_common::pose_f32(&pose(
+        [
+            -2.362_930_646_906_725,
+            -0.406_932_250_004_226_06,
+            3.969_626_746_233_724_5,
+        ],
+        [
+            -0.325_449_050_246_325_53,
+            -0.400_616_516_351_025_3,
+            0.856_172_643_314_148_1,
+            0.023_616_252_052_302_93,
+        ],
+    ));
+    let motion = Vec3A::from(
+        DVec3::new(
+            -1.454_810_518_317_889_2,
+            -0.438_445_061_211_471_03,
+            -0.132_159_199_067_972_52,
+        )
+        .as_vec3(),
+    );
+    check_kept(
+        "corner on a sphere",
+        (&a, start),
+        (&b, pose_b),
+        motion,
+        (0.804_592_638_12, 3.3, 1e-4),
+    );
+}
+
+/// The hull of `an_f64_edge_on_a_hull_vertex_keeps_its_converged_bracket`.
+const EDGE_HULL: [[f64; 3]; 12] = [
+    [
+        -1.098_608_298_384_730_5,
+        1.113_870_899_737_609_9,
+        0.057_188_884_471_921_61,
+    ],
+    [
+        0.462_060_082_171_166_2,
+        -0.666_815_776_161_176_2,
+        -0.780_072_450_355_190_5,
+    ],
+    [
+        0.621_213_229_578_952_5,
+        0.098_970_825_210_808_09,
+        0.506_406_319_074_507,
+    ],
+    [
+        0.078_750_220_263_215_08,
+        0.378_839_128_789_662,
+        0.460_871_377_538_494_4,
+    ],
+    [
+        0.015_454_977_779_537_582,
+        -0.347_362_946_137_197_15,
+        -0.103_424_828_768_604_15,
+    ],
+    [
+        1.270_241_891_858_411_5,
+        -0.825_322_124_780_690_1,
+        -1.123_154_142_312_756_2,
+    ],
+    [
+        0.769_434_032_296_576_5,
+        -0.764_028_566_142_717_2,
+        0.911_325_391_981_390_6,
+    ],
+    [
+        0.029_535_636_408_345_462,
+        0.268_758_973_812_382_3,
+        -0.656_913_624_934_901_9,
+    ],
+    [
+        1.037_966_440_881_493,
+        0.003_391_791_626_835_946,
+        0.938_507_897_140_701_8,
+    ],
+    [
+        -0.142_521_573_525_757_92,
+        0.185_179_850_506_485_22,
+        -0.059_917_612_986_149_41,
+    ],
+    [
+        0.092_717_111_377_593_82,
+        -0.187_940_389_682_418_72,
+        0.673_324_253_339_957,
+    ],
+    [
+        0.170_265_419_616_701_64,
+        0.015_322_136_712_176_911,
+        0.203_851_525_562_414_07,
+    ],
+];
+
+/// A box's edge onto a hull's vertex along a shallow path (f64): the path
+/// meets an edge of `K` within rounding, and with the crossings' slack at
+/// 4 ε (f32's) the line's ill-conditioned solve missed it; the hull's
+/// vertex has no projection to prove it by. Conservative advancement and
+/// swept MPR went `Degenerate`, A's point 1.36 off. f64 keeps 64 ε.
+#[test]
+fn an_f64_edge_on_a_hull_vertex_keeps_its_converged_bracket() {
+    let a = Shape::cuboid(DVec3::new(
+        0.577_884_861_182_310_6,
+        0.872_608_591_988_225_2,
+        0.382_183_280_534_375_6,
+    ));
+    let b = Shape::hull(EDGE_HULL.iter().map(|&p| DVec3::from(p)).collect());
+    check_kept(
+        "edge on a hull vertex",
+        (
+            &a,
+            pose(
+                [
+                    1.298_212_509_190_675_3,
+                    -1.551_455_788_070_248_2,
+                    1.223_092_822_422_872_5,
+                ],
+                [
+                    -0.008_476_650_941_501_478,
+                    -0.944_210_575_984_356_8,
+                    -0.327_021_193_952_383_2,
+                    0.038_100_830_621_695_67,
+                ],
+            ),
+        ),
+        (
+            &b,
+            pose(
+                [
+                    2.680_355_036_544_957_8,
+                    -0.476_798_496_576_385_5,
+                    3.098_367_407_557_868,
+                ],
+                [
+                    0.079_573_932_288_795_22,
+                    -0.181_651_538_785_552_65,
+                    0.802_209_748_051_211_3,
+                    -0.563_143_168_198_417_7,
+                ],
+            ),
+        ),
+        DVec3::new(
+            1.205_916_298_590_247_2,
+            -0.376_822_617_457_222,
+            0.725_068_490_545_992_8,
+        ),
+        (0.296_079_006_255_361_15, 1.75, 1e-8),
+    );
+}
+
+/// A box's vertex onto a small thin box's face (2.7e-3 by 1.4e-4 of the
+/// size, f64): the polish's two probe pairs jump along the face's
+/// diagonals, whose parts across each other the edge test allowed as a
+/// curve's motion when it counted that as a quarter of the jump
+/// threshold; the polish then did not settle, `Approximate`. A polytope
+/// pair moves no smoothly across its jumps: a face.
+#[test]
+fn an_f64_vertex_on_a_small_thin_face_keeps_its_unique_contact() {
+    let a = Shape::cuboid(DVec3::new(
+        1.222_085_874_282_865,
+        0.468_820_639_677_916_54,
+        0.976_791_931_343_313_1,
+    ));
+    let b = Shape::cuboid(DVec3::new(
+        0.001_374_601_336_685_721_2,
+        7.085_016_549_280_61e-5,
+        0.001_374_601_336_685_721_2,
+    ));
+    check_kept(
+        "vertex on a thin face",
+        (
+            &a,
+            pose(
+                [
+                    2.900_665_508_374_969_7,
+                    1.757_459_650_424_657_1,
+                    3.037_593_633_815_379,
+                ],
+                [
+                    0.633_086_536_790_398_2,
+                    -0.076_000_988_762_802_02,
+                    0.144_133_096_438_090_27,
+                    -0.756_737_033_025_993_9,
+                ],
+            ),
+        ),
+        (
+            &b,
+            pose(
+                [
+                    1.563_503_888_492_528_7,
+                    3.690_651_922_819_131_7,
+                    1.716_384_277_036_703_7,
+                ],
+                [
+                    -0.437_492_898_614_655_8,
+                    0.121_979_164_563_559_87,
+                    -0.820_809_012_084_438_5,
+                    -0.346_400_942_197_125_1,
+                ],
+            ),
+        ),
+        DVec3::new(
+            -0.667_166_522_063_307_2,
+            0.709_594_547_033_497_3,
+            -1.215_554_123_149_395_4,
+        ),
+        (0.790_082_039_081_060_2, 1.25, 1e-8),
     );
 }

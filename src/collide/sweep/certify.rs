@@ -231,7 +231,18 @@ fn by_point<T: Real>(
         Some(u @ (Unique::A | Unique::B)) => u,
         _ => unique_near(cso, n, iterations),
     };
-    let point = cross_point(cso, m, (lower, closing), unique, hub);
+    let mut point = cross_point(cso, m, (lower, closing), unique, hub);
+    // A point displaced by the normal's error enters the other shape late
+    // (a sphere's point beside the box corner that touches it, in f32:
+    // 1.2e-4 of the time): the other side's point proves it too.
+    let other = match unique {
+        Unique::A => Unique::B,
+        Unique::B => Unique::A,
+        Unique::Neither => Unique::Neither,
+    };
+    if point.is_none_or(|c| (c.t - lower) * closing > touch) {
+        point = earliest(point, cross_point(cso, m, (lower, closing), other, hub));
+    }
     match crossing {
         Some(c) if !c.strict && point.is_some() => point,
         _ => earliest(crossing, point),
@@ -834,8 +845,7 @@ fn earliest<T: Real>(a: Option<Crossing<T>>, b: Option<Crossing<T>>) -> Option<C
 /// normal's error is a tilt about its longer edges, which moves a point
 /// inside it by no more than rounding, also on slivers), the inside test on
 /// signed areas; a point outside counts (not `strict`) within the
-/// coordinates' rounding of the triangle, the rounding the bracket is
-/// widened by (64 times that let f32 needles' paths pass beside them).
+/// coordinates' rounding of the triangle ([`crossing_slack`]).
 fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T>> {
     let dir = -path.m;
     // The normal from the two edges at the vertex opposite the longest
@@ -855,7 +865,7 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T
     }
     let dt = normal.dot(p[0].k - path.x) / along;
     let q = path.x + dir * dt;
-    let round = T::from_f64(4.0) * T::EPSILON * (path.x.length() + path.scale);
+    let round = crossing_slack::<T>() * (path.x.length() + path.scale);
     let mut w = [T::ZERO; 3];
     // Outside, q must lie within rounding of the triangle itself, not only
     // of its edges' lines: beyond a sliver's sharp tip both long edges' lines
@@ -892,6 +902,20 @@ fn cross_triangle<T: Real>(path: &Path<T>, p: [Full<T>; 3]) -> Option<Crossing<T
         on: (on_a, on_b),
         strict: inside,
     })
+}
+
+/// How far from `K` (relative to the coordinates' reach) a crossing may
+/// pass and count, to the coordinates' rounding: 64 ε in f64, four orders
+/// below the touching tolerance, so that even a grazing path's contact
+/// follows within it (edges of `K` met at shallow angles need the room:
+/// with 4 ε, 2 % of f64 box edges grazing hull vertices lost their
+/// `Converged` bracket); 4 ε in f32, where 64 ε is a tenth of the touching
+/// tolerance and grazing paths passed beside needles 15 roundings wide.
+fn crossing_slack<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(4.0) * T::EPSILON,
+        rec::Precision::F64 => T::from_f64(64.0) * T::EPSILON,
+    }
 }
 
 /// The distance of point `q` from segment `b c`.
@@ -934,7 +958,7 @@ fn cross_segment<T: Real>(path: &Path<T>, p: Full<T>, q: Full<T>) -> Option<Cros
     let c = r + e * u;
     let dt = -c.dot(m) / mm;
     let miss = (c + m * dt).length();
-    let eta = T::from_f64(4.0) * T::EPSILON * (path.x.length() + path.scale);
+    let eta = crossing_slack::<T>() * (path.x.length() + path.scale);
     if miss > eta {
         return None;
     }

@@ -282,6 +282,7 @@ fn probe_pairs<T: Real>(
             t,
             k: plus.k - minus.k,
             core: larger::<T>(a, b),
+            smooth: a.length().min(b.length()) + T::TWO * h * (cso.radius_a + cso.radius_b),
         };
         (probe, a.length(), b.length())
     };
@@ -306,6 +307,9 @@ struct Probe<T: Real> {
     k: V3<T>,
     /// The larger of A's and B's core differences, and whether it is A's.
     core: (V3<T>, bool),
+    /// How far the supports move smoothly over the pair: the smaller core
+    /// difference and the radii's turn.
+    smooth: T,
 }
 
 /// The proposal's base and step from its two `probes` at `h` rad around `n`.
@@ -323,16 +327,16 @@ fn step_from<T: Real>(
     // Both probes crossing one edge (set diagonally to the tangents) is one
     // flat direction, not a face: nearly parallel jumps, or jumps whose
     // parts across each other are no more than the supports' smooth motion
-    // over the probes (`2h` times the summed curvature radii, at most a
-    // quarter of `jump`). A capsule's side 2 237 thick beside a cylinder's
-    // side moved 0.45 across jumps of 5.5 (0.11 rad): read as a face, its
-    // normal was 2.7e-6 rad off the contact's.
+    // over the probes (the other core's and the radii's). A capsule's side
+    // 2 237 thick beside a cylinder's side moved 0.45 across jumps of 5.5
+    // (0.11 rad): read as a face, its normal was 2.7e-6 rad off the
+    // contact's. A polytope's small thin face, its diagonals the jumps,
+    // has no smooth motion across them.
     let (l1, l2) = (d1.length(), d2.length());
     let across = d1.cross(d2).length();
     let one_edge = jump1
         && jump2
-        && (across <= T::from_f64(0.1) * l1 * l2
-            || across <= T::from_f64(0.25) * jump * l1.max(l2));
+        && (across <= T::from_f64(0.1) * l1 * l2 || across <= (p1.smooth + p2.smooth) * l1.max(l2));
     let (mut flat1, mut flat2) = if one_edge {
         (d1.length() >= d2.length(), d2.length() > d1.length())
     } else {
