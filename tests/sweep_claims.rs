@@ -1157,3 +1157,53 @@ fn an_f64_vertex_on_a_small_thin_face_keeps_its_unique_contact() {
         (0.790_082_039_081_060_2, 1.25, 1e-8),
     );
 }
+
+/// An f32 capsule (181 thick) onto a capsule 0.6 thick whose segment is
+/// parallel to the contact plane: the rounded shapes' normal came from a
+/// GJK stopped at f32's gap tolerance (0.01 between its bounds at a
+/// distance of 182), 6.8e-3 rad off, and the contact point slid 1.2 along
+/// the small capsule, `Unique`. It now runs as the distance query's
+/// witnesses do.
+#[test]
+fn an_f32_capsule_on_a_small_level_capsule_places_its_contact() {
+    check_f32_points(
+        "capsule on a small level capsule",
+        &Case {
+            a: Shape::capsule(835.033_579_226_365_3, 181.232_974_439_790_15),
+            start: pose(
+                [
+                    1_180.724_542_910_848_9,
+                    -542.601_060_628_480_9,
+                    -437.380_630_974_897_94,
+                ],
+                [
+                    0.691_482_483_640_037_1,
+                    -0.087_858_724_893_078_21,
+                    -0.688_227_998_832_031_6,
+                    -0.201_184_097_042_548_25,
+                ],
+            ),
+            b: Shape::capsule(0.763_652_964_687_938_2, 0.604_033_828_551_365_1),
+            pose_b: pose(
+                [
+                    1_053.070_058_339_619_2,
+                    -1_833.578_205_732_651_2,
+                    -155.625_567_645_273_32,
+                ],
+                [
+                    -0.245_801_114_896_318_2,
+                    -0.636_681_439_241_608_8,
+                    0.462_448_634_370_866_8,
+                    -0.566_003_372_258_989_2,
+                ],
+            ),
+            motion: DVec3::new(
+                160.751_420_412_760_04,
+                -657.548_435_660_800_8,
+                413.267_855_909_603_44,
+            ),
+            truth: (0.685_992_053_910_985, DVec3::ZERO, None),
+        },
+        1_016.266_553_666_155_5,
+    );
+}

@@ -390,9 +390,12 @@ fn rounded_normal<T: Real>(
         let at = cso.shifted(cso.world_vector(-x));
         // From scratch, as the distance query runs it: GJK started from a
         // simplex re-placed stops within its gap at once, its direction
-        // then only as good as √(gap / r) (f32: 0.1 rad).
+        // then only as good as √(gap / r) (f32: 0.1 rad). And as the
+        // distance query's witnesses run it: f32 polytope cores on past
+        // the gap tolerance (stopped at it, a capsule 181 thick on one 0.6
+        // thick kept a normal 6.8e-3 rad off, the points 1.2 apart).
         let mut simplex = Simplex::new();
-        let core = gjk::run(&at, &mut simplex, None);
+        let core = gjk::run_for_witnesses(&at, &mut simplex);
         *iterations += core.iterations;
         if core.overlap() {
             return None;

@@ -272,6 +272,11 @@ fn probe_pairs<T: Real>(
 ) -> ([Probe<T>; 2], Unique) {
     let jump = T::from_f64(16.0) * h * cso.scale;
     let (t1, t2) = crate::real::tangents::<T>(n);
+    // A core's difference below the jump threshold is smooth motion.
+    let smooth = |d: V3<T>| {
+        let l = d.length();
+        if l <= jump { l } else { T::ZERO }
+    };
     // The probes' difference on K, and the lengths of A's and of B's.
     let spread = |t: V3<T>, iterations: &mut u32| {
         *iterations += 2;
@@ -282,7 +287,7 @@ fn probe_pairs<T: Real>(
             t,
             k: plus.k - minus.k,
             core: larger::<T>(a, b),
-            smooth: a.length().min(b.length()) + T::TWO * h * (cso.radius_a + cso.radius_b),
+            smooth: smooth(a) + smooth(b) + T::TWO * h * (cso.radius_a + cso.radius_b),
         };
         (probe, a.length(), b.length())
     };
@@ -307,8 +312,8 @@ struct Probe<T: Real> {
     k: V3<T>,
     /// The larger of A's and B's core differences, and whether it is A's.
     core: (V3<T>, bool),
-    /// How far the supports move smoothly over the pair: the smaller core
-    /// difference and the radii's turn.
+    /// How far the supports move smoothly over the pair: the core
+    /// differences below the jump threshold and the radii's turn.
     smooth: T,
 }
 
