@@ -25,6 +25,65 @@ struct Case {
     truth: (f64, DVec3, Option<DVec3>),
 }
 
+/// The three sweep methods, named.
+fn methods<T: cspace::Real>() -> [(&'static str, Method<T>); 3] {
+    [
+        ("ray cast", sweep::ray_cast),
+        ("conservative advancement", sweep::conservative_advancement),
+        ("swept MPR", sweep::swept_mpr),
+    ]
+}
+
+/// A case rounded to f32, and the f64 ray cast's answer on that rounded
+/// input: the truth for what an f32 query is given.
+struct Rounded {
+    a: Shape<f32>,
+    b: Shape<f32>,
+    start: Pose<f32>,
+    pose_b: Pose<f32>,
+    motion: Vec3A,
+    truth: Sweep<f64>,
+}
+
+impl Rounded {
+    fn new(c: &Case) -> Self {
+        let (a, b) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
+        let (start, pose_b) = (
+            gjk_common::pose_f32(&c.start),
+            gjk_common::pose_f32(&c.pose_b),
+        );
+        let motion = Vec3A::from(c.motion.as_vec3());
+        let widen =
+            |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
+        let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+        let truth = sweep::ray_cast(
+            &Placed::new(&aw, widen(start)),
+            gjk_common::wide::<f32>(motion),
+            &Placed::new(&bw, widen(pose_b)),
+        );
+        Rounded {
+            a,
+            b,
+            start,
+            pose_b,
+            motion,
+            truth,
+        }
+    }
+
+    /// Each f32 method's answer.
+    fn sweeps(&self) -> impl Iterator<Item = (&'static str, Sweep<f32>)> + '_ {
+        methods::<f32>().into_iter().map(|(method, f)| {
+            let s = f(
+                &Placed::new(&self.a, self.start),
+                self.motion,
+                &Placed::new(&self.b, self.pose_b),
+            );
+            (method, s)
+        })
+    }
+}
+
 fn pose(p: [f64; 3], q: [f64; 4]) -> Pose<f64> {
     Pose::new(DVec3::from(p), DQuat::from_array(q))
 }
@@ -33,11 +92,7 @@ fn pose(p: [f64; 3], q: [f64; 4]) -> Pose<f64> {
 /// (to the distance tolerance over the closing speed), and a `Unique` contact has its normal within 1e-7 rad and its points
 /// within 1e-8 of the size.
 fn check_f64(name: &str, c: &Case) {
-    let methods: [(&str, Method<f64>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
+    let methods = methods::<f64>();
     let (toi, normal, point) = c.truth;
     let scale = c.a.scale().max(c.b.scale());
     for (method, f) in methods {
@@ -417,11 +472,7 @@ fn an_f32_apex_on_a_plates_narrow_face_does_not_claim_a_broad_faces_normal() {
         0.982_577_870_295_282_4,
         0.182_264_104_145_550_7,
     );
-    let methods: [(&str, Method<f32>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
+    let methods = methods::<f32>();
     for (method, f) in methods {
         let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
         let off = angle(s.normal.as_dvec3(), normal);
@@ -444,11 +495,7 @@ fn an_f32_apex_on_a_plates_narrow_face_does_not_claim_a_broad_faces_normal() {
 #[test]
 fn an_f32_contact_is_unique_only_where_the_bracket_places_it() {
     let mut rng = gjk_common::Rng::new(5);
-    let methods: [(&str, Method<f32>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
+    let methods = methods::<f32>();
     let mut unique = 0;
     for i in 0..2000 {
         let k = 10f64.powf(rng.range(-3.0, 3.0));
@@ -526,28 +573,10 @@ fn a_small_sphere_on_a_large_boxs_edge_keeps_its_unique_contact() {
 /// Every f32 method's `Converged` bracket holds the time of impact the f64
 /// ray cast finds on the same (rounded) input, to the rounding it states.
 fn check_f32_brackets(name: &str, c: &Case) {
-    let (a, b) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-    let (start, pose_b) = (
-        gjk_common::pose_f32(&c.start),
-        gjk_common::pose_f32(&c.pose_b),
-    );
-    let motion = Vec3A::from(c.motion.as_vec3());
-    let widen =
-        |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
-    let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
-    let truth = sweep::ray_cast(
-        &Placed::new(&aw, widen(start)),
-        gjk_common::wide::<f32>(motion),
-        &Placed::new(&bw, widen(pose_b)),
-    );
+    let r = Rounded::new(c);
+    let truth = &r.truth;
     assert_eq!(truth.status, Status::Converged, "{name}: f64 {truth:?}");
-    let methods: [(&str, Method<f32>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
-    for (method, f) in methods {
-        let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+    for (method, s) in r.sweeps() {
         assert!(s.hit, "{name}, {method}: {s:?}");
         if s.status == Status::Converged {
             let (lower, upper) = (f64::from(s.toi_lower), f64::from(s.toi_upper));
@@ -672,32 +701,14 @@ fn an_f32_needles_crossing_within_rounding_proves_no_earlier_contact() {
 /// Every f32 method's `Unique` contact points lie within 1e-4 of the size
 /// (`size`) of the f64 ray cast's on the same (rounded) input.
 fn check_f32_points(name: &str, c: &Case, size: f64) {
-    let (a, b) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
-    let (start, pose_b) = (
-        gjk_common::pose_f32(&c.start),
-        gjk_common::pose_f32(&c.pose_b),
-    );
-    let motion = Vec3A::from(c.motion.as_vec3());
-    let widen =
-        |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
-    let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
-    let truth = sweep::ray_cast(
-        &Placed::new(&aw, widen(start)),
-        gjk_common::wide::<f32>(motion),
-        &Placed::new(&bw, widen(pose_b)),
-    );
+    let r = Rounded::new(c);
+    let truth = &r.truth;
     assert_eq!(
         truth.witness,
         Some(Witness::Unique),
         "{name}: f64 {truth:?}"
     );
-    let methods: [(&str, Method<f32>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
-    for (method, f) in methods {
-        let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+    for (method, s) in r.sweeps() {
         if s.witness != Some(Witness::Unique) {
             continue;
         }
@@ -891,11 +902,7 @@ fn check_kept<T: cspace::Real>(
     motion: T::V,
     (toi, size, tol): (f64, f64, f64),
 ) {
-    let methods: [(&str, Method<T>); 3] = [
-        ("ray cast", sweep::ray_cast),
-        ("conservative advancement", sweep::conservative_advancement),
-        ("swept MPR", sweep::swept_mpr),
-    ];
+    let methods = methods::<T>();
     let reference = sweep::ray_cast(&Placed::new(a, start), motion, &Placed::new(b, pose_b));
     for (method, f) in methods {
         let s = f(&Placed::new(a, start), motion, &Placed::new(b, pose_b));

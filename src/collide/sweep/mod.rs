@@ -28,6 +28,7 @@ mod advance;
 mod analytic;
 mod boxes;
 mod certify;
+mod crossing;
 mod polish;
 mod ray;
 mod swept;

@@ -20,7 +20,7 @@
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
 //! is kept only where the gap does not fall.
 
-use super::certify::{Full, Unique, inflate, support};
+use super::crossing::{Full, Unique, inflate, support};
 use crate::collide::cso::Cso;
 use crate::collide::simplex::CsoPoint;
 use crate::real::{Real, V3, Vector};

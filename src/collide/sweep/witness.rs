@@ -2,7 +2,7 @@
 //! polished normal and the support sets at it, and which side's support
 //! point the contact points snap to.
 
-use super::certify::Unique;
+use super::crossing::Unique;
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, Region, feature};
