@@ -24,7 +24,8 @@
 //!   tangential part of `x − k(n)`, is zero there, which Newton's method
 //!   solves with a finite-difference Jacobian (the summed curvature radii).
 //!   Flat directions (faces, edges) have a zero Jacobian and are left as the
-//!   method found them; a step is kept only if the gap does not fall.
+//!   method found them; a step is kept only if the gap does not fall (in
+//!   f32, within the gap's rounding, where the gradient shrinks).
 
 use super::crossing::{
     Crossing, Full, Path, Unique, cross_fan, cross_near, cross_point, earliest, snap, support,

@@ -18,7 +18,8 @@
 //! its two ends are supports of the same smooth position (each round divides
 //! its error by ~`L / (2ρ·PROBE)`). Two flat directions give the face's
 //! normal, one gives an axis to turn about, none a 2-D Newton step. A step
-//! is kept only where the gap does not fall.
+//! is kept only where the gap does not fall (in f32, within the gap's
+//! rounding, where the gradient shrinks).
 
 use super::crossing::{Full, Unique, inflate, support};
 use crate::collide::cso::Cso;
@@ -332,7 +333,7 @@ fn step_from<T: Real>(
     // Both probes crossing one edge (set diagonally to the tangents) is one
     // flat direction, not a face: nearly parallel jumps, or jumps whose
     // parts across each other are no more than the supports' smooth motion
-    // over the probes (the other core's and the radii's). A capsule's side
+    // over the probes (the cores' below the jump and the radii's). A capsule's side
     // 2 237 thick beside a cylinder's side moved 0.45 across jumps of 5.5
     // (0.11 rad): read as a face, its normal was 2.7e-6 rad off the
     // contact's. A polytope's small thin face, its diagonals the jumps,
@@ -343,7 +344,7 @@ fn step_from<T: Real>(
         && jump2
         && (across <= T::from_f64(0.1) * l1 * l2 || across <= (p1.smooth + p2.smooth) * l1.max(l2));
     let (mut flat1, mut flat2) = if one_edge {
-        (d1.length() >= d2.length(), d2.length() > d1.length())
+        (l1 >= l2, l2 > l1)
     } else {
         (jump1, jump2)
     };

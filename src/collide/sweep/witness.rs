@@ -53,7 +53,9 @@ pub(super) fn hit_witness<T: Real>(
     match contact_witness(cso, p, &f) {
         (Witness::Unique, side) if status != Status::Converged => (Witness::Approximate, side),
         (Witness::Unique, side) if blur.slide > T::HALF * witness_tol::<T>() * cso.scale => {
-            rec::text!("A moves further over the bracket than the witness tolerance: approximate");
+            rec::text!(
+                "A moves further over the bracket than half the witness tolerance: approximate"
+            );
             (Witness::Approximate, side)
         }
         (Witness::Unique, side) if at_face_boundary(cso, &f, blur.at, blur.touch) => {
