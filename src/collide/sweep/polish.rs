@@ -333,11 +333,11 @@ fn step_from<T: Real>(
     // Both probes crossing one edge (set diagonally to the tangents) is one
     // flat direction, not a face: nearly parallel jumps, or jumps whose
     // parts across each other are no more than the supports' smooth motion
-    // over the probes (the cores' below the jump and the radii's). A capsule's side
-    // 2 237 thick beside a cylinder's side moved 0.45 across jumps of 5.5
-    // (0.11 rad): read as a face, its normal was 2.7e-6 rad off the
-    // contact's. A polytope's small thin face, its diagonals the jumps,
-    // has no smooth motion across them.
+    // over the probes (the cores' below the jump and the radii's). A
+    // capsule's side 2 237 thick beside a cylinder's side moved 0.45 across
+    // jumps of 5.5 (0.11 rad): read as a face, its normal was 2.7e-6 rad
+    // off the contact's. A polytope's small thin face, its diagonals the
+    // jumps, has no smooth motion across them.
     let (l1, l2) = (d1.length(), d2.length());
     let across = d1.cross(d2).length();
     let one_edge = jump1
