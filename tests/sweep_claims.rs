@@ -1214,3 +1214,98 @@ fn an_f32_capsule_on_a_small_level_capsule_places_its_contact() {
         1_016.266_553_666_155_5,
     );
 }
+
+/// An f32 box grazed by a sphere (a review's case): the crossing held the
+/// contact within rounding of `K`, the sphere's point (the unique side)
+/// gave no proof, and the box's point entered the sphere late; taken over
+/// the crossing it widened the bracket 1.8 times and the contact became
+/// `Approximate`. A point's proof from the other side replaces such a
+/// crossing only where it is tight.
+#[test]
+fn an_f32_grazing_sphere_on_a_box_keeps_its_crossing() {
+    let c = Case {
+        a: Shape::cuboid(DVec3::new(
+            1.290_697_744_015_393_7,
+            0.744_670_246_273_396_5,
+            0.548_664_489_191_391_3,
+        )),
+        start: pose(
+            [
+                -1.480_606_314_664_781_4,
+                -0.893_069_212_036_295_1,
+                -2.100_522_804_209_721_3,
+            ],
+            [
+                0.504_920_030_340_362_3,
+                -0.747_404_037_591_648_9,
+                -0.248_324_900_027_297_68,
+                -0.353_238_887_410_802_1,
+            ],
+        ),
+        b: Shape::sphere(1.509_757_887_780_860_8),
+        pose_b: pose(
+            [
+                0.704_342_029_446_858_8,
+                0.894_048_433_653_600_1,
+                -0.753_648_431_708_146_7,
+            ],
+            [
+                0.822_491_755_852_408,
+                0.245_752_352_487_019_02,
+                0.417_345_684_258_762_2,
+                -0.298_220_845_402_370_5,
+            ],
+        ),
+        motion: DVec3::new(
+            0.832_178_332_031_081_7,
+            -0.338_851_031_382_079_95,
+            -0.311_088_381_314_853,
+        ),
+        truth: (0.212_785_33, DVec3::ZERO, None),
+    };
+    check_f32_brackets("grazing sphere on a box", &c);
+    let r = Rounded::new(&c);
+    let (_, s) = r.sweeps().next().expect("three methods");
+    assert!(
+        s.status == Status::Converged && s.witness == Some(Witness::Unique),
+        "ray cast: {s:?}"
+    );
+}
+
+/// Two f32 spheres along a grazing motion (a review's case): the closed
+/// form placed A's point at the bracket's lower end, 1.4e-4 of the size
+/// from the contact, and claimed `Unique` without the slide rule every
+/// other sweep keeps. It keeps it now.
+#[test]
+fn an_f32_grazing_sphere_pair_does_not_claim_its_points() {
+    check_f32_points(
+        "grazing spheres",
+        &Case {
+            a: Shape::sphere(0.764_776_518_479_306_9),
+            start: pose(
+                [
+                    3.327_858_282_306_313_4,
+                    0.469_228_661_775_970_67,
+                    -2.104_104_323_869_978,
+                ],
+                [0.0, 0.0, 0.0, 1.0],
+            ),
+            b: Shape::sphere(1.698_506_160_931_101_4),
+            pose_b: pose(
+                [
+                    3.476_915_663_352_398_8,
+                    2.302_260_417_248_763_5,
+                    0.153_206_730_804_366_98,
+                ],
+                [0.0, 0.0, 0.0, 1.0],
+            ),
+            motion: DVec3::new(
+                -1.788_485_363_584_656,
+                2.840_552_985_500_179,
+                0.123_604_910_907_878_26,
+            ),
+            truth: (0.442_723, DVec3::ZERO, None),
+        },
+        1.698_506_160_931_101_4,
+    );
+}

@@ -186,7 +186,8 @@ fn by_point<T: Real>(
         Some(u @ (Unique::A | Unique::B)) => u,
         _ => unique_near(cso, n, iterations),
     };
-    let mut point = cross_point(cso, m, (lower, closing), unique, hub);
+    let tight = |c: &Crossing<T>| (c.t - lower) * closing <= touch;
+    let first = cross_point(cso, m, (lower, closing), unique, hub);
     // A point displaced by the normal's error enters the other shape late
     // (a sphere's point beside the box corner that touches it, in f32:
     // 1.2e-4 of the time): the other side's point proves it too.
@@ -195,12 +196,20 @@ fn by_point<T: Real>(
         Unique::B => Unique::A,
         Unique::Neither => Unique::Neither,
     };
-    if point.is_none_or(|c| (c.t - lower) * closing > touch) {
-        point = earliest(point, cross_point(cso, m, (lower, closing), other, hub));
-    }
+    let second = if first.is_none_or(|c| !tight(&c)) {
+        cross_point(cso, m, (lower, closing), other, hub)
+    } else {
+        None
+    };
     match crossing {
-        Some(c) if !c.strict && point.is_some() => point,
-        _ => earliest(crossing, point),
+        // Over a crossing only within rounding of `K`, where the unique
+        // side's point proves the contact: the earlier of the two points'
+        // proofs. Where it proves nothing the crossing stays: the other
+        // side's point alone only widened brackets the crossing held (f32
+        // spheres grazing boxes, 1.8 times wider in time, though within
+        // the touching tolerance in distance).
+        Some(c) if !c.strict && first.is_some() => earliest(first, second),
+        _ => earliest(crossing, earliest(first, second)),
     }
 }
 
