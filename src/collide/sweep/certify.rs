@@ -39,6 +39,7 @@ use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::separation::separation;
 use crate::collide::simplex::{CsoPoint, Simplex};
+use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
@@ -168,9 +169,10 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
 /// Where `crossing` proves no contact within the stated width (a vertex
 /// against a flat side, whose fan's triangles degenerate) or the path only
 /// passed within rounding of `K`, the contact point of the shape whose
-/// support is unique (`probed`, else found around the normal `n`) may prove it
-/// (`cross_point`): the earlier of two proofs, a point's proof over a
-/// crossing within rounding.
+/// support is unique (`probed`, else found around the normal `n`) may prove
+/// it (`cross_point`), and where that proof is late or missing the other
+/// shape's point: the earliest proof, the points' over a crossing within
+/// rounding where the unique side's point proves the contact.
 fn by_point<T: Real>(
     cso: &Cso<'_, T>,
     (m, lower, closing): (V3<T>, T, T),
@@ -179,14 +181,14 @@ fn by_point<T: Real>(
     iterations: &mut u32,
 ) -> Option<Crossing<T>> {
     let touch = T::from_f64(4.0) * gjk_tol(cso);
-    if crossing.is_some_and(|c| c.strict && (c.t - lower) * closing <= touch) {
+    let tight = |c: &Crossing<T>| (c.t - lower) * closing <= touch;
+    if crossing.is_some_and(|c| c.strict && tight(&c)) {
         return crossing;
     }
     let unique = match probed {
         Some(u @ (Unique::A | Unique::B)) => u,
         _ => unique_near(cso, n, iterations),
     };
-    let tight = |c: &Crossing<T>| (c.t - lower) * closing <= touch;
     let first = cross_point(cso, m, (lower, closing), unique, hub);
     // A point displaced by the normal's error enters the other shape late
     // (a sphere's point beside the box corner that touches it, in f32:
@@ -384,9 +386,7 @@ fn rounded_normal<T: Real>(
         // once that moves them by less than half their tolerance too (an
         // f32 box's corner on a capsule 1.1 thick: the normal read 1.7e-4
         // rad before the contact's, B's point 1.5e-4 of the size off).
-        if turn <= normal_tol::<T>()
-            && turn * r <= T::HALF * crate::collide::witness::witness_tol::<T>() * cso.scale
-        {
+        if turn <= normal_tol::<T>() && turn * r <= T::HALF * witness_tol::<T>() * cso.scale {
             settled = true;
             break;
         }
