@@ -1,10 +1,10 @@
 //! Closed-form sweeps of spheres and points.
 
+use super::witness::placed;
 use super::{Sweep, SweepError, overlapping, record_hit};
 use crate::collide::answer;
 use crate::collide::gjk::rel_tol;
 use crate::collide::input;
-use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed, Shape};
@@ -148,7 +148,7 @@ pub(super) fn sphere_sphere<T: Real>(
     // witness tolerance, as for every sweep (f32 along grazing motions:
     // 1.4e-4 of the size off, `Unique`).
     let slide = (upper - lower) * motion.length();
-    let placed = tight && slide <= T::HALF * witness_tol::<T>() * size;
+    let unique = tight && placed(slide, size);
     let s = Sweep {
         toi_lower: lower,
         toi_upper: upper,
@@ -157,7 +157,7 @@ pub(super) fn sphere_sphere<T: Real>(
         } else {
             Status::Degenerate
         },
-        witness: Some(if placed {
+        witness: Some(if unique {
             Witness::Unique
         } else {
             Witness::Approximate

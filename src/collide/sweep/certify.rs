@@ -31,7 +31,7 @@ use super::crossing::{
     Crossing, Full, Path, Unique, cross_fan, cross_near, cross_point, earliest, snap, support,
 };
 use super::polish::{NormalFrom, Polished, polish, unique_near};
-use super::witness::{Blur, face_at, hit_witness, normal_eta};
+use super::witness::{Blur, face_at, hit_witness, normal_eta, placed};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
@@ -39,7 +39,6 @@ use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::separation::separation;
 use crate::collide::simplex::{CsoPoint, Simplex};
-use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
@@ -386,7 +385,7 @@ fn rounded_normal<T: Real>(
         // once that moves them by less than half their tolerance too (an
         // f32 box's corner on a capsule 1.1 thick: the normal read 1.7e-4
         // rad before the contact's, B's point 1.5e-4 of the size off).
-        if turn <= normal_tol::<T>() && turn * r <= T::HALF * witness_tol::<T>() * cso.scale {
+        if turn <= normal_tol::<T>() && placed(turn * r, cso.scale) {
             settled = true;
             break;
         }

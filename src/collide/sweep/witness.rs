@@ -52,7 +52,7 @@ pub(super) fn hit_witness<T: Real>(
     );
     match contact_witness(cso, p, &f) {
         (Witness::Unique, side) if status != Status::Converged => (Witness::Approximate, side),
-        (Witness::Unique, side) if blur.slide > T::HALF * witness_tol::<T>() * cso.scale => {
+        (Witness::Unique, side) if !placed(blur.slide, cso.scale) => {
             rec::text!(
                 "A moves further over the bracket than half the witness tolerance: approximate"
             );
@@ -70,6 +70,14 @@ pub(super) fn hit_witness<T: Real>(
         }
         w => w,
     }
+}
+
+/// Whether contact points placed within `len` of the contact (A's slide
+/// over the bracket, a settling's last turn times the radii) leave half
+/// the witness tolerance of the size `scale` to the normal's error: the
+/// sweeps' rule for `Unique` points.
+pub(super) fn placed<T: Real>(len: T, scale: T) -> bool {
+    len <= T::HALF * witness_tol::<T>() * scale
 }
 
 /// How far a hit's contact points and polished normal can be trusted,
