@@ -1309,3 +1309,221 @@ fn an_f32_grazing_sphere_pair_does_not_claim_its_points() {
         1.698_506_160_931_101_4,
     );
 }
+
+/// An f32 cylinder's rim (radius 65) onto a box face 0.3 wide: the polish
+/// stopped 2.7e-3 rad off the face's normal (f32's rounding of the larger
+/// shape's size is most of the small face), and the rim point, turning
+/// 1 200 sizes a radian, slid 1.1e-3 of the size (conservative
+/// advancement, `Unique`). A face within f32's normal error whose points
+/// the other shape's support at its normal lands on gives the normal.
+#[test]
+fn an_f32_large_rim_on_a_small_box_face_takes_the_faces_normal() {
+    check_f32_points(
+        "large rim on a small box face",
+        &Case {
+            a: Shape::cylinder(15.202_758_818_948_864, 64.664_929_271_277_42),
+            start: pose(
+                [
+                    -75.836_790_668_993_36,
+                    110.223_259_152_952_8,
+                    6.105_294_576_562_350_5,
+                ],
+                [
+                    0.083_625_222_770_253_25,
+                    -0.446_515_428_734_866_77,
+                    0.722_402_324_054_232,
+                    0.521_311_496_343_009_9,
+                ],
+            ),
+            b: Shape::cuboid(DVec3::new(
+                0.136_410_961_125_944_72,
+                0.090_703_433_865_460_79,
+                0.080_836_585_383_069_41,
+            )),
+            pose_b: pose(
+                [
+                    -111.871_932_506_372_4,
+                    69.723_092_661_491_96,
+                    94.703_979_041_222_14,
+                ],
+                [
+                    -0.792_811_657_508_731,
+                    0.131_243_756_910_292_58,
+                    0.551_314_794_418_507_7,
+                    0.224_224_774_379_659_9,
+                ],
+            ),
+            motion: DVec3::new(
+                -15.979_553_707_484_468,
+                -47.853_396_353_970_21,
+                33.166_799_874_672_17,
+            ),
+            truth: (0.793_483_235_202_310_2, DVec3::ZERO, None),
+        },
+        64.664_929_271_277_42,
+    );
+}
+
+/// An f32 nearly flat cone's rim (0.68 wide, 2.2e-3 high) onto a
+/// cylinder's side: the normal 6.9e-5 rad off, within f32's tolerance, but
+/// the rim point turns ~150 sizes a radian and slid 3.5e-4 of the size
+/// (conservative advancement, `Unique`). `K`'s support point at the normal
+/// off the path point across the normal bounds how far the normal's error
+/// moved the points: more than the tolerance left by the slide, and the
+/// contact is `Approximate`.
+#[test]
+fn an_f32_flat_cones_rim_on_a_cylinder_does_not_claim_a_moved_point() {
+    check_f32_points(
+        "flat cone's rim on a cylinder",
+        &Case {
+            a: Shape::cone(0.002_240_344_147_078_496_5, 0.679_893_021_512_834_7),
+            start: pose(
+                [
+                    0.357_945_002_133_622_1,
+                    -0.292_374_495_196_040_1,
+                    0.216_475_183_380_606_5,
+                ],
+                [
+                    -0.543_784_260_537_665_8,
+                    -0.779_191_938_246_410_1,
+                    -0.310_806_659_394_240_57,
+                    0.023_618_252_253_274_002,
+                ],
+            ),
+            b: Shape::cylinder(0.342_898_620_071_959_5, 1.219_493_544_464_505_9),
+            pose_b: pose(
+                [
+                    -2.350_565_820_912_008,
+                    1.304_214_110_343_274,
+                    -0.842_393_871_863_255_5,
+                ],
+                [
+                    -0.366_702_497_401_238_84,
+                    -0.298_268_018_754_322_4,
+                    0.005_797_163_432_389_507,
+                    0.881_210_451_756_107_9,
+                ],
+            ),
+            motion: DVec3::new(
+                -2.538_306_521_874_11,
+                1.778_603_943_468_263,
+                -0.793_312_081_549_664_9,
+            ),
+            truth: (0.582_155_552_211_375_3, DVec3::ZERO, None),
+        },
+        1.219_493_544_464_505_9,
+    );
+}
+
+/// An f32 cone's rim onto a capsule, both ~0.04: the normal 1.2e-3 rad
+/// off and the points 6.7e-4 of the size (ray cast, `Unique`): the rim's
+/// and the capsule's radius turn with the normal (see the flat cone's
+/// rim above).
+#[test]
+fn an_f32_cones_rim_on_a_capsule_does_not_claim_a_moved_point() {
+    check_f32_points(
+        "cone's rim on a capsule",
+        &Case {
+            a: Shape::cone(0.032_771_590_046_688_93, 0.009_980_250_995_449_377),
+            start: pose(
+                [
+                    0.086_849_117_839_620_71,
+                    0.011_557_912_493_222_46,
+                    -0.009_335_047_850_621_33,
+                ],
+                [
+                    -0.057_964_770_732_354_51,
+                    0.578_258_526_349_398,
+                    -0.808_551_360_752_121_9,
+                    0.092_205_526_320_604_51,
+                ],
+            ),
+            b: Shape::capsule(0.020_739_670_900_769_697, 0.012_986_371_675_538_016),
+            pose_b: pose(
+                [
+                    -0.003_903_127_882_887_683_3,
+                    0.055_117_480_442_367_14,
+                    0.030_800_063_005_162_92,
+                ],
+                [
+                    -0.311_384_432_150_257_13,
+                    0.410_948_962_277_738_14,
+                    -0.060_829_936_896_486_775,
+                    0.854_669_763_472_700_4,
+                ],
+            ),
+            motion: DVec3::new(
+                -0.085_794_775_566_215_69,
+                0.033_385_896_593_606_655,
+                -0.004_975_653_068_424_297_5,
+            ),
+            truth: (0.890_640_201_764_832_7, DVec3::ZERO, None),
+        },
+        0.033_726_042_576_307_715,
+    );
+}
+
+/// A capsule's side onto a cylinder's side (f64): the polish left the
+/// normal tilted towards the segments by up to ~1e-9 rad (the gap is flat
+/// along a segment), and the support plane at it, lowered by the
+/// segments' ends, bracketed the time of impact 2.7e-10 wide: the ray cast
+/// said `Degenerate`. A normal within the witness tolerance of
+/// perpendicular to the support sets' segments is made exactly so.
+#[test]
+fn a_capsules_side_on_a_cylinders_side_brackets_its_time_of_impact() {
+    let c = Case {
+        a: Shape::capsule(0.507_756_411_358_551_1, 0.285_975_274_168_273_6),
+        start: pose(
+            [
+                -1.705_162_137_545_372_7,
+                0.432_502_136_156_433_07,
+                -0.022_600_708_363_117_59,
+            ],
+            [
+                -0.726_299_058_094_089_3,
+                -0.106_762_759_388_729_98,
+                -0.678_899_075_529_238,
+                -0.013_690_751_071_024_708,
+            ],
+        ),
+        b: Shape::cylinder(0.534_642_022_321_898_1, 0.794_113_672_816_430_4),
+        pose_b: pose(
+            [
+                -0.433_686_479_906_828_85,
+                1.305_864_484_036_899_8,
+                0.277_735_861_193_048_7,
+            ],
+            [
+                0.854_284_537_063_757,
+                0.400_777_355_798_187_1,
+                -0.293_360_511_920_213_5,
+                -0.153_346_179_799_453_47,
+            ],
+        ),
+        motion: DVec3::new(
+            0.835_647_984_739_784_3,
+            -0.367_782_104_101_926_9,
+            -0.080_738_799_856_930_87,
+        ),
+        truth: (
+            0.672_543_818_740_155_9,
+            DVec3::new(
+                0.803_280_717_336_140_7,
+                0.491_033_682_100_931_8,
+                0.337_084_577_218_146_5,
+            ),
+            Some(DVec3::new(
+                -0.982_739_585_169_212_4,
+                0.821_567_007_891_430_1,
+                -0.064_206_593_050_819_06,
+            )),
+        ),
+    };
+    check_f64("capsule's side on a cylinder's side", &c);
+    let s = sweep::ray_cast(
+        &Placed::new(&c.a, c.start),
+        c.motion,
+        &Placed::new(&c.b, c.pose_b),
+    );
+    assert_eq!(s.status, Status::Converged, "{s:?}");
+}

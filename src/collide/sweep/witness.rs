@@ -2,13 +2,14 @@
 //! polished normal and the support sets at it, and which side's support
 //! point the contact points snap to.
 
-use super::crossing::Unique;
+use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, Region, feature};
+use crate::collide::feature::{Feature, Region, feature, on_hull_face};
 use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
+use crate::shape::{Geom, Shape};
 use cspace_recorder as rec;
 
 /// Where a hit's contact lies, for [`hit_witness`]: its normal was
@@ -25,6 +26,10 @@ pub(super) struct Blur<T: Real> {
     /// How far A moves over the bracket: the contact points are placed
     /// within that of the contact.
     pub slide: T,
+    /// `K`'s support point at the polished normal, the normal, A's motion
+    /// (A's frame) and the times it was polished at and the bracket's
+    /// ends: how far the normal's error moved the points ([`moved`]).
+    pub path: (V3<T>, V3<T>, V3<T>, [T; 3]),
 }
 
 /// [`contact_witness`] of a hit with `status`: without a tight bracket
@@ -55,6 +60,12 @@ pub(super) fn hit_witness<T: Real>(
         (Witness::Unique, side) if !placed(blur.slide, cso.scale) => {
             rec::text!(
                 "A moves further over the bracket than half the witness tolerance: approximate"
+            );
+            (Witness::Approximate, side)
+        }
+        (Witness::Unique, side) if moved(cso, &f, blur, side.or(p.unique)) => {
+            rec::text!(
+                "the normal's error may move the contact points past the witness tolerance: approximate"
             );
             (Witness::Approximate, side)
         }
@@ -191,6 +202,79 @@ fn contact_witness<T: Real>(
     (witness, side)
 }
 
+/// Whether the normal's error may have moved the reported contact points
+/// (`side`'s, the unique one) by more than the witness tolerance less
+/// A's slide over the bracket. At the true normal `K`'s support point is
+/// the contact, on A's path; at a normal `θ` off it is off by the
+/// supports' turning rates times `θ`, across the normal, and each shape's
+/// point by about that at most. So `K`'s support point's distance from the
+/// path point across the normal, plus how far that path point may be from
+/// the contact (the least over a few times of the bracket), bounds the
+/// points' error without knowing `θ` or the rates (f32: a cone's rim on a
+/// capsule, the normal 1.2e-3 rad off, points 6.7e-4 of the size off; a
+/// nearly flat cone's rim turning ~150 sizes a radian, the normal 6.9e-5
+/// rad off, 3.5e-4; both `Unique`). Along a segment of either support set
+/// the support point is any of it, so that part is not measured: there a
+/// flat rim turning 1e3 to 6e5 sizes a radian can still slide (f64, to
+/// 1e-7 of the size; BENCHMARKS.md). A face fixes the normal exactly and
+/// a vertex does not turn: nothing to measure.
+fn moved<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    blur: &Blur<T>,
+    side: Option<Unique>,
+) -> bool {
+    let turns_a = fa.radius > T::ZERO || cso.radius_a > T::ZERO;
+    let turns_b = fb.radius > T::ZERO || cso.radius_b > T::ZERO;
+    let turns = match side {
+        Some(Unique::A) => turns_a,
+        Some(Unique::B) => turns_b,
+        _ => turns_a || turns_b,
+    };
+    if fa.count == 2 || fb.count == 2 || !turns {
+        return false;
+    }
+    let span = segments(cso, (fa, fb), true);
+    let (k, n, m, [t_e, lower, upper]) = blur.path;
+    let across = |v: V3<T>| v - n * n.dot(v);
+    let speed = across(m).length();
+    let error = [t_e, lower, (lower + upper) * T::HALF]
+        .map(|t| {
+            let spread = (t - lower).abs().max((upper - t).abs()) * speed;
+            across_all::<T>(across(k + m * t), span).length() + spread
+        })
+        .into_iter()
+        .fold(T::MAX, T::min);
+    blur.slide + error > witness_tol::<T>() * cso.scale
+}
+
+/// An orthonormal basis (zero where missing) of the directions of the
+/// support sets' segments (A's frame), thin hull faces taken as segments
+/// where `thin`.
+fn segments<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    thin: bool,
+) -> [V3<T>; 2] {
+    let segment = |f: &Feature<T>| f.count == 1 && (thin || !f.thin);
+    let mut span = [V3::<T>::ZERO; 2];
+    let directions = [
+        segment(fa).then_some(fa.flats[0]),
+        segment(fb).then(|| cso.b_vector(fb.flats[0])),
+    ];
+    for (i, s) in directions.into_iter().enumerate() {
+        if let Some(s) = s.and_then(|s| across_all::<T>(s, span).try_normalize()) {
+            span[i] = s;
+        }
+    }
+    span
+}
+
+/// `v` less its parts along the orthonormal (or zero) `span`.
+fn across_all<T: Real>(v: V3<T>, span: [V3<T>; 2]) -> V3<T> {
+    span.iter().fold(v, |v, &s| v - s * s.dot(v))
+}
+
 /// Whether a normal fixed by curvature (the radii, a rim's or a curved
 /// side's turn) can be off by more than the witness tolerance (1e-7 rad
 /// in f64, 1e-3 in f32). Polished `spread` off the contact across it, the
@@ -273,36 +357,77 @@ fn blurred<T: Real>(
 }
 
 /// The normal of a face of A or B (A's frame, from A towards B) within
-/// the witness tolerance of the polished normal `n` (f64): the contact's
-/// normal is that face's, exactly. The polish stops 1e-8 to 2.5e-8 rad
-/// off it, which a rim on the face slides by its turn (1e-8 to 1.2e-7 of
-/// the size off, `Unique`).
-pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
+/// the witness tolerance of the polished normal `n`: the contact's normal
+/// is that face's, exactly. The polish stops 1e-8 to 2.5e-8 rad off it in
+/// f64, which a rim on the face slides by its turn (1e-8 to 1.2e-7 of the
+/// size off, `Unique`). In f32 it stops up to ~3e-3 rad off beside a face
+/// much smaller than the scale (a cylinder's rim 1 200 sizes a radian on
+/// a box face 3e-3 of its size: 6.9e-4 of the size off, `Unique`); there
+/// the face's normal is taken only where the other shape's support point
+/// at it (`path`: A's motion and the time it was polished at) lies on the
+/// face, since a normal within 3e-3 rad of a face's is as often a rim on
+/// its edge, whose normal is not the face's.
+pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>, path: (V3<T>, T)) -> Option<V3<T>> {
     // Polytope cores without radii: the polish's face is exact already.
-    if T::PRECISION != rec::Precision::F64
-        || !(cso.curved() || cso.radius_a + cso.radius_b > T::ZERO)
-    {
+    if !(cso.curved() || cso.radius_a + cso.radius_b > T::ZERO) {
         return None;
     }
-    let turn = T::from_f64(1e-7);
+    let f64_ = T::PRECISION == rec::Precision::F64;
+    let turn = T::from_f64(if f64_ { 1e-7 } else { F32_FACE });
     let eta = normal_eta(cso);
     let oriented = |f: V3<T>| {
         let f = f.try_normalize()?;
         let f = if f.dot(n) < T::ZERO { -f } else { f };
         (f.cross(n).length() <= turn).then_some(f)
     };
+    let (m, t) = path;
+    let margin = witness_tol::<T>() * cso.scale;
     let fa = feature(cso.shape_a(), n, eta);
     if fa.count == 2
         && !fa.thin
         && let Some(f) = oriented(fa.flats[0].cross(fa.flats[1]))
+        && (f64_ || on_face(cso.shape_a(), &fa, support(cso, f).b - m * t, margin))
     {
         return Some(f);
     }
     let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
     if fb.count == 2 && !fb.thin {
-        return oriented(cso.b_vector(fb.flats[0].cross(fb.flats[1])));
+        let f = oriented(cso.b_vector(fb.flats[0].cross(fb.flats[1])))?;
+        let q = cso.b_local_point(support(cso, f).a + m * t);
+        return (f64_ || on_face(cso.shape_b(), &fb, q, margin)).then_some(f);
     }
     None
+}
+
+/// Whether local point `q` projects into `shape`'s face `f` (its local
+/// frame).
+fn on_face<T: Real>(shape: &Shape<T>, f: &Feature<T>, q: V3<T>, margin: T) -> bool {
+    match (f.region, &shape.geom) {
+        (Region::HullFace(d, eta), Geom::Hull(hull)) => {
+            on_hull_face(hull.points(), d, eta, q).is_some()
+        }
+        _ => f.place(q).is_some_and(|(_, out)| out <= margin),
+    }
+}
+
+/// The polished normal `n` made exactly perpendicular to the segments of
+/// the support sets at it (f64, where that turns it by at most the
+/// witness tolerance): a support set's points are all equally high, so the
+/// contact normal is perpendicular to every segment in it (an edge, a
+/// cylinder's or cone's side, a capsule's segment). Along a segment the gap
+/// is flat, and the polish leaves the normal tilted towards it by up to
+/// ~1e-9 rad; the support plane at that normal, lowered by the segment's
+/// far end, bracketed a capsule's side on a cylinder's side 2.7e-10 of the
+/// time wide where the tolerance allows ~1e-11: `Degenerate`.
+pub(super) fn segments_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
+    if T::PRECISION != rec::Precision::F64 || !cso.curved() {
+        return None;
+    }
+    let eta = normal_eta(cso);
+    let fa = feature(cso.shape_a(), n, eta);
+    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
+    let out = across_all::<T>(n, segments(cso, (&fa, &fb), false)).try_normalize()?;
+    (out != n && out.cross(n).length() <= T::from_f64(1e-7)).then_some(out)
 }
 
 /// Whether, in f32, a point of one shape (`q_a` on A, `q_b` on B, both
@@ -355,6 +480,11 @@ const CURVED: f64 = 1e-6;
 /// normal, in sizes per radian: f32's normal is off by up to ~1e-4 rad,
 /// which moves such a point by up to 1e-3 of the size.
 const F32_TURN: f64 = 10.0;
+
+/// How far off a face's normal f32's polish may stop (rad): beside a face
+/// much smaller than the scale, GJK's and the probes' rounding of the
+/// scale is most of the face.
+const F32_FACE: f64 = 3e-3;
 
 /// The height within which a support set is taken at a polished normal:
 /// its error (30 × GJK's tolerance of the size in f64, 4e-3 in f32).
