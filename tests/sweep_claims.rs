@@ -1435,7 +1435,7 @@ fn an_f32_cones_rim_on_a_capsule_does_not_claim_a_moved_point() {
                     -0.057_964_770_732_354_51,
                     0.578_258_526_349_398,
                     -0.808_551_360_752_121_9,
-                    0.092_205_526_320_604_51,
+                    0.092_205_526_320_607_37,
                 ],
             ),
             b: Shape::capsule(0.020_739_670_900_769_697, 0.012_986_371_675_538_016),
@@ -1526,4 +1526,66 @@ fn a_capsules_side_on_a_cylinders_side_brackets_its_time_of_impact() {
         &Placed::new(&c.b, c.pose_b),
     );
     assert_eq!(s.status, Status::Converged, "{s:?}");
+}
+
+/// A cone 2.5e-4 high and 1.245 wide (a disc 2.7e-6 rad from level with
+/// the contact plane) onto a cylinder's side, f64: its rim point turns
+/// 4.5e5 a radian, and a normal 5.8e-11 rad off about the cylinder's axis,
+/// which the rim's tangent is nearly parallel to, moved it 6.8e-8 of the
+/// size along the side (conservative advancement, `Unique`). Along the
+/// side the support point is any of it, so the move is seen only through
+/// the rim tangent's part across the side.
+#[test]
+fn a_flat_cones_rim_along_a_cylinders_side_does_not_claim_its_point() {
+    check_f64(
+        "flat cone's rim along a cylinder's side",
+        &Case {
+            a: Shape::cone(0.000_190_347_909_168_868_72, 1.245_028_386_425_652),
+            start: pose(
+                [
+                    -0.094_200_481_956_127_62,
+                    0.839_031_872_409_375_6,
+                    -3.031_245_275_677_525_6,
+                ],
+                [
+                    -0.757_418_144_114_828_4,
+                    -0.369_184_666_233_235_37,
+                    0.127_895_759_144_230_76,
+                    0.523_128_198_414_905_3,
+                ],
+            ),
+            b: Shape::cylinder(0.760_848_650_949_567_1, 0.233_118_103_453_164_4),
+            pose_b: pose(
+                [
+                    1.781_431_019_608_188_6,
+                    1.121_019_180_093_187,
+                    -1.075_471_580_196_609_3,
+                ],
+                [
+                    -0.119_608_813_984_108_41,
+                    -0.266_809_099_500_269_93,
+                    0.202_934_584_804_517_45,
+                    0.934_518_159_444_421_1,
+                ],
+            ),
+            motion: DVec3::new(
+                1.881_484_103_091_597,
+                -0.144_636_826_473_321_66,
+                2.834_142_857_044_414_5,
+            ),
+            truth: (
+                0.446_961_711_973_754_67,
+                DVec3::new(
+                    -0.425_440_248_038_635_2,
+                    0.180_080_285_256_267_9,
+                    0.886_888_767_665_283_7,
+                ),
+                Some(DVec3::new(
+                    1.803_992_541_512_405_6,
+                    1.294_953_050_978_968_6,
+                    -1.362_814_925_105_361_4,
+                )),
+            ),
+        },
+    );
 }
