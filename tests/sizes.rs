@@ -13,7 +13,7 @@ mod gjk_common;
 use cspace::{Placed, Pose, Shape, Status, Witness, epa, gjk};
 use exact_common::FAMILIES;
 use gjk_common::Rng;
-use glam::{Quat, Vec3A};
+use glam::{DQuat, DVec3, Quat, Vec3A};
 
 /// The f32 answer's error (of the size) against the f64 answer on the same
 /// rounded input, beyond the rounding of its own world coordinates; `None`
@@ -56,6 +56,55 @@ fn a_tiny_boxs_corner_is_the_near_end_of_its_short_edge_in_f32() {
     );
     let off = f32_error(&a, pa, &b, pb).expect("both unique");
     assert!(off <= 1e-4, "f32 points {off:e} of the size off");
+}
+
+/// An f32 cone's apex (the cone 3.5e4 across) by a box 78 across: the
+/// support sets' closest points put the box's point on a face's plane that
+/// the box poked 3.9 through, 0.12 rad off the normal and 29 from the
+/// closest point, `Unique`. The sets were certified against the rounding
+/// of a face the larger shape's size (9.8 here); each set's own extent
+/// sets it now, and the points must be as close as the lower bound.
+#[test]
+fn a_cones_apex_by_a_much_smaller_box_does_not_claim_a_far_point_in_f32() {
+    let a = Shape::<f64>::cone(35_405.346_588_241_184, 32_290.280_447_991_95);
+    let pa = Pose::<f64>::new(
+        DVec3::new(
+            -46_178.278_204_551_19,
+            28_655.811_487_661_034,
+            -48_708.657_234_562_044,
+        ),
+        DQuat::from_xyzw(
+            -0.778_670_183_161_162_5,
+            -0.612_355_361_368_427_8,
+            -0.084_233_858_345_102_68,
+            -0.107_695_470_505_498_96,
+        ),
+    );
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        20.052_006_041_298_146,
+        39.059_551_257_556_63,
+        19.627_610_932_846_64,
+    ));
+    let pb = Pose::<f64>::new(
+        DVec3::new(
+            -12_834.680_432_928_979,
+            20_786.609_377_832_323,
+            -39_044.087_554_674_89,
+        ),
+        DQuat::from_xyzw(
+            0.484_803_480_741_350_05,
+            0.859_655_663_348_442_9,
+            0.054_031_770_319_908_8,
+            0.151_783_705_746_423_25,
+        ),
+    );
+    let (a, b) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    let (pa, pb) = (gjk_common::pose_f32(&pa), gjk_common::pose_f32(&pb));
+    let d = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    assert_eq!(d.status, Status::Converged, "{d:?}");
+    if let Some(off) = f32_error(&a, pa, &b, pb) {
+        assert!(off <= 1e-4, "f32 points {off:e} of the size off: {d:?}");
+    }
 }
 
 /// Random constructed pairs, B (or A) scaled by 1e-3 … 1e-4: f64 within

@@ -231,18 +231,34 @@ fn solve<T: Real, const N: usize>(
     // Certify on the whole shapes: their supports at a normal, heights
     // taken as differences from the new points; the lower bound there. The
     // points' direction errs by their rounding over their distance, which
-    // tilts a face of the size by that much (up to a thousand roundings;
-    // nearer, GJK's normal is the better one).
+    // tilts each support set by that much over its own extent (up
+    // to a thousand roundings; nearer, GJK's normal is the better one): the
+    // larger shape's size let an f32 box 78 across, beside a cone 3.5e4
+    // across, poke 3.9 through a plane its point was placed on, 0.12 rad
+    // off the normal, `Unique`.
     let tilt = (cso.scale / gap.length()).min(T::from_f64(1e3));
-    let round = T::from_f64(16.0) * T::EPSILON * cso.scale * (T::ONE + tilt);
+    let round = |set: &[V3<T>]| {
+        let extent = set
+            .iter()
+            .map(|&p| (p - set[0]).length())
+            .fold(T::ZERO, T::max);
+        T::from_f64(16.0) * T::EPSILON * (cso.scale + extent * tilt)
+    };
+    let (round_a, round_b) = (round(points_a), round(points_b));
     let certify = |normal: V3<T>| {
         let sa = cso.shape_a().core_support(normal);
         let sb = cso.shape_b().core_support(cso.b_direction(-normal));
         let rise_a = (rel_a(sa) - a).dot(normal);
         let below_b: V3<T> = q - rel_b(sb);
         let rise_b = below_b.dot(normal);
-        (rise_a <= round && rise_b <= round)
-            .then(|| gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO))
+        let lower = gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO);
+        // The points are the closest only where their distance meets the
+        // lower bound, to the rounding of both: else the sets did not hold
+        // the closest features (that f32 box's vertex, 1.7 farther than
+        // its face's point).
+        let met = gap.length() - lower
+            <= round_a + round_b + T::from_f64(16.0) * T::EPSILON * gap.length();
+        (rise_a <= round_a && rise_b <= round_b && met).then_some(lower)
     };
     // The normal of the CSO triangle the points lie inside (a face against
     // a vertex, parallel faces: exact at any distance), else the points'
