@@ -31,7 +31,7 @@ use super::crossing::{
     Crossing, Full, Path, Unique, cross_fan, cross_near, cross_point, earliest, snap, support,
 };
 use super::polish::{NormalFrom, Polished, polish, unique_near};
-use super::witness::{Blur, face_at, hit_witness, normal_eta, placed, segments_at};
+use super::witness::{Blur, face_at, hit_witness, normal_eta, placed};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
@@ -503,14 +503,10 @@ fn contact_normal<T: Real>(
     }
     // A normal within the witness tolerance of a face's is that face's
     // ([`face_at`]).
-    if let Some(f) = face_at(cso, n, (m, t_e))
+    if let Some(f) = face_at(cso, n)
         && f != n
     {
         rec::text!("the polished normal is a face's: its normal exactly");
-        (n, hub) = (f, support(cso, f));
-        *iterations += 1;
-    } else if let Some(f) = segments_at(cso, n) {
-        rec::text!("the polished normal made perpendicular to the support sets' segments");
         (n, hub) = (f, support(cso, f));
         *iterations += 1;
     }

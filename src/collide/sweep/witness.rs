@@ -5,11 +5,10 @@
 use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, Region, feature, on_hull_face};
+use crate::collide::feature::{Feature, Region, feature};
 use crate::collide::witness::witness_tol;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
-use crate::shape::{Geom, Shape};
 use cspace_recorder as rec;
 
 /// Where a hit's contact lies, for [`hit_witness`]: its normal was
@@ -219,8 +218,9 @@ fn contact_witness<T: Real>(
 /// the tangent's part across the normal and the segments (f64: a flat
 /// cone's rim turning 4.5e5 a radian with its tangent nearly along a
 /// cylinder's side, the normal 5.8e-11 rad off, slid 6.8e-8 of the size
-/// along the side). A face fixes the normal exactly and a vertex does not
-/// turn: nothing to measure.
+/// along the side). A face of the other shape fixes the normal at its own,
+/// and the point's move from there is computed; a vertex does not turn:
+/// nothing to measure.
 fn moved<T: Real>(
     cso: &Cso<'_, T>,
     (fa, fb): &(Feature<T>, Feature<T>),
@@ -234,11 +234,44 @@ fn moved<T: Real>(
         Some(Unique::B) => turns_b,
         _ => turns_a || turns_b,
     };
-    if fa.count == 2 || fb.count == 2 || !turns {
+    if !turns {
         return false;
     }
-    let span = segments(cso, (fa, fb), true);
     let (k, n, m, [t_e, lower, upper]) = blur.path;
+    let limit = witness_tol::<T>() * cso.scale - blur.slide;
+    let normal_tol = T::from_f64(match T::PRECISION {
+        rec::Precision::F32 => 1e-3,
+        rec::Precision::F64 => 1e-7,
+    });
+    // A face of the other shape fixes the normal at its own, which `n`
+    // must be within the normal's tolerance of (f32 takes a face within
+    // 3e-3 rad for the contact's), and the reported point's move from
+    // there to `n` is known exactly (f32, a cylinder's rim 1 200 sizes a
+    // radian on a box face 3e-3 of its size, the normal 2.7e-3 rad off the
+    // face's: 1.1e-3 of the size off, `Unique`).
+    let face = |f: &Feature<T>| {
+        (f.count == 2)
+            .then(|| f.flats[0].cross(f.flats[1]).try_normalize())
+            .flatten()
+    };
+    let onto = |f: V3<T>| if f.dot(n) < T::ZERO { -f } else { f };
+    match (face(fa), face(fb).map(|f| cso.b_vector(f)), side) {
+        (Some(_), Some(_), _)
+        | (Some(_), None, Some(Unique::A))
+        | (None, Some(_), Some(Unique::B)) => {
+            return false;
+        }
+        (None, Some(f), _) => {
+            let (f, at) = (onto(f), |d: V3<T>| support(cso, d).a);
+            return f.cross(n).length() > normal_tol || (at(f) - at(n)).length() > limit;
+        }
+        (Some(f), None, _) => {
+            let (f, at) = (onto(f), |d: V3<T>| support(cso, d).b);
+            return f.cross(n).length() > normal_tol || (at(f) - at(n)).length() > limit;
+        }
+        (None, None, _) => {}
+    }
+    let span = segments(cso, (fa, fb), true);
     let across = |v: V3<T>| v - n * n.dot(v);
     let speed = across(m).length();
     let error = [t_e, lower, (lower + upper) * T::HALF]
@@ -262,7 +295,7 @@ fn moved<T: Real>(
         Some(Unique::B) => seen(fb, cso.b_vector(fb.tangent)),
         _ => T::ONE,
     };
-    error > (witness_tol::<T>() * cso.scale - blur.slide) * seen
+    error > limit * seen
 }
 
 /// An orthonormal basis (zero where missing) of the directions of the
@@ -374,77 +407,36 @@ fn blurred<T: Real>(
 }
 
 /// The normal of a face of A or B (A's frame, from A towards B) within
-/// the witness tolerance of the polished normal `n`: the contact's normal
-/// is that face's, exactly. The polish stops 1e-8 to 2.5e-8 rad off it in
-/// f64, which a rim on the face slides by its turn (1e-8 to 1.2e-7 of the
-/// size off, `Unique`). In f32 it stops up to ~3e-3 rad off beside a face
-/// much smaller than the scale (a cylinder's rim 1 200 sizes a radian on
-/// a box face 3e-3 of its size: 6.9e-4 of the size off, `Unique`); there
-/// the face's normal is taken only where the other shape's support point
-/// at it (`path`: A's motion and the time it was polished at) lies on the
-/// face, since a normal within 3e-3 rad of a face's is as often a rim on
-/// its edge, whose normal is not the face's.
-pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>, path: (V3<T>, T)) -> Option<V3<T>> {
+/// the witness tolerance of the polished normal `n` (f64): the contact's
+/// normal is that face's, exactly. The polish stops 1e-8 to 2.5e-8 rad
+/// off it, which a rim on the face slides by its turn (1e-8 to 1.2e-7 of
+/// the size off, `Unique`).
+pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
     // Polytope cores without radii: the polish's face is exact already.
-    if !(cso.curved() || cso.radius_a + cso.radius_b > T::ZERO) {
+    if T::PRECISION != rec::Precision::F64
+        || !(cso.curved() || cso.radius_a + cso.radius_b > T::ZERO)
+    {
         return None;
     }
-    let f64_ = T::PRECISION == rec::Precision::F64;
-    let turn = T::from_f64(if f64_ { 1e-7 } else { F32_FACE });
+    let turn = T::from_f64(1e-7);
     let eta = normal_eta(cso);
     let oriented = |f: V3<T>| {
         let f = f.try_normalize()?;
         let f = if f.dot(n) < T::ZERO { -f } else { f };
         (f.cross(n).length() <= turn).then_some(f)
     };
-    let (m, t) = path;
-    let margin = witness_tol::<T>() * cso.scale;
     let fa = feature(cso.shape_a(), n, eta);
     if fa.count == 2
         && !fa.thin
         && let Some(f) = oriented(fa.flats[0].cross(fa.flats[1]))
-        && (f64_ || on_face(cso.shape_a(), &fa, support(cso, f).b - m * t, margin))
     {
         return Some(f);
     }
     let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
     if fb.count == 2 && !fb.thin {
-        let f = oriented(cso.b_vector(fb.flats[0].cross(fb.flats[1])))?;
-        let q = cso.b_local_point(support(cso, f).a + m * t);
-        return (f64_ || on_face(cso.shape_b(), &fb, q, margin)).then_some(f);
+        return oriented(cso.b_vector(fb.flats[0].cross(fb.flats[1])));
     }
     None
-}
-
-/// Whether local point `q` projects into `shape`'s face `f` (its local
-/// frame).
-fn on_face<T: Real>(shape: &Shape<T>, f: &Feature<T>, q: V3<T>, margin: T) -> bool {
-    match (f.region, &shape.geom) {
-        (Region::HullFace(d, eta), Geom::Hull(hull)) => {
-            on_hull_face(hull.points(), d, eta, q).is_some()
-        }
-        _ => f.place(q).is_some_and(|(_, out)| out <= margin),
-    }
-}
-
-/// The polished normal `n` made exactly perpendicular to the segments of
-/// the support sets at it (f64, where that turns it by at most the
-/// witness tolerance): a support set's points are all equally high, so the
-/// contact normal is perpendicular to every segment in it (an edge, a
-/// cylinder's or cone's side, a capsule's segment). Along a segment the gap
-/// is flat, and the polish leaves the normal tilted towards it by up to
-/// ~1e-9 rad; the support plane at that normal, lowered by the segment's
-/// far end, bracketed a capsule's side on a cylinder's side 2.7e-10 of the
-/// time wide where the tolerance allows ~1e-11: `Degenerate`.
-pub(super) fn segments_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
-    if T::PRECISION != rec::Precision::F64 || !cso.curved() {
-        return None;
-    }
-    let eta = normal_eta(cso);
-    let fa = feature(cso.shape_a(), n, eta);
-    let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
-    let out = across_all::<T>(n, segments(cso, (&fa, &fb), false)).try_normalize()?;
-    (out != n && out.cross(n).length() <= T::from_f64(1e-7)).then_some(out)
 }
 
 /// Whether, in f32, a point of one shape (`q_a` on A, `q_b` on B, both
@@ -497,11 +489,6 @@ const CURVED: f64 = 1e-6;
 /// normal, in sizes per radian: f32's normal is off by up to ~1e-4 rad,
 /// which moves such a point by up to 1e-3 of the size.
 const F32_TURN: f64 = 10.0;
-
-/// How far off a face's normal f32's polish may stop (rad): beside a face
-/// much smaller than the scale, GJK's and the probes' rounding of the
-/// scale is most of the face.
-const F32_FACE: f64 = 3e-3;
 
 /// The height within which a support set is taken at a polished normal:
 /// its error (30 × GJK's tolerance of the size in f64, 4e-3 in f32).
