@@ -1643,3 +1643,69 @@ fn a_small_level_cylinders_side_on_a_capsule_claims_no_end() {
         },
     );
 }
+
+/// A small cylinder's rim (radius 2e-3) onto a box's edge, its normal
+/// 1.3e-4 rad off the box face's (f64, a review's case): in `K` the edge
+/// is rounded over by the rim's curvature, and conservative advancement's
+/// polish settled on the face's normal, `Unique`, 1.3e-4 rad off. The rim
+/// point at that normal lies off the face by more than the normal's
+/// tolerance times its curvature radius: the contact is on the rounded
+/// edge, and the face's normal is not the contact's.
+#[test]
+fn a_small_rim_on_a_boxs_edge_does_not_take_the_faces_normal() {
+    check_f64(
+        "small rim on a box's edge",
+        &Case {
+            a: Shape::cylinder(0.010_312_762_818_837_515, 0.002_000_546_134_751_170_5),
+            start: pose(
+                [
+                    -0.469_662_653_284_421_36,
+                    1.041_043_971_566_366_9,
+                    -1.122_742_015_799_147_5,
+                ],
+                [
+                    -0.868_842_546_675_379_6,
+                    -0.072_060_062_335_860_46,
+                    0.485_943_558_961_975_83,
+                    0.061_472_221_418_793_445,
+                ],
+            ),
+            b: Shape::cuboid(DVec3::new(
+                0.225_021_074_817_617_16,
+                1.010_238_604_297_746_5,
+                0.878_300_544_425_788_8,
+            )),
+            pose_b: pose(
+                [
+                    -0.661_970_964_766_130_5,
+                    2.211_279_198_728_946_4,
+                    0.499_754_251_569_265_23,
+                ],
+                [
+                    -0.933_978_507_717_482_6,
+                    0.307_713_855_521_490_1,
+                    0.154_537_146_955_729_57,
+                    -0.095_470_416_636_290_52,
+                ],
+            ),
+            motion: DVec3::new(
+                -1.284_830_754_279_318,
+                0.240_928_459_925_127_04,
+                1.687_795_531_004_041,
+            ),
+            truth: (
+                0.656_221_887_664_508_7,
+                DVec3::new(
+                    -0.762_788_861_604_183_8,
+                    0.604_408_385_261_936_1,
+                    0.229_877_481_362_687_18,
+                ),
+                Some(DVec3::new(
+                    -1.315_441_379_432_950_7,
+                    1.209_089_134_471_489_6,
+                    -0.013_051_137_453_246_913,
+                )),
+            ),
+        },
+    );
+}

@@ -68,6 +68,12 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
+        (Witness::Unique, side) if off_face(cso, &f, lower_end(blur)) => {
+            rec::text!(
+                "a curved point off the face at the normal: the face's normal is not the contact's"
+            );
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if at_face_boundary(cso, &f, blur.at, blur.touch) => {
             rec::text!(
                 "a point at a face's boundary within the tolerance: the face fixes no normal"
@@ -454,7 +460,48 @@ fn at_face_boundary<T: Real>(
     if T::PRECISION != rec::Precision::F32 {
         return false;
     }
-    let inside = |f: &Feature<T>, q: V3<T>| match f.region {
+    // A vertex: curvature (a rim's turn, a radius) would fix the normal.
+    let vertex =
+        |f: &Feature<T>, radius: T| f.count == 0 && f.radius == T::ZERO && radius == T::ZERO;
+    (fb.count == 2 && vertex(fa, cso.radius_a) && inside(fb, cso.b_local_point(q_a)) <= margin)
+        || (fa.count == 2 && vertex(fb, cso.radius_b) && inside(fa, q_b) <= margin)
+}
+
+/// The contact points of [`Blur::at`] with A at the bracket's lower end.
+fn lower_end<T: Real>(blur: &Blur<T>) -> (V3<T>, V3<T>) {
+    let (_, _, m, [t_e, lower, _]) = blur.path;
+    let back = m * (lower - t_e);
+    (blur.at.0 + back, blur.at.1 - back)
+}
+
+/// Whether a curved point of one shape (`q_a` on A, `q_b` on B, both A's
+/// frame with A at the bracket's lower end) lies off the other's face at
+/// the normal by more than the witness tolerance, or than the normal's
+/// tolerance times its curvature radius: the contact is then on the
+/// face's rounded-over edge in `K`, whose normal is not the face's (a
+/// cylinder's rim 2.7e-3 in radius on a box's edge, its normal 1.3e-4 rad
+/// off the face's, took the face's normal, `Unique`, f64).
+fn off_face<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    (q_a, q_b): (V3<T>, V3<T>),
+) -> bool {
+    let normal_tol = T::from_f64(match T::PRECISION {
+        rec::Precision::F32 => 1e-3,
+        rec::Precision::F64 => 1e-7,
+    });
+    let point_tol = witness_tol::<T>() * cso.scale;
+    let off = |face: &Feature<T>, q: V3<T>, curvature: T| {
+        curvature > T::ZERO && -inside(face, q) > point_tol.min(curvature * normal_tol)
+    };
+    (fb.count == 2 && fa.count == 0 && off(fb, cso.b_local_point(q_a), fa.radius + cso.radius_a))
+        || (fa.count == 2 && fb.count == 0 && off(fa, q_b, fb.radius + cso.radius_b))
+}
+
+/// How far local point `q` lies inside face `f`'s region, across its
+/// boundary (negative outside; `T::MAX` where the region cannot say).
+fn inside<T: Real>(f: &Feature<T>, q: V3<T>) -> T {
+    match f.region {
         Region::Rect(c, u, v) => {
             let (ul, vl) = (u.length(), v.length());
             if ul <= T::ZERO || vl <= T::ZERO {
@@ -469,12 +516,7 @@ fn at_face_boundary<T: Real>(
             r - (d - axis * d.dot(axis)).length()
         }
         _ => T::MAX,
-    };
-    // A vertex: curvature (a rim's turn, a radius) would fix the normal.
-    let vertex =
-        |f: &Feature<T>, radius: T| f.count == 0 && f.radius == T::ZERO && radius == T::ZERO;
-    (fb.count == 2 && vertex(fa, cso.radius_a) && inside(fb, cso.b_local_point(q_a)) <= margin)
-        || (fa.count == 2 && vertex(fb, cso.radius_b) && inside(fa, q_b) <= margin)
+    }
 }
 
 /// The least curvature radius (of the size) that fixes a unique normal
