@@ -68,7 +68,7 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if off_face(cso, &f, lower_end(blur)) => {
+        (Witness::Unique, side) if off_face(cso, &f, blur) => {
             rec::text!(
                 "a curved point off the face at the normal: the face's normal is not the contact's"
             );
@@ -474,28 +474,34 @@ fn lower_end<T: Real>(blur: &Blur<T>) -> (V3<T>, V3<T>) {
     (blur.at.0 + back, blur.at.1 - back)
 }
 
-/// Whether a curved point of one shape (`q_a` on A, `q_b` on B, both A's
-/// frame with A at the bracket's lower end) lies off the other's face at
+/// Whether a curved point of one shape (A's or B's support point, A at
+/// the bracket's lower end) lies off the other's face at
 /// the normal by more than the witness tolerance, or than the normal's
 /// tolerance times its curvature radius: the contact is then on the
 /// face's rounded-over edge in `K`, whose normal is not the face's (a
-/// cylinder's rim 2.7e-3 in radius on a box's edge, its normal 1.3e-4 rad
+/// cylinder's rim 2e-3 in radius on a box's edge, its normal 1.3e-4 rad
 /// off the face's, took the face's normal, `Unique`, f64).
 fn off_face<T: Real>(
     cso: &Cso<'_, T>,
     (fa, fb): &(Feature<T>, Feature<T>),
-    (q_a, q_b): (V3<T>, V3<T>),
+    blur: &Blur<T>,
 ) -> bool {
+    let (curved_a, curved_b) = (fa.radius + cso.radius_a, fb.radius + cso.radius_b);
+    let on_b = fb.count == 2 && fa.count == 0 && curved_a > T::ZERO;
+    let on_a = fa.count == 2 && fb.count == 0 && curved_b > T::ZERO;
+    if !(on_a || on_b) {
+        return false;
+    }
     let normal_tol = T::from_f64(match T::PRECISION {
         rec::Precision::F32 => 1e-3,
         rec::Precision::F64 => 1e-7,
     });
     let point_tol = witness_tol::<T>() * cso.scale;
+    let (q_a, q_b) = lower_end(blur);
     let off = |face: &Feature<T>, q: V3<T>, curvature: T| {
-        curvature > T::ZERO && -inside(face, q) > point_tol.min(curvature * normal_tol)
+        -inside(face, q) > point_tol.min(curvature * normal_tol)
     };
-    (fb.count == 2 && fa.count == 0 && off(fb, cso.b_local_point(q_a), fa.radius + cso.radius_a))
-        || (fa.count == 2 && fb.count == 0 && off(fa, q_b, fb.radius + cso.radius_b))
+    (on_b && off(fb, cso.b_local_point(q_a), curved_a)) || (on_a && off(fa, q_b, curved_b))
 }
 
 /// How far local point `q` lies inside face `f`'s region, across its
