@@ -393,7 +393,7 @@ fn aligned<T: Real>(cso: &Cso<'_, T>, e: &Eval<T>, slack: T) -> Option<Pair<T>> 
 }
 
 /// The normal's tolerance: 1e-7 rad (f64), 1e-3 rad (f32).
-fn normal_tol<T: Real>() -> T {
+pub(crate) fn normal_tol<T: Real>() -> T {
     match T::PRECISION {
         rec::Precision::F32 => T::from_f64(1e-3),
         rec::Precision::F64 => T::from_f64(1e-7),

@@ -6,7 +6,7 @@ use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, Region, feature};
-use crate::collide::witness::witness_tol;
+use crate::collide::witness::{normal_tol, witness_tol};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
@@ -245,10 +245,7 @@ fn moved<T: Real>(
     }
     let (k, n, m, [t_e, lower, upper]) = blur.path;
     let limit = witness_tol::<T>() * cso.scale - blur.slide;
-    let normal_tol = T::from_f64(match T::PRECISION {
-        rec::Precision::F32 => 1e-3,
-        rec::Precision::F64 => 1e-7,
-    });
+    let normal_tol = normal_tol::<T>();
     // A face of the other shape fixes the normal at its own, which `n`
     // must be within the normal's tolerance of (f32 takes a face within
     // 3e-3 rad for the contact's), and the reported point's move from
@@ -353,10 +350,7 @@ fn blurred<T: Real>(
     if !cso.curved() && radii == T::ZERO {
         return false;
     }
-    let turn = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(1e-3),
-        rec::Precision::F64 => T::from_f64(1e-7),
-    };
+    let turn = normal_tol::<T>();
     if fa.count == 2 || fb.count == 2 {
         return false;
     }
@@ -492,10 +486,7 @@ fn off_face<T: Real>(
     if !(on_a || on_b) {
         return false;
     }
-    let normal_tol = T::from_f64(match T::PRECISION {
-        rec::Precision::F32 => 1e-3,
-        rec::Precision::F64 => 1e-7,
-    });
+    let normal_tol = normal_tol::<T>();
     let point_tol = witness_tol::<T>() * cso.scale;
     let (q_a, q_b) = lower_end(blur);
     let off = |face: &Feature<T>, q: V3<T>, curvature: T| {
