@@ -107,6 +107,84 @@ fn a_cones_apex_by_a_much_smaller_box_does_not_claim_a_far_point_in_f32() {
     }
 }
 
+/// The f32 answer agrees with f64's on the same rounded input where both
+/// say `Unique`: the normal within 1e-3 rad, the points within 1e-4 of the
+/// size (plus their coordinates' rounding).
+fn f32_agrees(a: &Shape<f32>, pa: Pose<f32>, b: &Shape<f32>, pb: Pose<f32>) {
+    let r = gjk::distance(&Placed::new(a, pa), &Placed::new(b, pb));
+    let wide = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+    let t = gjk::distance(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
+    if r.witness == Witness::Unique && t.witness == Witness::Unique {
+        let off = r.normal.as_dvec3().angle_between(t.normal);
+        assert!(off <= 1e-3, "f32 normal {off:e} rad off: {r:?}");
+    }
+    if let Some(off) = f32_error(a, pa, b, pb) {
+        assert!(off <= 1e-4, "f32 points {off:e} of the size off: {r:?}");
+    }
+}
+
+/// Two f32 boxes' nearly parallel edges 1.6e-4 apart (a review's case):
+/// the support sets' points, GJK's, took their direction for the normal,
+/// which their rounding turns by up to a thousand roundings; a rise of
+/// 0.014 passed as that rounding, and the answer said `Unique` 0.44 rad
+/// off. A set's rise now tilts it by the rise over its extent, within the
+/// normal's tolerance.
+#[test]
+fn f32_nearly_parallel_box_edges_do_not_take_a_noisy_normal() {
+    let a = Shape::<f32>::cuboid(Vec3A::new(1.339_150_3, 4.212_729, 1.912_013_5));
+    let b = Shape::<f32>::cuboid(Vec3A::new(2.213_054_4, 0.829_924_9, 3.967_475));
+    let pa = Pose::<f32>::new(
+        Vec3A::new(-3.829_975_8, 4.700_262_5, -1.502_189_2),
+        Quat::from_xyzw(0.508_447_9, 0.467_730_8, 0.026_469_389, -0.722_501_2),
+    );
+    let pb = Pose::<f32>::new(
+        Vec3A::new(2.831_640_5, 4.519_882, -5.887_531),
+        Quat::from_xyzw(0.641_821_7, -0.332_761_8, 0.640_221_5, 0.259_713_26),
+    );
+    f32_agrees(&a, pa, &b, pb);
+}
+
+/// An f32 needle's apex (radius 1.6e-8) by a plate's narrow face 1.4e-7
+/// thick (a review's case, the same mechanism): `Unique` 8.1e-3 rad off.
+#[test]
+fn f32_needles_apex_by_a_plates_narrow_face_does_not_take_a_noisy_normal() {
+    let a = Shape::<f64>::cone(0.570_976_448_621_987_7, 1.620_264_293_281_621_4e-8);
+    let pa = Pose::<f64>::new(
+        DVec3::new(
+            0.285_773_566_731_240_6,
+            0.005_350_195_831_270_292_5,
+            -0.338_051_085_390_656_26,
+        ),
+        DQuat::from_xyzw(
+            0.293_170_632_057_588_7,
+            0.623_442_547_501_405_8,
+            0.689_287_004_073_551_7,
+            0.224_173_585_596_561_73,
+        ),
+    );
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.613_668_137_656_309_6,
+        0.233_274_831_807_040_42,
+        6.833_787_552_930_742e-8,
+    ));
+    let pb = Pose::<f64>::new(
+        DVec3::new(
+            0.381_467_406_110_605_37,
+            -0.419_059_715_692_446_3,
+            0.291_859_523_793_194_13,
+        ),
+        DQuat::from_xyzw(
+            0.320_698_536_167_041_9,
+            -0.399_253_721_954_394_24,
+            0.337_170_476_636_552_64,
+            -0.789_977_837_721_135,
+        ),
+    );
+    let (a, b) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    f32_agrees(&a, gjk_common::pose_f32(&pa), &b, gjk_common::pose_f32(&pb));
+}
+
 /// Random constructed pairs, B (or A) scaled by 1e-3 … 1e-4: f64 within
 /// 1e-8 of the size of the construction, f32 within 1e-4 of f64's answer
 /// on the same input. Before the boxes' mutual projection

@@ -24,6 +24,7 @@
 //! that the sets held the closest features.
 
 use super::cso::Cso;
+use super::witness::normal_tol;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Shape};
 
@@ -143,9 +144,11 @@ impl<T: Real, const N: usize> Set<T, N> {
 /// The closest points of polytope cores whose GJK answer is `(ca, cb)`
 /// with unit normal `n` (A's frame), from their support sets within
 /// `(eta_a, eta_b)` of height; `None` where a core is curved, a set has
-/// too many points, the cores touch, or the shapes' supports at the new
-/// normal rise above the new points by more than the rounding (a closest
-/// feature outside the sets). Kept out of line: a rare path.
+/// too many points, the cores touch, the new points are farther apart than
+/// GJK's, or the shapes' supports at the new normal rise above the new
+/// points by more than the rounding or the normal's tolerance over the
+/// set's extent (a closest feature outside the sets). Kept out of line: a
+/// rare path.
 #[inline(never)]
 pub(crate) fn closest<T: Real>(
     cso: &Cso<'_, T>,
@@ -231,34 +234,40 @@ fn solve<T: Real, const N: usize>(
     // Certify on the whole shapes: their supports at a normal, heights
     // taken as differences from the new points; the lower bound there. The
     // points' direction errs by their rounding over their distance, which
-    // tilts each support set by that much over its own extent (up
-    // to a thousand roundings; nearer, GJK's normal is the better one): the
-    // larger shape's size let an f32 box 78 across, beside a cone 3.5e4
-    // across, poke 3.9 through a plane its point was placed on, 0.12 rad
-    // off the normal, `Unique`.
+    // tilts a face of the size by that much (up to a thousand roundings;
+    // nearer, GJK's normal is the better one).
     let tilt = (cso.scale / gap.length()).min(T::from_f64(1e3));
-    let round = |set: &[V3<T>]| {
-        let extent = set
-            .iter()
+    let round = T::from_f64(16.0) * T::EPSILON * cso.scale * (T::ONE + tilt);
+    // The points are the closest only where they are no farther apart than
+    // GJK's, to the rounding: else the sets did not hold the closest
+    // features (an f32 box beside a cone 450 times larger: its vertex 1.7
+    // farther than GJK's point, on a face's plane it poked 3.9 through,
+    // 0.12 rad off the normal, `Unique`).
+    let slack = T::from_f64(16.0) * T::EPSILON * (cso.scale + gap.length());
+    if gap.length() > (cb - ca).length() + slack {
+        return None;
+    }
+    // A set's rise at the normal tilts it by the rise over its extent: past
+    // the normal's tolerance the normal is not the sets' (f32 near-parallel
+    // box edges 1.6e-4 apart: the points' direction, 0.44 rad off, held
+    // the rounding's thousand-fold tilt with a rise of 0.014, its bound
+    // −0.018, `Unique`).
+    let plain = T::from_f64(16.0) * T::EPSILON * cso.scale;
+    let extent = |set: &[V3<T>]| {
+        set.iter()
             .map(|&p| (p - set[0]).length())
-            .fold(T::ZERO, T::max);
-        T::from_f64(16.0) * T::EPSILON * (cso.scale + extent * tilt)
+            .fold(T::ZERO, T::max)
     };
-    let (round_a, round_b) = (round(points_a), round(points_b));
+    let holds = |set: &[V3<T>]| round.min(plain + extent(set) * normal_tol::<T>());
+    let (holds_a, holds_b) = (holds(points_a), holds(points_b));
     let certify = |normal: V3<T>| {
         let sa = cso.shape_a().core_support(normal);
         let sb = cso.shape_b().core_support(cso.b_direction(-normal));
         let rise_a = (rel_a(sa) - a).dot(normal);
         let below_b: V3<T> = q - rel_b(sb);
         let rise_b = below_b.dot(normal);
-        let lower = gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO);
-        // The points are the closest only where their distance meets the
-        // lower bound, to the rounding of both: else the sets did not hold
-        // the closest features (that f32 box's vertex, 1.7 farther than
-        // its face's point).
-        let met = gap.length() - lower
-            <= round_a + round_b + T::from_f64(16.0) * T::EPSILON * gap.length();
-        (rise_a <= round_a && rise_b <= round_b && met).then_some(lower)
+        (rise_a <= holds_a && rise_b <= holds_b)
+            .then(|| gap.dot(normal) - rise_a.max(T::ZERO) - rise_b.max(T::ZERO))
     };
     // The normal of the CSO triangle the points lie inside (a face against
     // a vertex, parallel faces: exact at any distance), else the points'
