@@ -245,7 +245,7 @@ fn moved<T: Real>(
     }
     let (k, n, m, [t_e, lower, upper]) = blur.path;
     let limit = witness_tol::<T>() * cso.scale - blur.slide;
-    let normal_tol = normal_tol::<T>();
+    let turn = normal_tol::<T>();
     // A face of the other shape fixes the normal at its own, which `n`
     // must be within the normal's tolerance of (f32 takes a face within
     // 3e-3 rad for the contact's), and the reported point's move from
@@ -266,15 +266,15 @@ fn moved<T: Real>(
         }
         (None, Some(f), _) => {
             let (f, at) = (onto(f), |d: V3<T>| support(cso, d).a);
-            return f.cross(n).length() > normal_tol || (at(f) - at(n)).length() > limit;
+            return f.cross(n).length() > turn || (at(f) - at(n)).length() > limit;
         }
         (Some(f), None, _) => {
             let (f, at) = (onto(f), |d: V3<T>| support(cso, d).b);
-            return f.cross(n).length() > normal_tol || (at(f) - at(n)).length() > limit;
+            return f.cross(n).length() > turn || (at(f) - at(n)).length() > limit;
         }
         (None, None, _) => {}
     }
-    let span = segments(cso, (fa, fb), true);
+    let span = segments(cso, (fa, fb));
     let across = |v: V3<T>| v - n * n.dot(v);
     let speed = across(m).length();
     let error = [t_e, lower, (lower + upper) * T::HALF]
@@ -302,18 +302,13 @@ fn moved<T: Real>(
 }
 
 /// An orthonormal basis (zero where missing) of the directions of the
-/// support sets' segments (A's frame), thin hull faces taken as segments
-/// where `thin`.
-fn segments<T: Real>(
-    cso: &Cso<'_, T>,
-    (fa, fb): (&Feature<T>, &Feature<T>),
-    thin: bool,
-) -> [V3<T>; 2] {
-    let segment = |f: &Feature<T>| f.count == 1 && (thin || !f.thin);
+/// support sets' segments (A's frame; a thin hull face is its longest
+/// spread).
+fn segments<T: Real>(cso: &Cso<'_, T>, (fa, fb): (&Feature<T>, &Feature<T>)) -> [V3<T>; 2] {
     let mut span = [V3::<T>::ZERO; 2];
     let directions = [
-        segment(fa).then_some(fa.flats[0]),
-        segment(fb).then(|| cso.b_vector(fb.flats[0])),
+        (fa.count == 1).then_some(fa.flats[0]),
+        (fb.count == 1).then(|| cso.b_vector(fb.flats[0])),
     ];
     for (i, s) in directions.into_iter().enumerate() {
         if let Some(s) = s.and_then(|s| across_all::<T>(s, span).try_normalize()) {
@@ -486,11 +481,11 @@ fn off_face<T: Real>(
     if !(on_a || on_b) {
         return false;
     }
-    let normal_tol = normal_tol::<T>();
+    let turn = normal_tol::<T>();
     let point_tol = witness_tol::<T>() * cso.scale;
     let (q_a, q_b) = lower_end(blur);
     let off = |face: &Feature<T>, q: V3<T>, curvature: T| {
-        -inside(face, q) > point_tol.min(curvature * normal_tol)
+        -inside(face, q) > point_tol.min(curvature * turn)
     };
     (on_b && off(fb, cso.b_local_point(q_a), curved_a)) || (on_a && off(fa, q_b, curved_b))
 }
