@@ -6,7 +6,7 @@ use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
 use crate::collide::feature::{Feature, Region, feature};
-use crate::collide::witness::{normal_tol, witness_tol};
+use crate::collide::witness::{edges_slide, normal_tol, witness_tol};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
@@ -162,7 +162,17 @@ fn contact_witness<T: Real>(
         Some(Unique::B) => point(fb),
         _ => false,
     };
-    if f64_ && rounded && stayed && !tilted && !p.unconfirmed {
+    // Two edges (or a side's line) nearly parallel: the contact slides
+    // along them as the distance's closest points do (f32 box edges along
+    // a capsule's: 2e-2 of the size off, `Unique`).
+    let slide = fa.count == 1
+        && fb.count == 1
+        && edges_slide(
+            cso,
+            fa.flats[0].cross(cso.b_vector(fb.flats[0])).length(),
+            cso.radius_a + cso.radius_b,
+        );
+    if f64_ && rounded && stayed && !tilted && !p.unconfirmed && !slide {
         return (Witness::Unique, None);
     }
     let crossing = fa.count == 1
@@ -195,7 +205,7 @@ fn contact_witness<T: Real>(
     // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
     // slides it by that turn (1e-2 of the size at 100 sizes a radian).
     let sliding = !f64_ && fa.radius.max(fb.radius) > T::from_f64(F32_TURN) * cso.scale;
-    let witness = if p.unconfirmed || sliding {
+    let witness = if p.unconfirmed || sliding || slide {
         Witness::Approximate
     } else if face(fa, n) || face(fb, db) || edges || (!tilted && (rounded || curved)) {
         Witness::Unique
