@@ -603,9 +603,7 @@ pub(crate) fn classify<T: Real>(
     // 3e-5 of the size apart: 1.5e-2 rad) tilts each set by that over the
     // size: an edge along the contact seen as one of its ends put f32
     // points 0.9 of the size off along nearly parallel edges, `Unique`.
-    let eta = eta
-        .max(tol.floor)
-        .max(rounding_turn(&tol, (cb - ca).length()) * tol.scale);
+    let eta = widened(&tol, eta.max(tol.floor), (cb - ca).length_squared());
     let (eta_a, eta_b) = own_eta(&tol, eta);
     let on_a = || flats_below(cso.shape_a(), n, eta_a, || ca.dot(n));
     let on_b = || {
@@ -680,8 +678,9 @@ fn slides<T: Real>(tol: &Tol<T>, sin: T, d: T) -> bool {
         rec::Precision::F32 => T::from_f64(2.0),
         rec::Precision::F64 => T::from_f64(16.0),
     };
-    let tilt = k * T::EPSILON * (tol.scale + d) / (sin * sin);
-    tilt + tol.floor / sin > witness_tol::<T>() * tol.scale
+    // `k ε (size + d) / sin² + floor / sin > tol · size`, times `sin²`.
+    let tilt = k * T::EPSILON * (tol.scale + d);
+    tilt + tol.floor * sin > witness_tol::<T>() * tol.scale * sin * sin
 }
 
 /// [`slides`] for the sweeps' contacts: two edges (or a cylinder's side)
@@ -690,12 +689,20 @@ pub(crate) fn edges_slide<T: Real>(cso: &Cso<'_, T>, sin: T, d: T) -> bool {
     slides(&Tol::of(cso), sin, d)
 }
 
-/// How far the rounding of two points `d` apart can turn their
-/// direction: each is a core's point in A's frame, B's turned and moved
-/// by the relative pose, off by a few ε × the reach (measured: at most
-/// 1.2 ε × the reach over `d` on 5 700 f32 vertices by edges).
-fn rounding_turn<T: Real>(tol: &Tol<T>, d: T) -> T {
-    tol.floor * T::from_f64(0.25) / d.max(tol.least())
+/// The height tolerance `eta` for support sets, widened to the tilt of
+/// the size by the turn the points' rounding gives their direction, the
+/// points `d2.sqrt()` apart: each is a core's point in A's frame, B's
+/// turned and moved by the relative pose, off by a few ε × the reach
+/// (measured: at most 1.2 ε × the reach over their distance on 5 700 f32
+/// vertices by edges), so the turn is about `floor / 4 / d`. Compared in
+/// squares: no root or division unless it widens.
+fn widened<T: Real>(tol: &Tol<T>, eta: T, d2: T) -> T {
+    let tilt = tol.floor * T::from_f64(0.25) * tol.scale;
+    if tilt * tilt > eta * eta * d2 {
+        tilt / d2.sqrt().max(tol.least())
+    } else {
+        eta
+    }
 }
 
 /// Why GJK's points of polytope cores may be off within their support
