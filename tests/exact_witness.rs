@@ -1065,7 +1065,7 @@ fn nearly_parallel_edges_say_whether_their_points_hold() {
 /// The same in f32, against the f64 answer on the rounded input: a normal
 /// the points' rounding turned (3e-5 of the size apart: 1.5e-2 rad) took
 /// one end of an edge along the contact for a vertex, and put f32's points
-/// up to 0.92 of the size off along nearly parallel edges, `Unique`.
+/// up to 1.7 sizes off along nearly parallel edges, `Unique`.
 #[test]
 fn nearly_parallel_edges_in_f32_say_whether_their_points_hold() {
     let mut rng = Rng::new(4202);

@@ -41,7 +41,10 @@ pub enum Witness {
     /// (1e-8 × size in f64, 1e-4 × size in f32) of the true ones, plus the
     /// rounding of their own world coordinates (ε × the largest of them:
     /// a point 4 000 units from the origin carries 2.4e-4 in f32, whatever
-    /// computed it); the normal is the unique contact normal.
+    /// computed it); the normal is the unique contact normal, within 1e-7
+    /// rad (f64) / 1e-3 (f32) plus, where it is the points' direction (a
+    /// vertex nearly touching a vertex or an edge), that rounding over
+    /// their distance.
     Unique,
     /// The closest points are not unique (parallel faces or edges, a
     /// cylinder's side along a face, overlapping shapes, within the
