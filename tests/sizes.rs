@@ -145,6 +145,45 @@ fn f32_nearly_parallel_box_edges_do_not_take_a_noisy_normal() {
     f32_agrees(&a, pa, &b, pb);
 }
 
+/// An f32 cone's apex (the cone 7 800 across) 757 from a capsule 1 000
+/// times smaller (a harness's case): GJK stopped on its gap tolerance with
+/// a normal 9.7e-3 rad off, at which the capsule's segment rose by more
+/// than its set's height tolerance, so the support sets took one end for
+/// it: `Unique`, 6.9e-3 rad and the capsule's point 2.1 off. The sets are
+/// now as wide as GJK's normal can tilt each shape.
+#[test]
+#[allow(clippy::unreadable_literal)]
+fn f32_cones_apex_by_a_small_capsule_takes_the_capsules_segment() {
+    let a = Shape::<f64>::cone(3922.4653309371674, 3216.0405279540323);
+    let b = Shape::<f64>::capsule(3.687608352512955, 3.0827959525208284);
+    let pa = Pose::new(
+        DVec3::new(-285.6578030476308, -4701.111648303095, 759.3464715286852),
+        DQuat::from_xyzw(
+            0.6109992721331683,
+            0.0013014448726381513,
+            0.7412720445954875,
+            0.2778379952332072,
+        ),
+    );
+    let pb = Pose::new(
+        DVec3::new(-2520.0147444034187, -7984.939292532232, 2530.75356457564),
+        DQuat::from_xyzw(
+            -0.9771310007813788,
+            -0.02015536149998233,
+            -0.20629107420187492,
+            -0.04746326389348728,
+        ),
+    );
+    let narrow = |p: &Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat());
+    let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+    f32_agrees(&a32, narrow(&pa), &b32, narrow(&pb));
+    let r = gjk::distance(
+        &Placed::new(&a32, narrow(&pa)),
+        &Placed::new(&b32, narrow(&pb)),
+    );
+    assert_eq!(r.witness, Witness::Unique, "{r:?}");
+}
+
 /// An f32 needle's apex (radius 1.6e-8) by a plate's narrow face 1.4e-7
 /// thick (a review's case, the same mechanism): `Unique` 8.1e-3 rad off.
 #[test]

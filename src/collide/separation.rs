@@ -170,9 +170,21 @@ pub(super) fn separation_at<T: Real>(
     // to its rounding: both supports are finite sets, which place the
     // points as a polytope pair's (a plate's narrow face far away: the
     // polish's points were 2.9e-8 of the size off, `Unique`). GJK stopped
-    // early (the hand-over) leaves a normal the sets may not hold.
-    if let Some(c) = (sets::finite(cso, n) && !loose(cso, core, (cb - ca).length()))
-        .then(|| sets::closest(cso, n, witness::set_etas(cso, eta), (ca, cb)))
+    // early (the hand-over) leaves a normal the sets may not hold. GJK
+    // stopped on its gap tolerance leaves a normal off by up to √(2·gap /
+    // D): each set is taken as wide as that tilts its own shape (f32, a
+    // cone's apex 757 from a capsule 1 000 times smaller: 9.7e-3 rad, the
+    // capsule's segment taken for one end, its point 2.1 off, `Unique`).
+    let upper = (cb - ca).length();
+    let turn = (T::TWO * (upper - core.lower).max(T::ZERO) / upper.max(cso.scale)).sqrt();
+    let (eta_a, eta_b) = witness::set_etas(cso, eta);
+    let four = T::from_f64(4.0);
+    let etas = (
+        eta_a.max(four * turn * cso.scales.0),
+        eta_b.max(four * turn * cso.scales.1),
+    );
+    if let Some(c) = (sets::finite(cso, n) && !loose(cso, core, upper))
+        .then(|| sets::closest(cso, n, etas, (ca, cb)))
         .flatten()
     {
         rec::text!("a cone's apex: closest points of the support sets");
