@@ -196,6 +196,75 @@ pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>
     in_polygon::<T>(&near[..n], q)
 }
 
+/// How far local point `q` lies inside the face of hull `points` within
+/// `eta` of the support height in unit local direction `d`, across the
+/// face's boundary in its plane (negative outside: the most it is past an
+/// edge's line); `None` without a face (fewer than three points off a
+/// line) or with more than [`MANY_FACE_POINTS`] points. The face is the
+/// convex hull of its points seen along `d` (a point inside it, on the
+/// face, is not a corner).
+pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> Option<T> {
+    let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
+    // A frame in the face's plane.
+    let axis = if d.x().abs() < T::from_f64(0.6) {
+        V3::<T>::X
+    } else {
+        V3::<T>::Y
+    };
+    let u = (axis - d * d.dot(axis)).try_normalize()?;
+    let v = d.cross(u);
+    let mut flat = [(T::ZERO, T::ZERO); MANY_FACE_POINTS];
+    let mut n = 0;
+    for &p in points {
+        if p.dot(d) >= top - eta {
+            if n == MANY_FACE_POINTS {
+                return None;
+            }
+            flat[n] = (p.dot(u), p.dot(v));
+            n += 1;
+        }
+    }
+    let flat = &mut flat[..n];
+    flat.sort_by(|a, b| {
+        a.0.to_f64()
+            .total_cmp(&b.0.to_f64())
+            .then(a.1.to_f64().total_cmp(&b.1.to_f64()))
+    });
+    // Andrew's monotone chain: the lower then the upper hull, counter-clockwise.
+    let cross =
+        |o: (T, T), a: (T, T), b: (T, T)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let mut hull = [(T::ZERO, T::ZERO); MANY_FACE_POINTS + 1];
+    let mut k = 0;
+    for pass in 0..2 {
+        let start = k;
+        for i in 0..n {
+            let p = if pass == 0 { flat[i] } else { flat[n - 1 - i] };
+            while k >= start + 2 && cross(hull[k - 2], hull[k - 1], p) <= T::ZERO {
+                k -= 1;
+            }
+            hull[k] = p;
+            k += 1;
+        }
+        k -= 1;
+    }
+    if k < 3 {
+        return None;
+    }
+    let q = (q.dot(u), q.dot(v));
+    let mut least = T::MAX;
+    for i in 0..k {
+        let (a, b) = (hull[i], hull[(i + 1) % k]);
+        let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).sqrt();
+        if len > T::ZERO {
+            least = least.min(cross(a, b, q) / len);
+        }
+    }
+    (least < T::MAX).then_some(least)
+}
+
+/// The most points of a face [`inside_hull_face`] takes.
+pub(crate) const MANY_FACE_POINTS: usize = 64;
+
 /// Where `q` (near the plane of `ps`) lies in the fan of triangles from the
 /// points' mean through the points sorted by angle, a star polygon inside
 /// their convex hull: the point of that triangle (of the actual points, so
@@ -714,6 +783,32 @@ mod tests {
         };
         assert!(on_hull_face(hull.points(), d, eta, DVec3::new(0.2, 1.0, 0.2)).is_some());
         assert!(on_hull_face(hull.points(), d, eta, DVec3::new(0.8, 1.0, 0.8)).is_none());
+    }
+
+    /// A hull face's inside distance: to the nearest edge's line inside,
+    /// minus the most past one outside; a point on the face that is not
+    /// a corner does not cut it; more points than it takes, `None`.
+    #[test]
+    fn inside_a_hull_face_by_its_edges() {
+        let mut pts = vec![
+            DVec3::new(-1.0, 1.0, -1.0),
+            DVec3::new(1.0, 1.0, -1.0),
+            DVec3::new(1.0, 1.0, 1.0),
+            DVec3::new(-1.0, 1.0, 1.0),
+            DVec3::new(0.5, 1.0, 0.9),
+            DVec3::new(0.0, -1.0, 0.0),
+        ];
+        let at = |pts: &[DVec3], q: DVec3| inside_hull_face(pts, DVec3::Y, 1e-9, q);
+        let near = |x: Option<f64>, y: f64| x.is_some_and(|x| (x - y).abs() < 1e-12);
+        assert!(near(at(&pts, DVec3::new(0.0, 1.0, 0.0)), 1.0));
+        assert!(near(at(&pts, DVec3::new(0.5, 1.0, 0.95)), 0.05));
+        assert!(near(at(&pts, DVec3::new(1.25, 1.0, 0.0)), -0.25));
+        assert!(near(at(&pts, DVec3::new(0.0, 1.0, -1.5)), -0.5));
+        assert!(at(&pts[..2], DVec3::ZERO).is_none(), "an edge");
+        for i in 0..MANY_FACE_POINTS {
+            pts.push(DVec3::new(-1.0 + 2.0 * i as f64 / 64.0, 1.0, -1.0));
+        }
+        assert!(at(&pts, DVec3::ZERO).is_none(), "too many points");
     }
 
     /// The one-scan hull feature from a height just below the support

@@ -5,10 +5,11 @@
 use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, Region, feature};
+use crate::collide::feature::{Feature, Region, feature, inside_hull_face};
 use crate::collide::witness::{edges_slide, normal_tol, witness_tol};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
+use crate::shape::{Geom, Shape};
 use cspace_recorder as rec;
 
 /// Where a hit's contact lies, for [`hit_witness`]: its normal was
@@ -68,7 +69,7 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if off_face(cso, &f, blur) => {
+        (Witness::Unique, side) if off_face(cso, p.n, &f, blur) => {
             rec::text!(
                 "a curved point off the face at the normal: the face's normal is not the contact's"
             );
@@ -474,14 +475,15 @@ fn lower_end<T: Real>(blur: &Blur<T>) -> (V3<T>, V3<T>) {
 }
 
 /// Whether a curved point of one shape (A's or B's support point, A at
-/// the bracket's lower end) lies off the other's face at
-/// the normal by more than the witness tolerance, or than the normal's
+/// the bracket's lower end) lies off the other's face at unit normal `n`
+/// (A's frame) by more than the witness tolerance, or than the normal's
 /// tolerance times its curvature radius: the contact is then on the
 /// face's rounded-over edge in `K`, whose normal is not the face's (a
 /// cylinder's rim 2e-3 in radius on a box's edge, its normal 1.3e-4 rad
 /// off the face's, took the face's normal, `Unique`, f64).
 fn off_face<T: Real>(
     cso: &Cso<'_, T>,
+    n: V3<T>,
     (fa, fb): &(Feature<T>, Feature<T>),
     blur: &Blur<T>,
 ) -> bool {
@@ -494,10 +496,31 @@ fn off_face<T: Real>(
     let turn = normal_tol::<T>();
     let point_tol = witness_tol::<T>() * cso.scale;
     let (q_a, q_b) = lower_end(blur);
-    let off = |face: &Feature<T>, q: V3<T>, curvature: T| {
-        -inside(face, q) > point_tol.min(curvature * turn)
+    let off = |shape: &Shape<T>, face: &Feature<T>, d: V3<T>, q: V3<T>, curvature: T| {
+        -inside_at(shape, face, (d, normal_eta(cso)), q) > point_tol.min(curvature * turn)
     };
-    (on_b && off(fb, cso.b_local_point(q_a), curved_a)) || (on_a && off(fa, q_b, curved_b))
+    (on_b
+        && off(
+            cso.shape_b(),
+            fb,
+            cso.b_direction(-n),
+            cso.b_local_point(q_a),
+            curved_a,
+        ))
+        || (on_a && off(cso.shape_a(), fa, n, q_b, curved_b))
+}
+
+/// [`inside`], a hull's face included: its points within `eta` of the
+/// support along local direction `d` (the feature's), taken again (a
+/// rounded point beyond a hull face's edge took the face's normal, 1.2e-5
+/// rad off, `Unique`, f64).
+fn inside_at<T: Real>(shape: &Shape<T>, f: &Feature<T>, (d, eta): (V3<T>, T), q: V3<T>) -> T {
+    match (&shape.geom, f.region) {
+        (Geom::Hull(hull), Region::HullFace(..) | Region::Unknown) if f.count == 2 => {
+            inside_hull_face(hull.points(), d, eta, q).unwrap_or(T::MAX)
+        }
+        _ => inside(f, q),
+    }
 }
 
 /// How far local point `q` lies inside face `f`'s region, across its
