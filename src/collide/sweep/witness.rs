@@ -42,7 +42,7 @@ pub(super) struct Blur<T: Real> {
 /// `Converged` bracket 9e-5 wide slid the points 1.2e-4 of the size), or
 /// where its normal cannot be trusted to the tolerance though the polish
 /// settled: a vertex at a face's boundary within the touching tolerance
-/// (f32, [`at_face_boundary`]), or a normal fixed by a curvature too small
+/// ([`at_face_boundary`]), or a normal fixed by a curvature too small
 /// or blurred by the bracket ([`blurred`]).
 pub(super) fn hit_witness<T: Real>(
     cso: &Cso<'_, T>,
@@ -75,7 +75,7 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if at_face_boundary(cso, &f, blur.at, blur.touch) => {
+        (Witness::Unique, side) if at_face_boundary(cso, p.n, &f, blur.at, blur.touch) => {
             rec::text!(
                 "a point at a face's boundary within the tolerance: the face fixes no normal"
             );
@@ -163,10 +163,13 @@ fn contact_witness<T: Real>(
         Some(Unique::B) => point(fb),
         _ => false,
     };
-    // Two edges (or a side's line) nearly parallel: the contact slides
-    // along them as the distance's closest points do (f32 box edges along
-    // a capsule's: 2e-2 of the size off, `Unique`).
-    let slide = fa.count == 1
+    // Two edges (or a side's line) nearly parallel, with radii or a
+    // curved core: the contact slides along them as the distance's closest
+    // points do (f32 box edges along a capsule's: 2e-2 of the size off,
+    // `Unique`). Two polytopes' edges meet at their common perpendicular,
+    // no sliver of GJK's behind it (a review: right at 1e-7 rad).
+    let slide = (rounded || cso.curved())
+        && fa.count == 1
         && fb.count == 1
         && edges_slide(
             cso,
@@ -445,26 +448,36 @@ pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
     None
 }
 
-/// Whether, in f32, a point of one shape (`q_a` on A, `q_b` on B, both
-/// A's frame with A at the time of impact) touches the other's face at
-/// `n` within `margin` of that face's boundary: the face's normal is then
-/// not the contact's to f32's precision (an f32 cone's apex on a plate's
-/// narrow face 7e-8 wide took a broad face's normal, 1.57 rad off,
-/// `Unique`): any normal of the boundary's cone touches.
+/// Whether a point of one shape (`q_a` on A, `q_b` on B, both A's frame
+/// with A at the time of impact) touches the other's face at unit normal
+/// `n` (A's frame) within `margin` of that face's boundary: the face's
+/// normal is then not the contact's to the precision (an f32 cone's apex
+/// on a plate's narrow face 7e-8 wide took a broad face's normal, 1.57
+/// rad off, `Unique`; in f64 a needle's apex on a hull's edge took a side
+/// face's, 2.1 rad off the constructed one): any normal of the
+/// boundary's cone touches.
 fn at_face_boundary<T: Real>(
     cso: &Cso<'_, T>,
+    n: V3<T>,
     (fa, fb): &(Feature<T>, Feature<T>),
     (q_a, q_b): (V3<T>, V3<T>),
     margin: T,
 ) -> bool {
-    if T::PRECISION != rec::Precision::F32 {
-        return false;
-    }
     // A vertex: curvature (a rim's turn, a radius) would fix the normal.
     let vertex =
         |f: &Feature<T>, radius: T| f.count == 0 && f.radius == T::ZERO && radius == T::ZERO;
-    (fb.count == 2 && vertex(fa, cso.radius_a) && inside(fb, cso.b_local_point(q_a)) <= margin)
-        || (fa.count == 2 && vertex(fb, cso.radius_b) && inside(fa, q_b) <= margin)
+    let eta = normal_eta(cso);
+    (fb.count == 2
+        && vertex(fa, cso.radius_a)
+        && inside_at(
+            cso.shape_b(),
+            fb,
+            (cso.b_direction(-n), eta),
+            cso.b_local_point(q_a),
+        ) <= margin)
+        || (fa.count == 2
+            && vertex(fb, cso.radius_b)
+            && inside_at(cso.shape_a(), fa, (n, eta), q_b) <= margin)
 }
 
 /// The contact points of [`Blur::at`] with A at the bracket's lower end.
