@@ -230,10 +230,11 @@ pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V
             .total_cmp(&b.0.to_f64())
             .then(a.1.to_f64().total_cmp(&b.1.to_f64()))
     });
-    // Andrew's monotone chain: the lower then the upper hull, counter-clockwise.
+    // Andrew's monotone chain: the lower then the upper hull, counter-
+    // clockwise; each pass holds at most all the points.
     let cross =
         |o: (T, T), a: (T, T), b: (T, T)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
-    let mut hull = [(T::ZERO, T::ZERO); MANY_FACE_POINTS + 1];
+    let mut hull = [(T::ZERO, T::ZERO); 2 * MANY_FACE_POINTS];
     let mut k = 0;
     for pass in 0..2 {
         let start = k;
@@ -805,6 +806,25 @@ mod tests {
         assert!(near(at(&pts, DVec3::new(1.25, 1.0, 0.0)), -0.25));
         assert!(near(at(&pts, DVec3::new(0.0, 1.0, -1.5)), -0.5));
         assert!(at(&pts[..2], DVec3::ZERO).is_none(), "an edge");
+        // As many points as it takes, all corners (a circle), and the same
+        // with every point twice and collinear runs: no overflow.
+        let ring: Vec<DVec3> = (0..MANY_FACE_POINTS)
+            .map(|i| {
+                let t = std::f64::consts::TAU * i as f64 / MANY_FACE_POINTS as f64;
+                DVec3::new(t.cos(), 1.0, t.sin())
+            })
+            .collect();
+        let r = at(&ring, DVec3::new(0.0, 1.0, 0.0)).unwrap();
+        assert!(
+            (r - (std::f64::consts::PI / 64.0).cos()).abs() < 1e-12,
+            "{r}"
+        );
+        let twice: Vec<DVec3> = ring[..32].iter().chain(&ring[..32]).copied().collect();
+        assert!(at(&twice, DVec3::new(0.0, 1.0, 0.0)).is_some());
+        let line: Vec<DVec3> = (0..MANY_FACE_POINTS)
+            .map(|i| DVec3::new(i as f64, 1.0, if i % 2 == 0 { 0.0 } else { 1e-300 }))
+            .collect();
+        let _ = at(&line, DVec3::new(0.0, 1.0, 0.0));
         for i in 0..MANY_FACE_POINTS {
             pts.push(DVec3::new(-1.0 + 2.0 * i as f64 / 64.0, 1.0, -1.0));
         }
