@@ -2137,3 +2137,167 @@ fn a_box_edge_along_a_capsules_axis_keeps_the_distances_points() {
         assert_ne!(s.witness, Some(Witness::Unique), "{method}: {s:?}");
     }
 }
+
+/// A box's corner swept straight onto a cube's edge, through a point
+/// along it (a review's construction, f64): any normal between the cube's
+/// two faces touches there, so no method may claim one; the crossing of
+/// the box's edge at that corner with the cube's edge gave one, `Unique`.
+#[test]
+fn a_corner_onto_an_edge_claims_no_normal() {
+    let cube: Vec<DVec3> = (0..8)
+        .map(|i| {
+            let s = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+            DVec3::new(s(1), s(2), s(4))
+        })
+        .collect();
+    let b = Shape::hull(cube);
+    let a = Shape::<f64>::cuboid(DVec3::new(0.5, 0.4, 0.3));
+    let up = DVec3::new(0.0, 1.0, 1.0).normalize();
+    let mut unique = 0;
+    for k in 0..40 {
+        let turn = DQuat::from_axis_angle(
+            DVec3::new(1.0, 2.0 + f64::from(k), 3.0).normalize(),
+            0.3 + 0.07 * f64::from(k),
+        );
+        let corner = a.support(turn.inverse() * -up);
+        let on_edge = DVec3::new(-0.8 + 0.04 * f64::from(k), 1.0, 1.0);
+        let start = Pose::new(on_edge - turn * corner + up, turn);
+        for (method, f) in methods::<f64>() {
+            let s = f(
+                &Placed::new(&a, start),
+                -up * 2.0,
+                &Placed::new(&b, Pose::new(DVec3::ZERO, DQuat::IDENTITY)),
+            );
+            assert!(s.hit && (s.toi - 0.5).abs() < 1e-9, "{k} {method}: {s:?}");
+            unique += usize::from(s.witness == Some(Witness::Unique));
+        }
+    }
+    assert_eq!(unique, 0, "`Unique` on a vertex-edge contact");
+}
+
+/// A cylinder's rim swept onto a 65-sided prism's cap at its edge (a
+/// review's construction, f64; the rim 1e-5 rad into the edge's normal
+/// cone): the check that the rim's point lies on the cap read a cap of
+/// more than 64 points as "inside", and the ray cast kept the cap's
+/// normal, 1e-5 rad off, `Unique`.
+#[test]
+fn a_rim_past_a_large_caps_edge_does_not_take_its_normal() {
+    let prism: Vec<DVec3> = (0..65)
+        .flat_map(|i| {
+            let t = std::f64::consts::TAU * f64::from(i) / 65.0;
+            [0.5, -0.5].map(|y| DVec3::new(t.cos(), y, t.sin()))
+        })
+        .collect();
+    let b = Shape::hull(prism);
+    let a = Shape::<f64>::cylinder(0.4, 0.8);
+    let start = pose(
+        [
+            1.433_077_798_313_499,
+            -2.984_253_412_527_801_5,
+            -0.316_095_254_640_824_05,
+        ],
+        [
+            -0.345_805_290_341_829_8,
+            -0.903_334_324_101_445_2,
+            0.177_455_415_135_562_32,
+            -0.181_425_951_040_233,
+        ],
+    );
+    let pose_b = pose(
+        [
+            1.263_990_358_939_556_5,
+            -1.022_956_349_308_212_6,
+            -0.357_211_419_881_210_5,
+        ],
+        [
+            -0.965_014_902_023_158_3,
+            -0.083_042_381_027_980_4,
+            0.226_632_219_883_933_62,
+            -0.102_411_126_040_670_87,
+        ],
+    );
+    let motion = DVec3::new(
+        2.205_698_961_763_854,
+        1.506_413_560_093_209_1,
+        -0.665_046_888_198_029,
+    );
+    let normal = DVec3::new(
+        -0.206_702_213_453_884,
+        0.965_230_824_844_169_8,
+        -0.160_011_404_980_735_02,
+    );
+    for (method, f) in methods::<f64>() {
+        let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+        assert!(s.hit, "{method}: {s:?}");
+        let off = angle(s.normal, normal);
+        assert!(
+            s.witness != Some(Witness::Unique) || off <= 1e-7,
+            "{method}: `Unique` {off:e} rad off: {s:?}"
+        );
+    }
+}
+
+/// A box with a 1.8e-3 margin swept onto a box's edge 4.1e-4 rad from
+/// parallel (a review's case, f64, checked at 50 digits): the contact
+/// slides along the edges as the cores' closest points do at a time in
+/// the bracket; every method was 1.1e-5 of the size off, `Unique`, when
+/// the sweep took the distance's slide rule (4 units).
+#[test]
+fn a_margined_box_edge_along_a_box_edge_does_not_claim_its_points() {
+    let a = Shape::<f64>::cuboid(DVec3::new(
+        1.160_650_029_716_404_9,
+        0.514_839_376_923_787_5,
+        1.129_891_605_504_743,
+    ))
+    .with_margin(0.001_756_197_164_493_361_8);
+    let start = pose(
+        [
+            0.445_742_865_159_742_8,
+            0.317_453_863_520_828_8,
+            -1.909_237_964_364_818_7,
+        ],
+        [
+            -0.968_210_565_028_798_8,
+            0.177_490_551_903_645_52,
+            -0.021_389_636_793_570_237,
+            -0.174_951_105_139_100_67,
+        ],
+    );
+    let b = Shape::<f64>::cuboid(DVec3::new(
+        0.284_132_982_627_897_9,
+        1.798_818_381_383_630_5,
+        1.007_173_433_088_564_4,
+    ));
+    let pose_b = pose(
+        [
+            -0.678_188_032_849_755_2,
+            -3.636_532_558_014_981_7,
+            0.577_853_831_281_037_8,
+        ],
+        [
+            0.179_241_189_434_909_83,
+            0.967_895_196_187_179_1,
+            -0.174_897_792_012_736_53,
+            0.021_499_943_181_568_806,
+        ],
+    );
+    let motion = DVec3::new(
+        -2.236_599_477_641_106_7,
+        -1.863_379_535_925_747_2,
+        2.361_348_574_264_517_7,
+    );
+    let contact = DVec3::new(
+        -0.301_288_577_089_629_3,
+        -1.887_342_575_989_295_7,
+        0.168_534_983_718_049_06,
+    );
+    let size = a.scale().max(b.scale());
+    for (method, f) in methods::<f64>() {
+        let s = f(&Placed::new(&a, start), motion, &Placed::new(&b, pose_b));
+        let off = (s.point_a - contact).length() / size;
+        assert!(
+            s.witness != Some(Witness::Unique) || off <= 1e-8,
+            "{method}: `Unique` {off:e} of the size off: {s:?}"
+        );
+    }
+}

@@ -200,9 +200,10 @@ pub(crate) fn on_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>
 /// `eta` of the support height in unit local direction `d`, across the
 /// face's boundary in its plane (negative outside: the most it is past an
 /// edge's line); `None` without a face (fewer than three points off a
-/// line) or with more than [`MANY_FACE_POINTS`] points. The face is the
-/// convex hull of its points seen along `d` (a point inside it, on the
-/// face, is not a corner).
+/// line). The face is the convex hull of its points seen along `d` (a
+/// point inside it, on the face, is not a corner). Its points are
+/// gathered on the heap: a rare path, for a face of any size (capped at
+/// 64, a 65-gon's cap read as "inside" and kept a normal 1e-5 rad off).
 pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> Option<T> {
     let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
     // A frame in the face's plane.
@@ -213,41 +214,36 @@ pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V
     };
     let u = (axis - d * d.dot(axis)).try_normalize()?;
     let v = d.cross(u);
-    let mut flat = [(T::ZERO, T::ZERO); MANY_FACE_POINTS];
-    let mut n = 0;
-    for &p in points {
-        if p.dot(d) >= top - eta {
-            if n == MANY_FACE_POINTS {
-                return None;
-            }
-            flat[n] = (p.dot(u), p.dot(v));
-            n += 1;
-        }
-    }
-    let flat = &mut flat[..n];
+    let mut flat: Vec<(T, T)> = points
+        .iter()
+        .filter(|p| p.dot(d) >= top - eta)
+        .map(|&p| (p.dot(u), p.dot(v)))
+        .collect();
     flat.sort_by(|a, b| {
         a.0.to_f64()
             .total_cmp(&b.0.to_f64())
             .then(a.1.to_f64().total_cmp(&b.1.to_f64()))
     });
+    let n = flat.len();
     // Andrew's monotone chain: the lower then the upper hull, counter-
-    // clockwise; each pass holds at most all the points.
+    // clockwise.
     let cross =
         |o: (T, T), a: (T, T), b: (T, T)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
-    let mut hull = [(T::ZERO, T::ZERO); 2 * MANY_FACE_POINTS];
-    let mut k = 0;
+    let mut hull: Vec<(T, T)> = Vec::with_capacity(2 * n);
     for pass in 0..2 {
-        let start = k;
+        let start = hull.len();
         for i in 0..n {
             let p = if pass == 0 { flat[i] } else { flat[n - 1 - i] };
-            while k >= start + 2 && cross(hull[k - 2], hull[k - 1], p) <= T::ZERO {
-                k -= 1;
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= T::ZERO
+            {
+                hull.pop();
             }
-            hull[k] = p;
-            k += 1;
+            hull.push(p);
         }
-        k -= 1;
+        hull.pop();
     }
+    let k = hull.len();
     if k < 3 {
         return None;
     }
@@ -262,9 +258,6 @@ pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V
     }
     (least < T::MAX).then_some(least)
 }
-
-/// The most points of a face [`inside_hull_face`] takes.
-pub(crate) const MANY_FACE_POINTS: usize = 64;
 
 /// Where `q` (near the plane of `ps`) lies in the fan of triangles from the
 /// points' mean through the points sorted by angle, a star polygon inside
@@ -788,10 +781,10 @@ mod tests {
 
     /// A hull face's inside distance: to the nearest edge's line inside,
     /// minus the most past one outside; a point on the face that is not
-    /// a corner does not cut it; more points than it takes, `None`.
+    /// a corner does not cut it; a face of any size.
     #[test]
     fn inside_a_hull_face_by_its_edges() {
-        let mut pts = vec![
+        let pts = vec![
             DVec3::new(-1.0, 1.0, -1.0),
             DVec3::new(1.0, 1.0, -1.0),
             DVec3::new(1.0, 1.0, 1.0),
@@ -806,11 +799,10 @@ mod tests {
         assert!(near(at(&pts, DVec3::new(1.25, 1.0, 0.0)), -0.25));
         assert!(near(at(&pts, DVec3::new(0.0, 1.0, -1.5)), -0.5));
         assert!(at(&pts[..2], DVec3::ZERO).is_none(), "an edge");
-        // As many points as it takes, all corners (a circle), and the same
-        // with every point twice and collinear runs: no overflow.
-        let ring: Vec<DVec3> = (0..MANY_FACE_POINTS)
+        // All corners (a circle), every point twice, collinear runs.
+        let ring: Vec<DVec3> = (0..64)
             .map(|i| {
-                let t = std::f64::consts::TAU * i as f64 / MANY_FACE_POINTS as f64;
+                let t = std::f64::consts::TAU * f64::from(i) / 64.0;
                 DVec3::new(t.cos(), 1.0, t.sin())
             })
             .collect();
@@ -821,14 +813,19 @@ mod tests {
         );
         let twice: Vec<DVec3> = ring[..32].iter().chain(&ring[..32]).copied().collect();
         assert!(at(&twice, DVec3::new(0.0, 1.0, 0.0)).is_some());
-        let line: Vec<DVec3> = (0..MANY_FACE_POINTS)
-            .map(|i| DVec3::new(i as f64, 1.0, if i % 2 == 0 { 0.0 } else { 1e-300 }))
+        let line: Vec<DVec3> = (0..64)
+            .map(|i| DVec3::new(f64::from(i), 1.0, if i % 2 == 0 { 0.0 } else { 1e-300 }))
             .collect();
         let _ = at(&line, DVec3::new(0.0, 1.0, 0.0));
-        for i in 0..MANY_FACE_POINTS {
-            pts.push(DVec3::new(-1.0 + 2.0 * i as f64 / 64.0, 1.0, -1.0));
-        }
-        assert!(at(&pts, DVec3::ZERO).is_none(), "too many points");
+        // A face of many points (a 2 048-gon) reads as its outline.
+        let many: Vec<DVec3> = (0..2048)
+            .map(|i| {
+                let t = std::f64::consts::TAU * f64::from(i) / 2048.0;
+                DVec3::new(t.cos(), 1.0, t.sin())
+            })
+            .collect();
+        let r = at(&many, DVec3::new(1.01, 1.0, 0.0)).unwrap();
+        assert!((r + 0.01).abs() < 1e-5, "{r}");
     }
 
     /// The one-scan hull feature from a height just below the support

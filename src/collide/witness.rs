@@ -696,10 +696,19 @@ fn crossing<T: Real>(sin: T) -> bool {
     sin * sin > T::from_f64(4.0) * T::EPSILON
 }
 
-/// [`slides`] for the sweeps' contacts: two edges (or a cylinder's side)
-/// crossing at sine `sin`, their cores `d` apart.
+/// [`slides`] for the sweeps' contacts with radii or a curved core: two
+/// edges (or a cylinder's side) crossing at sine `sin`, their cores `d`
+/// apart, four times as wide in f64. A sweep's points there are the
+/// cores' closest points at a time in its bracket, which a move across
+/// the edges slides along them too (a review: at the distance's 4 units,
+/// a box with a margin on a box's edge 4.1e-4 rad from parallel was 1.1e-5
+/// of the size off, `Unique`; at 16, `Approximate`).
 pub(crate) fn edges_slide<T: Real>(cso: &Cso<'_, T>, sin: T, d: T) -> bool {
-    slides(&Tol::of(cso), sin, d)
+    let wider = match T::PRECISION {
+        rec::Precision::F32 => T::ONE,
+        rec::Precision::F64 => T::from_f64(2.0),
+    };
+    slides(&Tol::of(cso), sin / wider, d)
 }
 
 /// The height tolerance `eta` for support sets, widened to the tilt of

@@ -81,6 +81,10 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
+        (Witness::Unique, side) if at_edge_end(cso, &f, blur) => {
+            rec::text!("two edges meeting at an end of one: a vertex on an edge fixes no normal");
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if blurred(cso, p, &f, blur.spread) => {
             rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
             (Witness::Approximate, side)
@@ -478,6 +482,40 @@ fn at_face_boundary<T: Real>(
         || (fa.count == 2
             && vertex(fb, cso.radius_b)
             && inside_at(cso.shape_a(), fa, (n, eta), q_b) <= margin)
+}
+
+/// Whether two edges of polytopes (no radius, no curved core) meet within
+/// the touching tolerance of an end of either, or beyond it: a vertex on
+/// an edge, whose normal neither a face nor the crossing fixes (f64, a
+/// box's corner exactly on a hull's edge kept the common perpendicular of
+/// its edge and the hull's, 0.24 rad from the constructed normal,
+/// `Unique`, a review). The edges are taken at the contact, A standing
+/// still.
+fn at_edge_end<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    blur: &Blur<T>,
+) -> bool {
+    if cso.curved() || cso.radius_a + cso.radius_b > T::ZERO {
+        return false;
+    }
+    let (Region::Segment(a0, a1), Region::Segment(b0, b1)) = (fa.region, fb.region) else {
+        return false;
+    };
+    let (_, _, m, [t_e, _, _]) = blur.path;
+    let shift = m * t_e;
+    let (b0, b1) = (cso.b_point(b0) - shift, cso.b_point(b1) - shift);
+    let (u, v) = (a1 - a0, b1 - b0);
+    let w = u.cross(v);
+    let ww = w.length_squared();
+    if ww <= T::ZERO {
+        return false;
+    }
+    let r = b0 - a0;
+    let (s, t) = (r.cross(v).dot(w) / ww, r.cross(u).dot(w) / ww);
+    let margin = blur.touch;
+    let end = |x: T, len: T| (x * len).min((T::ONE - x) * len) <= margin;
+    end(s, u.length()) || end(t, v.length())
 }
 
 /// The contact points of [`Blur::at`] with A at the bracket's lower end.
