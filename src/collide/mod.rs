@@ -16,6 +16,7 @@ pub mod gjk;
 mod handover;
 pub mod input;
 pub mod mpr;
+mod outline;
 mod polish;
 mod polytope;
 mod project;

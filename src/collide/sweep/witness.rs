@@ -5,7 +5,8 @@
 use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, Region, feature, inside_hull_face};
+use crate::collide::feature::{Feature, Region, feature};
+use crate::collide::outline::inside_hull_face;
 use crate::collide::witness::{edges_slide, normal_tol, witness_tol};
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, V3, Vector};
