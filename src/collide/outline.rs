@@ -113,13 +113,17 @@ mod tests {
         assert!(near(at(&pts, DVec3::new(1.25, 1.0, 0.0)), -0.25));
         assert!(near(at(&pts, DVec3::new(0.0, 1.0, -1.5)), -0.5));
         assert!(at(&pts[..2], DVec3::ZERO).is_none(), "an edge");
+        // `n` points on the unit circle at height 1: every one a corner.
+        let circle = |n: u32| -> Vec<DVec3> {
+            (0..n)
+                .map(|i| {
+                    let t = std::f64::consts::TAU * f64::from(i) / f64::from(n);
+                    DVec3::new(t.cos(), 1.0, t.sin())
+                })
+                .collect()
+        };
         // All corners (a circle), every point twice, collinear runs.
-        let ring: Vec<DVec3> = (0..64)
-            .map(|i| {
-                let t = std::f64::consts::TAU * f64::from(i) / 64.0;
-                DVec3::new(t.cos(), 1.0, t.sin())
-            })
-            .collect();
+        let ring = circle(64);
         let r = at(&ring, DVec3::new(0.0, 1.0, 0.0)).unwrap();
         assert!(
             (r - (std::f64::consts::PI / 64.0).cos()).abs() < 1e-12,
@@ -132,12 +136,7 @@ mod tests {
             .collect();
         let _ = at(&line, DVec3::new(0.0, 1.0, 0.0));
         // A face of many points (a 2 048-gon) reads as its outline.
-        let many: Vec<DVec3> = (0..2048)
-            .map(|i| {
-                let t = std::f64::consts::TAU * f64::from(i) / 2048.0;
-                DVec3::new(t.cos(), 1.0, t.sin())
-            })
-            .collect();
+        let many = circle(2048);
         let r = at(&many, DVec3::new(1.01, 1.0, 0.0)).unwrap();
         assert!((r + 0.01).abs() < 1e-5, "{r}");
         // Past an acute corner (1.1°) the distance is the corner's, not

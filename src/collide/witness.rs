@@ -639,10 +639,11 @@ pub(crate) fn classify<T: Real>(
         let fb = fb.map(|v| cso.b_vector(v));
         let (_, _, shared) = span::<T>(fa[..ka].iter().chain(&fb[..kb]).copied());
         let edges = ka == 1 && kb == 1;
-        let sin = fa[0].cross(fb[0]).length();
-        if shared && !(edges && crossing(sin)) {
+        // The edges' sine, only where both sets are edges.
+        let sin = || fa[0].cross(fb[0]).length();
+        if shared && !(edges && crossing(sin())) {
             Witness::NotUnique
-        } else if edges && slides(&tol, sin, (cb - ca).length()) {
+        } else if edges && slides(&tol, sin(), (cb - ca).length()) {
             Witness::Approximate
         } else {
             Witness::Unique

@@ -31,7 +31,7 @@ use super::crossing::{
     Crossing, Full, Path, Unique, cross_fan, cross_near, cross_point, earliest, snap, support,
 };
 use super::polish::{NormalFrom, Polished, polish, unique_near};
-use super::witness::{Blur, face_at, hit_witness, normal_eta, placed};
+use super::witness::{Blur, edges_sliding, face_at, hit_witness, normal_eta, placed};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
@@ -39,7 +39,6 @@ use crate::collide::handover::from_normal;
 use crate::collide::project::project;
 use crate::collide::separation::separation;
 use crate::collide::simplex::{CsoPoint, Simplex};
-use crate::collide::witness::edges_slide;
 use crate::collide::{Status, Witness, gjk};
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Geom;
@@ -427,18 +426,12 @@ fn rounded_normal<T: Real>(
 
 /// Whether the cores' support features at unit normal `n` (A's frame)
 /// are two edges whose closest points, `d` apart, slide along them past
-/// the witness tolerance (`witness::edges_slide`).
+/// the witness tolerance ([`edges_sliding`]).
 fn sliding_edges<T: Real>(cso: &Cso<'_, T>, n: V3<T>, d: T) -> bool {
     let eta = normal_eta(cso);
     let fa = feature(cso.shape_a(), n, eta);
     let fb = feature(cso.shape_b(), cso.b_direction(-n), eta);
-    fa.count == 1
-        && fb.count == 1
-        && edges_slide(
-            cso,
-            fa.flats[0].cross(cso.b_vector(fb.flats[0])).length(),
-            d,
-        )
+    edges_sliding(cso, (&fa, &fb), d)
 }
 
 /// The tolerance of a sweep's normal: 1e-7 rad (f64), 1e-3 (f32).

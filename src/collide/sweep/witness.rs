@@ -173,14 +173,8 @@ fn contact_witness<T: Real>(
     // points do (f32 box edges along a capsule's: 2e-2 of the size off,
     // `Unique`). Two polytopes' edges meet at their common perpendicular,
     // no sliver of GJK's behind it (a review: right at 1e-7 rad).
-    let slide = (rounded || cso.curved())
-        && fa.count == 1
-        && fb.count == 1
-        && edges_slide(
-            cso,
-            fa.flats[0].cross(cso.b_vector(fb.flats[0])).length(),
-            cso.radius_a + cso.radius_b,
-        );
+    let slide =
+        (rounded || cso.curved()) && edges_sliding(cso, (fa, fb), cso.radius_a + cso.radius_b);
     if f64_ && rounded && stayed && !tilted && !p.unconfirmed && !slide {
         return (Witness::Unique, None);
     }
@@ -224,6 +218,23 @@ fn contact_witness<T: Real>(
         Witness::NotUnique
     };
     (witness, side)
+}
+
+/// Whether the features `fa` (A's frame) and `fb` (B's local frame) are two
+/// edges whose closest points, `d` apart, slide along them past the
+/// witness tolerance (`witness::edges_slide`).
+pub(super) fn edges_sliding<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    d: T,
+) -> bool {
+    fa.count == 1
+        && fb.count == 1
+        && edges_slide(
+            cso,
+            fa.flats[0].cross(cso.b_vector(fb.flats[0])).length(),
+            d,
+        )
 }
 
 /// Whether the normal's error may have moved the reported contact points
