@@ -2301,3 +2301,220 @@ fn a_margined_box_edge_along_a_box_edge_does_not_claim_its_points() {
         );
     }
 }
+
+/// The hull of [`a_rim_along_a_hull_caps_edge_does_not_take_the_caps_normal`]:
+/// an irregular nonagon's prism, its top 0.575 above its centre.
+const CAP_EDGE_HULL: [[f64; 3]; 18] = [
+    [
+        1.480_209_551_258_021,
+        0.574_662_451_964_526_3,
+        0.972_321_676_386_182,
+    ],
+    [
+        0.888_660_579_646_633_3,
+        0.574_662_451_964_526_3,
+        1.531_898_212_084_607_2,
+    ],
+    [
+        -0.746_619_704_256_441_6,
+        0.574_662_451_964_526_3,
+        1.605_923_029_046_513_9,
+    ],
+    [
+        -1.141_748_539_957_850_4,
+        0.574_662_451_964_526_3,
+        1.353_824_224_007_689_6,
+    ],
+    [
+        -1.502_600_732_041_968_8,
+        0.574_662_451_964_526_3,
+        0.937_347_746_608_934_2,
+    ],
+    [
+        -1.669_223_864_028_15,
+        0.574_662_451_964_526_3,
+        0.591_710_613_192_663_8,
+    ],
+    [
+        -1.570_331_137_695_447_4,
+        0.574_662_451_964_526_3,
+        -0.818_834_461_896_926_1,
+    ],
+    [
+        -1.094_111_924_673_657_3,
+        0.574_662_451_964_526_3,
+        -1.392_605_060_414_765_3,
+    ],
+    [
+        1.304_235_057_678_205_6,
+        0.574_662_451_964_526_3,
+        -1.198_082_080_797_903_6,
+    ],
+    [
+        1.113_114_976_099_159_2,
+        -0.574_662_451_964_526_3,
+        0.731_184_188_516_723_5,
+    ],
+    [
+        0.668_271_191_084_348_8,
+        -0.574_662_451_964_526_3,
+        1.151_984_758_024_079_4,
+    ],
+    [
+        -0.561_456_702_905_508_3,
+        -0.574_662_451_964_526_3,
+        1.207_651_290_031_839_7,
+    ],
+    [
+        -0.858_592_891_585_049_5,
+        -0.574_662_451_964_526_3,
+        1.018_073_432_554_211_3,
+    ],
+    [
+        -1.129_953_104_620_876_4,
+        -0.574_662_451_964_526_3,
+        0.704_883_854_908_547_1,
+    ],
+    [
+        -1.255_253_406_473_904_7,
+        -0.574_662_451_964_526_3,
+        0.444_965_339_199_301_3,
+    ],
+    [
+        -1.180_886_250_408_298,
+        -0.574_662_451_964_526_3,
+        -0.615_762_073_490_826_5,
+    ],
+    [
+        -0.822_770_240_772_91,
+        -0.574_662_451_964_526_3,
+        -1.047_236_553_244_575_5,
+    ],
+    [
+        0.980_782_466_794_189,
+        -0.574_662_451_964_526_3,
+        -0.900_955_615_101_097_2,
+    ],
+];
+
+/// A flat cone's rim swept onto a hull's cap edge, the rim's tangent
+/// 1.3e-4 rad from the edge (a review harness's case, f64): the contact
+/// normal, across both, is 2e-2 rad off the cap's, where the valley of
+/// the distance over the normal is flat (its curvature the rim's turn
+/// times 1.7e-8). Every method stopped at the cap's normal with the rim's
+/// point 7.1e-11 past the edge, which the old test (past by more than the
+/// tolerance times the rim's whole turn) let through: 2e-2 rad off,
+/// `Unique`. Its rate across the edge is the turn times the tangent's
+/// part across, squared.
+#[test]
+fn a_rim_along_a_hull_caps_edge_does_not_take_the_caps_normal() {
+    let top = 0.574_662_451_964_526_3;
+    let hull: Vec<DVec3> = CAP_EDGE_HULL.iter().map(|&p| DVec3::from(p)).collect();
+    assert!(hull.iter().all(|p| p.y.abs() == top));
+    let c = Case {
+        a: Shape::cone(0.054_035_043_244_363_25, 0.177_795_522_648_247_33),
+        start: pose(
+            [
+                1.018_127_931_342_864_4,
+                -1.622_655_581_441_745,
+                2.866_334_597_996_733,
+            ],
+            [
+                -0.312_722_428_874_043_17,
+                0.943_154_782_108_647,
+                -0.018_946_999_827_350_79,
+                -0.110_926_780_635_930_73,
+            ],
+        ),
+        b: Shape::hull(hull),
+        pose_b: pose(
+            [
+                2.694_431_931_276_564_6,
+                0.333_977_675_735_385_84,
+                1.985_807_960_014_826_2,
+            ],
+            [
+                0.535_285_707_534_654_5,
+                -0.551_051_153_438_21,
+                0.522_901_005_116_404,
+                0.369_305_261_879_379_56,
+            ],
+        ),
+        motion: DVec3::new(
+            3.593_214_833_860_471_5,
+            0.828_029_735_898_251_9,
+            -3.374_914_174_825_325_7,
+        ),
+        truth: (
+            0.318_724_326_106_900_4,
+            DVec3::new(
+                0.973_046_049_615_955,
+                0.139_517_049_311_463_94,
+                0.183_620_201_171_350_67,
+            ),
+            Some(DVec3::new(
+                2.335_602_538_322_22,
+                -1.300_254_737_463_228_3,
+                1.828_709_249_138_689_8,
+            )),
+        ),
+    };
+    check_f64("a flat cone's rim along a hull cap's edge", &c);
+}
+
+/// A needle's rim (radius 1e-7 … 1e-5 of its length) at `rng`'s choice of
+/// a box's top edge, the contact normal tilted off the top face about the
+/// edge by 1e-5 … 3e-2 rad: the sweep case, moved back from touching.
+fn needle_at_a_box_edge(rng: &mut gjk_common::Rng) -> exact_common::SweepCase {
+    let (hh, r) = (rng.range(0.2, 2.0), 10f64.powf(rng.range(-7.0, -5.0)));
+    let a = Shape::cone(hh, r);
+    // Between the base's normal and the slant's: the rim point's cone.
+    let slant = DVec3::new(2.0 * hh, r, 0.0).normalize();
+    let mix = rng.range(0.1, 0.9);
+    let m = (slant * mix + DVec3::NEG_Y * (1.0 - mix)).normalize();
+    let phi = rng.range(0.0, std::f64::consts::TAU);
+    let ma = DVec3::new(m.x * phi.cos(), m.y, m.x * phi.sin());
+    let pa = DVec3::new(r * phi.cos(), -hh, r * phi.sin());
+    let h = DVec3::new(
+        rng.range(0.2, 2.0),
+        rng.range(0.2, 2.0),
+        rng.range(0.2, 2.0),
+    );
+    let beta = 10f64.powf(rng.range(-5.0, -1.5));
+    let mb = DVec3::new(beta.sin(), beta.cos(), 0.0);
+    let qb = DVec3::new(h.x, h.y, rng.range(-0.8, 0.8) * h.z);
+    let twist = rng.range(0.0, std::f64::consts::TAU);
+    let touch = exact_common::place(
+        "a needle's rim at a box's edge".into(),
+        (a, ma, pa),
+        (Shape::cuboid(h), mb, qb),
+        rng.pose(3.0),
+        twist,
+        0.0,
+    );
+    exact_common::moved_back(rng, touch)
+}
+
+/// Needles' rims at a box's edge, the normal tilted off its top face
+/// (f64, 400 cases): where the rim turns too little to move across the
+/// edge by the point's uncertainty, the top face's normal is no answer
+/// (a needle's rim 2.3e-7 in radius at a hull cap's edge took the cap's
+/// normal, 7.9e-5 rad off, `Unique`). Every `Unique` answer within 1e-7
+/// rad and 1e-8 of the size.
+#[test]
+fn a_needles_rim_at_a_box_edge_does_not_take_the_faces_normal() {
+    let mut rng = gjk_common::Rng::new(77);
+    for i in 0..400 {
+        let s = needle_at_a_box_edge(&mut rng);
+        let t = &s.touch;
+        let c = Case {
+            a: t.a.clone(),
+            start: s.start,
+            b: t.b.clone(),
+            pose_b: t.pose_b,
+            motion: s.motion,
+            truth: (s.toi, t.normal, Some(t.point_a)),
+        };
+        check_f64(&format!("case {i}"), &c);
+    }
+}

@@ -7,12 +7,18 @@ use crate::real::{Real, V3, Vector};
 /// How far local point `q` lies inside the face of hull `points` within
 /// `eta` of the support height in unit local direction `d`, across the
 /// face's boundary in its plane (negative outside: minus its distance
-/// from the outline); `None` without a face (fewer than three points off a
-/// line). The face is the convex hull of its points seen along `d` (a
+/// from the outline), and the unit direction across the nearest boundary
+/// out of the face (in its plane: the way a point leaves it); `None`
+/// without a face (fewer than three points off a line). The face is the convex hull of its points seen along `d` (a
 /// point inside it, on the face, is not a corner). Its points are
 /// gathered on the heap: a rare path, for a face of any size (capped at
 /// 64, a 65-gon's cap read as "inside" and kept a normal 1e-5 rad off).
-pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V3<T>) -> Option<T> {
+pub(crate) fn inside_hull_face<T: Real>(
+    points: &[V3<T>],
+    d: V3<T>,
+    eta: T,
+    q: V3<T>,
+) -> Option<(T, V3<T>)> {
     let top = points.iter().map(|p| p.dot(d)).fold(-T::MAX, T::max);
     // A frame in the face's plane.
     let axis = if d.x().abs() < T::from_f64(0.6) {
@@ -56,16 +62,19 @@ pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V
         return None;
     }
     let q = (q.dot(u), q.dot(v));
-    let mut least = T::MAX;
+    let lift = |x: T, y: T| u * x + v * y;
+    // Inside: the nearest edge's line, and its outward normal (the
+    // outline runs counter-clockwise: outward is to its right).
+    let mut least = (T::MAX, V3::<T>::ZERO);
     for i in 0..k {
         let (a, b) = (hull[i], hull[(i + 1) % k]);
         let len = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).sqrt();
-        if len > T::ZERO {
-            least = least.min(cross(a, b, q) / len);
+        if len > T::ZERO && cross(a, b, q) / len < least.0 {
+            least = (cross(a, b, q) / len, lift(b.1 - a.1, a.0 - b.0) / len);
         }
     }
-    if least >= T::ZERO || least == T::MAX {
-        return (least < T::MAX).then_some(least);
+    if least.0 >= T::ZERO || least.0 == T::MAX {
+        return (least.0 < T::MAX).then_some(least);
     }
     // Outside: the distance to the outline itself (past an acute corner an
     // edge's line is nearer than the corner, 145 times at 0.8°, a review).
@@ -80,12 +89,14 @@ pub(crate) fn inside_hull_face<T: Real>(points: &[V3<T>], d: V3<T>, eta: T, q: V
             T::ZERO
         };
         let (dx, dy) = (q.0 - a.0 - ex * t, q.1 - a.1 - ey * t);
-        (dx * dx + dy * dy).sqrt()
+        ((dx * dx + dy * dy).sqrt(), (dx, dy))
     };
-    let out = (0..k)
-        .map(|i| to_edge(hull[i], hull[(i + 1) % k]))
-        .fold(T::MAX, T::min);
-    Some(-out)
+    let (out, (dx, dy)) = (0..k).map(|i| to_edge(hull[i], hull[(i + 1) % k])).fold(
+        (T::MAX, (T::ZERO, T::ZERO)),
+        |m, e| if e.0 < m.0 { e } else { m },
+    );
+    // Past the outline by `out` > 0 (the least edge line's was negative).
+    Some((-out, lift(dx, dy).try_normalize().unwrap_or(V3::<T>::ZERO)))
 }
 
 #[cfg(test)]
@@ -106,12 +117,23 @@ mod tests {
             DVec3::new(0.5, 1.0, 0.9),
             DVec3::new(0.0, -1.0, 0.0),
         ];
-        let at = |pts: &[DVec3], q: DVec3| inside_hull_face(pts, DVec3::Y, 1e-9, q);
+        let at = |pts: &[DVec3], q: DVec3| inside_hull_face(pts, DVec3::Y, 1e-9, q).map(|r| r.0);
+        let way = |pts: &[DVec3], q: DVec3| inside_hull_face(pts, DVec3::Y, 1e-9, q).unwrap().1;
+        let along = |a: DVec3, b: DVec3| (a - b).length() < 1e-12;
         let near = |x: Option<f64>, y: f64| x.is_some_and(|x| (x - y).abs() < 1e-12);
         assert!(near(at(&pts, DVec3::new(0.0, 1.0, 0.0)), 1.0));
         assert!(near(at(&pts, DVec3::new(0.5, 1.0, 0.95)), 0.05));
         assert!(near(at(&pts, DVec3::new(1.25, 1.0, 0.0)), -0.25));
         assert!(near(at(&pts, DVec3::new(0.0, 1.0, -1.5)), -0.5));
+        // The way out across the nearest boundary, inside and outside.
+        assert!(along(way(&pts, DVec3::new(0.5, 1.0, 0.95)), DVec3::Z));
+        assert!(along(way(&pts, DVec3::new(-0.9, 1.0, 0.0)), -DVec3::X));
+        assert!(along(way(&pts, DVec3::new(1.25, 1.0, 0.0)), DVec3::X));
+        let corner = way(&pts, DVec3::new(2.0, 1.0, -2.0));
+        assert!(
+            along(corner, DVec3::new(1.0, 0.0, -1.0).normalize()),
+            "{corner}"
+        );
         assert!(at(&pts[..2], DVec3::ZERO).is_none(), "an edge");
         // `n` points on the unit circle at height 1: every one a corner.
         let circle = |n: u32| -> Vec<DVec3> {

@@ -76,7 +76,7 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if at_face_boundary(cso, p.n, &f, blur.at, blur.touch) => {
+        (Witness::Unique, side) if at_face_boundary(cso, p.n, &f, blur) => {
             rec::text!(
                 "a point at a face's boundary within the tolerance: the face fixes no normal"
             );
@@ -464,36 +464,53 @@ pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
     None
 }
 
-/// Whether a point of one shape (`q_a` on A, `q_b` on B, both A's frame
-/// with A at the time of impact) touches the other's face at unit normal
-/// `n` (A's frame) within `margin` of that face's boundary: the face's
-/// normal is then not the contact's to the precision (an f32 cone's apex
-/// on a plate's narrow face 7e-8 wide took a broad face's normal, 1.57
-/// rad off, `Unique`; in f64 a needle's apex on a hull's edge took a side
-/// face's, 2.1 rad off the constructed one): any normal of the
-/// boundary's cone touches.
+/// Whether a point of one shape (A's or B's at the contact, [`Blur::at`])
+/// touches the other's face at unit normal `n` (A's frame) so near that
+/// face's boundary that the face's normal is not the contact's to the
+/// precision (an f32 cone's apex on a plate's narrow face 7e-8 wide took
+/// a broad face's normal, 1.57 rad off, `Unique`; in f64 a needle's apex
+/// on a hull's edge took a side face's, 2.1 rad off the constructed one):
+/// a vertex within the touching tolerance, where any normal of the
+/// boundary's cone touches; a curved point (a rim's turn, a radius)
+/// within A's slide over the bracket and the rounding, where tilting the
+/// normal by its tolerance moves the point across the boundary by less
+/// ([`rate_along`]; f64, a needle's rim 2.3e-7 in radius at a hull cap's
+/// edge took the cap's normal, 7.9e-5 rad off the constructed one,
+/// `Unique`).
 fn at_face_boundary<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     (fa, fb): &(Feature<T>, Feature<T>),
-    (q_a, q_b): (V3<T>, V3<T>),
-    margin: T,
+    blur: &Blur<T>,
 ) -> bool {
-    // A vertex: curvature (a rim's turn, a radius) would fix the normal.
-    let vertex =
-        |f: &Feature<T>, radius: T| f.count == 0 && f.radius == T::ZERO && radius == T::ZERO;
+    let (q_a, q_b) = blur.at;
     let eta = normal_eta(cso);
+    let turn = normal_tol::<T>();
+    let near = |(inside, way): (T, V3<T>), rate: &dyn Fn(V3<T>) -> T| {
+        let rate = rate(way);
+        let margin = if rate == T::ZERO {
+            blur.touch
+        } else {
+            blur.slide + T::from_f64(16.0) * T::EPSILON * cso.scale
+        };
+        inside < T::MAX && margin - inside >= rate * turn
+    };
     (fb.count == 2
-        && vertex(fa, cso.radius_a)
-        && inside_at(
-            cso.shape_b(),
-            fb,
-            (cso.b_direction(-n), eta),
-            cso.b_local_point(q_a),
-        ) <= margin)
+        && fa.count == 0
+        && near(
+            inside_at(
+                cso.shape_b(),
+                fb,
+                (cso.b_direction(-n), eta),
+                cso.b_local_point(q_a),
+            ),
+            &|way| rate_along(fa, cso.b_direction(fa.tangent), cso.radius_a, way),
+        ))
         || (fa.count == 2
-            && vertex(fb, cso.radius_b)
-            && inside_at(cso.shape_a(), fa, (n, eta), q_b) <= margin)
+            && fb.count == 0
+            && near(inside_at(cso.shape_a(), fa, (n, eta), q_b), &|way| {
+                rate_along(fb, cso.b_vector(fb.tangent), cso.radius_b, way)
+            }))
 }
 
 /// Whether two edges of polytopes (no radius, no curved core) meet within
@@ -540,10 +557,12 @@ fn lower_end<T: Real>(blur: &Blur<T>) -> (V3<T>, V3<T>) {
 /// Whether a curved point of one shape (A's or B's support point, A at
 /// the bracket's lower end) lies off the other's face at unit normal `n`
 /// (A's frame) by more than the witness tolerance, or than the normal's
-/// tolerance times its curvature radius: the contact is then on the
-/// face's rounded-over edge in `K`, whose normal is not the face's (a
-/// cylinder's rim 2e-3 in radius on a box's edge, its normal 1.3e-4 rad
-/// off the face's, took the face's normal, `Unique`, f64).
+/// tolerance times the point's rate across the boundary it is past
+/// ([`rate_along`]): the contact is then on the face's rounded-over edge
+/// in `K`, whose normal is not the face's (a cylinder's rim 2e-3 in
+/// radius on a box's edge, its normal 1.3e-4 rad off the face's, took the
+/// face's normal, `Unique`, f64; a cone's rim 1.3e-4 rad from a hull's
+/// edge, 7.1e-11 past it, took the cap's normal 2e-2 rad off).
 fn off_face<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
@@ -559,52 +578,93 @@ fn off_face<T: Real>(
     let turn = normal_tol::<T>();
     let point_tol = witness_tol::<T>() * cso.scale;
     let (q_a, q_b) = lower_end(blur);
-    let off = |shape: &Shape<T>, face: &Feature<T>, d: V3<T>, q: V3<T>, curvature: T| {
-        -inside_at(shape, face, (d, normal_eta(cso)), q) > point_tol.min(curvature * turn)
-    };
+    // The point's rate across the boundary it is past: a rim along the
+    // boundary is off the face however little it moves.
+    let off =
+        |shape: &Shape<T>, face: &Feature<T>, d: V3<T>, q: V3<T>, rate: &dyn Fn(V3<T>) -> T| {
+            let (inside, way) = inside_at(shape, face, (d, normal_eta(cso)), q);
+            -inside > point_tol.min(rate(way) * turn)
+        };
     (on_b
         && off(
             cso.shape_b(),
             fb,
             cso.b_direction(-n),
             cso.b_local_point(q_a),
-            curved_a,
+            &|way| rate_along(fa, cso.b_direction(fa.tangent), cso.radius_a, way),
         ))
-        || (on_a && off(cso.shape_a(), fa, n, q_b, curved_b))
+        || (on_a
+            && off(cso.shape_a(), fa, n, q_b, &|way| {
+                rate_along(fb, cso.b_vector(fb.tangent), cso.radius_b, way)
+            }))
 }
 
 /// [`inside`], a hull's face included: its points within `eta` of the
 /// support along local direction `d` (the feature's), taken again (a
 /// rounded point beyond a hull face's edge took the face's normal, 1.2e-5
 /// rad off, `Unique`, f64).
-fn inside_at<T: Real>(shape: &Shape<T>, f: &Feature<T>, (d, eta): (V3<T>, T), q: V3<T>) -> T {
+fn inside_at<T: Real>(
+    shape: &Shape<T>,
+    f: &Feature<T>,
+    (d, eta): (V3<T>, T),
+    q: V3<T>,
+) -> (T, V3<T>) {
     match (&shape.geom, f.region) {
         (Geom::Hull(hull), Region::HullFace(..) | Region::Unknown) if f.count == 2 => {
-            inside_hull_face(hull.points(), d, eta, q).unwrap_or(T::MAX)
+            inside_hull_face(hull.points(), d, eta, q).unwrap_or((T::MAX, V3::<T>::ZERO))
         }
         _ => inside(f, q),
     }
 }
 
 /// How far local point `q` lies inside face `f`'s region, across its
-/// boundary (negative outside; `T::MAX` where the region cannot say).
-fn inside<T: Real>(f: &Feature<T>, q: V3<T>) -> T {
+/// boundary (negative outside; `T::MAX` where the region cannot say), and
+/// the unit direction out across the nearest boundary (zero where none).
+fn inside<T: Real>(f: &Feature<T>, q: V3<T>) -> (T, V3<T>) {
     match f.region {
         Region::Rect(c, u, v) => {
             let (ul, vl) = (u.length(), v.length());
             if ul <= T::ZERO || vl <= T::ZERO {
-                return T::ZERO;
+                return (T::ZERO, V3::<T>::ZERO);
             }
             let d = q - c;
             let (x, y) = (d.dot(u) / ul, d.dot(v) / vl);
-            (ul - x.abs()).min(vl - y.abs())
+            let (gx, gy) = (ul - x.abs(), vl - y.abs());
+            let sign = |t: T| if t < T::ZERO { -T::ONE } else { T::ONE };
+            let (ox, oy) = (u * (sign(x) / ul), v * (sign(y) / vl));
+            let way = if gx < T::ZERO && gy < T::ZERO {
+                (ox * -gx + oy * -gy).try_normalize().unwrap_or(ox)
+            } else if gx < gy {
+                ox
+            } else {
+                oy
+            };
+            (gx.min(gy), way)
         }
         Region::Disc(c, axis, r) => {
             let d = q - c;
-            r - (d - axis * d.dot(axis)).length()
+            let radial = d - axis * d.dot(axis);
+            (
+                r - radial.length(),
+                radial.try_normalize().unwrap_or(V3::<T>::ZERO),
+            )
         }
-        _ => T::MAX,
+        _ => (T::MAX, V3::<T>::ZERO),
     }
+}
+
+/// How fast a curved point of one shape (support feature `f`, its
+/// tangent mapped into the other shape's frame as `tangent`, the shape's
+/// radius `radius`) moves along unit direction `way` as the normal tilts
+/// towards it, in lengths per radian: a radius at its full rate, a rim
+/// point by its turn times its tangent's part along `way`, twice (the
+/// tilt's part along the tangent moves it, and the move's part along
+/// `way` counts). A rim nearly along a face's edge hardly moves across it:
+/// its curvature fixes no normal there (f64, a cone's rim 1.3e-4 rad
+/// from a hull's edge kept the cap's normal, 2e-2 rad off, `Unique`).
+fn rate_along<T: Real>(f: &Feature<T>, tangent: V3<T>, radius: T, way: V3<T>) -> T {
+    let c = tangent.dot(way);
+    f.radius * c * c + radius
 }
 
 /// The least curvature radius (of the size) that fixes a unique normal
