@@ -208,7 +208,8 @@ fn contact_witness<T: Real>(
     // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
     // slides it by that turn (1e-2 of the size at 100 sizes a radian).
     let sliding = !f64_ && fa.radius.max(fb.radius) > T::from_f64(F32_TURN) * cso.scale;
-    let witness = if p.unconfirmed || sliding || slide {
+    let loose = !rounded && !face(fa, n) && !face(fb, db) && rim_loose(cso, (fa, fb));
+    let witness = if p.unconfirmed || sliding || slide || loose {
         Witness::Approximate
     } else if face(fa, n) || face(fb, db) || edges || (!tilted && (rounded || curved)) {
         Witness::Unique
@@ -218,6 +219,33 @@ fn contact_witness<T: Real>(
         Witness::NotUnique
     };
     (witness, side)
+}
+
+/// Whether a rim point of either shape leaves the normal's turn about its
+/// tangent to the other shape, which does not fix it to the tolerance:
+/// a vertex (any normal of the rim's arc within the vertex's cone
+/// touches), or an edge or another rim point whose direction is so near
+/// the tangent that the rim's turn times the square of their sine is
+/// below the rounding's over the normal's tolerance (the distance over
+/// the normal is a valley that flat; f32, a cone's rim along a box's
+/// edge on its face took a normal 0.76 rad off, `Unique`). A face, a
+/// radius or a curved side fixes the turn.
+fn rim_loose<T: Real>(cso: &Cso<'_, T>, (fa, fb): (&Feature<T>, &Feature<T>)) -> bool {
+    let rim = |f: &Feature<T>| f.count == 0 && f.radius > T::ZERO;
+    let least = T::from_f64(LOOSE) * T::EPSILON * cso.scale / normal_tol::<T>();
+    // `f`'s rim (tangent `t`, A's frame) against `g` (direction `d` maps
+    // `g`'s directions to A's frame).
+    let loose = |f: &Feature<T>, t: V3<T>, g: &Feature<T>, d: &dyn Fn(V3<T>) -> V3<T>| {
+        let along = |e: V3<T>| f.radius * t.cross(e).length_squared() < least;
+        match g.count {
+            0 if g.radius == T::ZERO => true,
+            0 => along(d(g.tangent)),
+            1 if g.radius == T::ZERO => along(d(g.flats[0])),
+            _ => false,
+        }
+    };
+    (rim(fa) && loose(fa, fa.tangent, fb, &|v| cso.b_vector(v)))
+        || (rim(fb) && loose(fb, cso.b_vector(fb.tangent), fa, &|v| v))
 }
 
 /// Whether the features `fa` (A's frame) and `fb` (B's local frame) are two
@@ -670,6 +698,10 @@ fn rate_along<T: Real>(f: &Feature<T>, tangent: V3<T>, radius: T, way: V3<T>) ->
 /// The least curvature radius (of the size) that fixes a unique normal
 /// to the witness tolerance beside a larger shape (see [`blurred`]).
 const SMALL: f64 = 1e-2;
+
+/// Roundings of the size over the normal's tolerance: the least turn
+/// times squared sine a rim needs against an edge ([`rim_loose`]).
+const LOOSE: f64 = 16.0;
 
 /// The least turning radius (of the size) a curved support needs to fix
 /// the contact normal (see `contact_witness`).
