@@ -96,16 +96,19 @@ impl<T: Real> Centers<T> {
                 let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
                 (pa, pb, dc, n, pa)
             }
+            // The center projected onto the other core, in that core's
+            // frame: the nearest point lies along the normal from the
+            // center by the signed distance (outside and inside), one
+            // rotation fewer than placing it.
             (false, true) => {
-                // B's center projected onto A's core, in A's frame.
                 let p = project(&a.shape.geom, a.pose.inverse_transform_vector(pb - pa))?;
-                let q = a.pose.transform_point(p.point);
-                (q, pb, p.signed, a.pose.transform_vector(p.normal), pb)
+                let n = a.pose.transform_vector(p.normal);
+                (pb - n * p.signed, pb, p.signed, n, pb)
             }
             (true, false) => {
                 let p = project(&b.shape.geom, b.pose.inverse_transform_vector(pa - pb))?;
-                let q = b.pose.transform_point(p.point);
-                (pa, q, p.signed, -b.pose.transform_vector(p.normal), pa)
+                let n = -b.pose.transform_vector(p.normal);
+                (pa, pa + n * p.signed, p.signed, n, pa)
             }
             (false, false) => return None,
         };

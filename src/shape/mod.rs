@@ -75,6 +75,8 @@ pub struct Shape<T: Real> {
     /// or holds a point that is not finite: what the queries' input check
     /// reads (`collide::input`).
     pub(crate) sizes: T,
+    /// [`Shape::scale`], computed once: every query's tolerances read it.
+    scale: T,
 }
 
 impl<T: Real> PartialEq for Shape<T> {
@@ -82,6 +84,30 @@ impl<T: Real> PartialEq for Shape<T> {
     fn eq(&self, other: &Self) -> bool {
         self.geom == other.geom && self.margin == other.margin
     }
+}
+
+/// [`Shape::scale`] of `geom` with `margin`: the core's largest extent
+/// plus the radius around it.
+fn scale_of<T: Real>(geom: &Geom<T>, margin: T) -> T {
+    let (core, radius) = match geom {
+        Geom::Point => (T::ZERO, T::ZERO),
+        Geom::Sphere { radius } => (T::ZERO, *radius),
+        Geom::Box { half_extents } => (half_extents.max_abs(), T::ZERO),
+        Geom::Capsule {
+            half_height,
+            radius,
+        } => (*half_height, *radius),
+        Geom::Cylinder {
+            half_height,
+            radius,
+        }
+        | Geom::Cone {
+            half_height,
+            radius,
+        } => (half_height.max(*radius), T::ZERO),
+        Geom::Hull(hull) => (hull.extent(), T::ZERO),
+    };
+    core + radius + margin
 }
 
 /// The sum of a shape's sizes, NaN when it is not a valid shape but for
@@ -228,10 +254,12 @@ impl<T: Real> Shape<T> {
     /// A shape from its geometry and margin.
     fn with(geom: Geom<T>, margin: T) -> Self {
         let sizes = size_sum(&geom, margin);
+        let scale = scale_of(&geom, margin);
         Self {
             geom,
             margin,
             sizes,
+            scale,
         }
     }
 
@@ -485,22 +513,9 @@ impl<T: Real> Shape<T> {
     /// A rough size of the shape: the largest extent of the core plus the radius.
     /// Tolerances are relative to it.
     #[must_use]
+    #[inline]
     pub fn scale(&self) -> T {
-        let core = match &self.geom {
-            Geom::Point | Geom::Sphere { .. } => T::ZERO,
-            Geom::Box { half_extents } => half_extents.max_abs(),
-            Geom::Capsule { half_height, .. } => *half_height,
-            Geom::Cylinder {
-                half_height,
-                radius,
-            }
-            | Geom::Cone {
-                half_height,
-                radius,
-            } => half_height.max(*radius),
-            Geom::Hull(hull) => hull.extent(),
-        };
-        core + self.radius()
+        self.scale
     }
 }
 
