@@ -508,37 +508,62 @@ pub(super) fn face_at<T: Real>(cso: &Cso<'_, T>, n: V3<T>) -> Option<V3<T>> {
 fn at_face_boundary<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
-    (fa, fb): &(Feature<T>, Feature<T>),
+    f: &(Feature<T>, Feature<T>),
     blur: &Blur<T>,
 ) -> bool {
-    let (q_a, q_b) = blur.at;
-    let eta = normal_eta(cso);
-    let turn = normal_tol::<T>();
-    let near = |(inside, way): (T, V3<T>), rate: &dyn Fn(V3<T>) -> T| {
-        let rate = rate(way);
-        let margin = if rate == T::ZERO {
+    point_on_face(cso, n, f, blur.at).is_some_and(|on| {
+        let margin = if on.rate == T::ZERO {
             blur.touch
         } else {
             blur.slide + T::from_f64(16.0) * T::EPSILON * cso.scale
         };
-        inside < T::MAX && margin - inside >= rate * turn
+        on.inside < T::MAX && margin - on.inside >= on.rate * normal_tol::<T>()
+    })
+}
+
+/// A point of one shape (a vertex, a rim's or a rounded one) against the
+/// other's face at unit normal `n` (A's frame): how far it lies inside the
+/// face across its nearest boundary and how fast it crosses that boundary
+/// as the normal tilts towards it ([`rate_along`]).
+struct OnFace<T: Real> {
+    /// How far inside (negative past the boundary; `T::MAX` where the
+    /// face's region cannot say).
+    inside: T,
+    /// Lengths per radian of tilt.
+    rate: T,
+    /// Whether the point is curved: a rim's turn or a radius.
+    curved: bool,
+}
+
+/// [`OnFace`] of the point of one side against the face of the other,
+/// the points `(q_a, q_b)` A's and B's (A's frame); `None` unless one
+/// support set is a face and the other a point.
+fn point_on_face<T: Real>(
+    cso: &Cso<'_, T>,
+    n: V3<T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    (q_a, q_b): (V3<T>, V3<T>),
+) -> Option<OnFace<T>> {
+    let eta = normal_eta(cso);
+    let on = |(inside, way): (T, V3<T>), f: &Feature<T>, tangent: V3<T>, radius: T| OnFace {
+        inside,
+        rate: rate_along(f, tangent, radius, way),
+        curved: f.radius + radius > T::ZERO,
     };
-    (fb.count == 2
-        && fa.count == 0
-        && near(
-            inside_at(
-                cso.shape_b(),
-                fb,
-                (cso.b_direction(-n), eta),
-                cso.b_local_point(q_a),
-            ),
-            &|way| rate_along(fa, cso.b_direction(fa.tangent), cso.radius_a, way),
-        ))
-        || (fa.count == 2
-            && fb.count == 0
-            && near(inside_at(cso.shape_a(), fa, (n, eta), q_b), &|way| {
-                rate_along(fb, cso.b_vector(fb.tangent), cso.radius_b, way)
-            }))
+    if fb.count == 2 && fa.count == 0 {
+        let at = inside_at(
+            cso.shape_b(),
+            fb,
+            (cso.b_direction(-n), eta),
+            cso.b_local_point(q_a),
+        );
+        Some(on(at, fa, cso.b_direction(fa.tangent), cso.radius_a))
+    } else if fa.count == 2 && fb.count == 0 {
+        let at = inside_at(cso.shape_a(), fa, (n, eta), q_b);
+        Some(on(at, fb, cso.b_vector(fb.tangent), cso.radius_b))
+    } else {
+        None
+    }
 }
 
 /// Whether two edges of polytopes (no radius, no curved core) meet within
@@ -594,37 +619,14 @@ fn lower_end<T: Real>(blur: &Blur<T>) -> (V3<T>, V3<T>) {
 fn off_face<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
-    (fa, fb): &(Feature<T>, Feature<T>),
+    f: &(Feature<T>, Feature<T>),
     blur: &Blur<T>,
 ) -> bool {
-    let (curved_a, curved_b) = (fa.radius + cso.radius_a, fb.radius + cso.radius_b);
-    let on_b = fb.count == 2 && fa.count == 0 && curved_a > T::ZERO;
-    let on_a = fa.count == 2 && fb.count == 0 && curved_b > T::ZERO;
-    if !(on_a || on_b) {
-        return false;
-    }
-    let turn = normal_tol::<T>();
-    let point_tol = witness_tol::<T>() * cso.scale;
-    let (q_a, q_b) = lower_end(blur);
     // The point's rate across the boundary it is past: a rim along the
     // boundary is off the face however little it moves.
-    let off =
-        |shape: &Shape<T>, face: &Feature<T>, d: V3<T>, q: V3<T>, rate: &dyn Fn(V3<T>) -> T| {
-            let (inside, way) = inside_at(shape, face, (d, normal_eta(cso)), q);
-            -inside > point_tol.min(rate(way) * turn)
-        };
-    (on_b
-        && off(
-            cso.shape_b(),
-            fb,
-            cso.b_direction(-n),
-            cso.b_local_point(q_a),
-            &|way| rate_along(fa, cso.b_direction(fa.tangent), cso.radius_a, way),
-        ))
-        || (on_a
-            && off(cso.shape_a(), fa, n, q_b, &|way| {
-                rate_along(fb, cso.b_vector(fb.tangent), cso.radius_b, way)
-            }))
+    let point_tol = witness_tol::<T>() * cso.scale;
+    point_on_face(cso, n, f, lower_end(blur))
+        .is_some_and(|on| on.curved && -on.inside > point_tol.min(on.rate * normal_tol::<T>()))
 }
 
 /// [`inside`], a hull's face included: its points within `eta` of the
