@@ -25,6 +25,11 @@ const MIN_CROSS: f64 = 1e-3;
 /// (half extents `hb`, unit axes `axes_b`, centre `t`, in A's frame) overlap:
 /// `Some(true)` or `Some(false)` when certain, `None` near touching (within
 /// `tol` plus rounding) or with parallel edges, where GJK must decide.
+///
+/// Out of line: inlined into its caller it compiled to 20 % more
+/// instructions (callgrind; its own code unchanged, the crate's code
+/// around it changed), the axes' matrix no longer folded into the test.
+#[inline(never)]
 pub(crate) fn box_box<T: Real>(
     ha: V3<T>,
     hb: V3<T>,
