@@ -86,17 +86,13 @@ impl<T: Real> PartialEq for Shape<T> {
     }
 }
 
-/// [`Shape::scale`] of `geom` with `margin`: the core's largest extent
-/// plus the radius around it.
-fn scale_of<T: Real>(geom: &Geom<T>, margin: T) -> T {
-    let (core, radius) = match geom {
-        Geom::Point => (T::ZERO, T::ZERO),
-        Geom::Sphere { radius } => (T::ZERO, *radius),
-        Geom::Box { half_extents } => (half_extents.max_abs(), T::ZERO),
-        Geom::Capsule {
-            half_height,
-            radius,
-        } => (*half_height, *radius),
+/// The largest extent of `geom`'s core: [`Shape::scale`] less the radius
+/// around it.
+fn core_extent<T: Real>(geom: &Geom<T>) -> T {
+    match geom {
+        Geom::Point | Geom::Sphere { .. } => T::ZERO,
+        Geom::Box { half_extents } => half_extents.max_abs(),
+        Geom::Capsule { half_height, .. } => *half_height,
         Geom::Cylinder {
             half_height,
             radius,
@@ -104,10 +100,9 @@ fn scale_of<T: Real>(geom: &Geom<T>, margin: T) -> T {
         | Geom::Cone {
             half_height,
             radius,
-        } => (half_height.max(*radius), T::ZERO),
-        Geom::Hull(hull) => (hull.extent(), T::ZERO),
-    };
-    core + radius + margin
+        } => half_height.max(*radius),
+        Geom::Hull(hull) => hull.extent(),
+    }
 }
 
 /// The sum of a shape's sizes, NaN when it is not a valid shape but for
@@ -254,13 +249,14 @@ impl<T: Real> Shape<T> {
     /// A shape from its geometry and margin.
     fn with(geom: Geom<T>, margin: T) -> Self {
         let sizes = size_sum(&geom, margin);
-        let scale = scale_of(&geom, margin);
-        Self {
+        let mut shape = Self {
             geom,
             margin,
             sizes,
-            scale,
-        }
+            scale: T::ZERO,
+        };
+        shape.scale = core_extent(&shape.geom) + shape.radius();
+        shape
     }
 
     /// The same shape with `margin` added around it.
