@@ -232,3 +232,35 @@ fn mpr_answers_overlap_with_the_same_contract() {
     contract(&s, 1e-12, "mpr");
     assert!((s.distance + 0.3).abs() < 1e-9, "{s:?}");
 }
+
+/// Two segments (hulls of two points) whose ends meet within `δ`: a flat
+/// CSO whose closest point is on its rim, where GJK's `v`, 1e-12 long,
+/// points 1e-4 rad off (its error along the simplex's edge is the edge's
+/// rounding). The answer is within `|δ|` of 0 either way, not the depth
+/// along that tilted direction (fuzz seed 11: −2.0e-4, `Degenerate`).
+#[test]
+fn segments_meeting_end_to_end_are_within_their_offset_of_touching() {
+    let mut rng = Rng::new(0x5e65);
+    for i in 0..2000_usize {
+        let seg = |rng: &mut Rng| {
+            let p = rng.vec_in(-1.0, 1.0);
+            [p, p + rng.unit() * rng.range(0.2, 1.5)]
+        };
+        let (sa, sb) = (seg(&mut rng), seg(&mut rng));
+        let (a, b) = (Shape::hull(sa.to_vec()), Shape::hull(sb.to_vec()));
+        let pa = rng.pose(1.0);
+        let qb = rng.rotation();
+        let end_a = pa.position + pa.rotation * sa[i % 2];
+        let delta = rng.unit() * 10f64.powf(rng.range(-14.0, -11.0));
+        let end_b = qb * sb[(i / 2) % 2];
+        let pb = Pose::new(end_a + delta - end_b, qb);
+        let s = sd(&a, pa, &b, pb);
+        let what = format!("case {i}, offset {:e}", delta.length());
+        let slack = delta.length() + 1e-13;
+        assert!(s.distance.abs() <= slack, "{what}: {s:?}");
+        assert!(
+            s.lower_bound >= -slack && s.upper_bound <= slack,
+            "{what}: {s:?}"
+        );
+    }
+}

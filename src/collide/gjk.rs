@@ -351,13 +351,13 @@ pub(super) fn run_with<T: Real>(
         }
     };
     rec::text!("gjk terminated: {end:?} after {iterations} iterations");
-    let status = status_of(cso, end, v, rel);
+    let (status, stall_bound) = status_of(cso, simplex, end, v, rel);
     // A support plane's bound holds however the loop ended, unless the
     // simplex encloses the origin (then any positive bound is rounding).
-    let lower = if simplex.len() == 4 || best_bound.0 <= T::ZERO {
+    let lower = if simplex.len() == 4 || best_bound.0.max(stall_bound) <= T::ZERO {
         T::ZERO
     } else {
-        best_bound.0 / best_bound.1.sqrt()
+        (best_bound.0 / best_bound.1.sqrt()).max(stall_bound)
     };
     CoreResult {
         v,
@@ -420,30 +420,45 @@ fn record_reduced<T: Real>(cso: &Cso<'_, T>, simplex: &Simplex<T>, weights: [T; 
     rec::pause!("after reduce");
 }
 
-/// The outcome of a GJK run that ended with `end` at closest point `v`
-/// under relative tolerance `rel`.
+/// The outcome of a GJK run that ended with `end` on `simplex` at closest
+/// point `v` under relative tolerance `rel`, and the lower bound a stall
+/// proves (0 otherwise).
 ///
 /// `Converged` means the certificate meets the tolerance: the upper bound
 /// `|v|` and the lower bound from the support point in direction `−v` are
 /// within `rel · √(2(|v|² + scale²))` of each other, the criterion the loop
 /// stops on. A stall at the rounding limit (a repeated support point, no
-/// decrease) converged only when that holds too; otherwise the answer is
+/// decrease) converged only when that holds too, its bound taken along the
+/// simplex's normal ([`face_normal`]); otherwise the answer is
 /// `Degenerate`: the best bound found, not certified to the tolerance.
-pub(super) fn status_of<T: Real>(cso: &Cso<'_, T>, end: End, v: V3<T>, rel: T) -> Status {
+pub(super) fn status_of<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    end: End,
+    v: V3<T>,
+    rel: T,
+) -> (Status, T) {
     match end {
-        End::MaxIterations => Status::MaxIterations,
+        End::MaxIterations => (Status::MaxIterations, T::ZERO),
         End::NoProgress | End::Repeated => {
-            let w = cso.support(-v).w;
-            let vv = v.length_squared();
-            let gap = vv - v.dot(w);
-            if gap <= T::ZERO || gap * gap <= rel * rel * T::TWO * (vv + cso.scale * cso.scale) * vv
+            // Along the simplex's own normal where it has one: `−v`'s
+            // direction is only as good as `v` is long (two segments
+            // touching end to end read a bound of −2e-4 along it).
+            let vl = v.length();
+            if vl <= T::ZERO {
+                return (Status::Converged, T::ZERO);
+            }
+            let n = face_normal(simplex, v).unwrap_or(-v / vl);
+            let lower = -n.dot(cso.support(n).w);
+            let gap = vl - lower;
+            if gap <= T::ZERO || gap * gap <= rel * rel * T::TWO * (vl * vl + cso.scale * cso.scale)
             {
-                Status::Converged
+                (Status::Converged, lower)
             } else {
-                Status::Degenerate
+                (Status::Degenerate, lower)
             }
         }
-        _ => Status::Converged,
+        _ => (Status::Converged, T::ZERO),
     }
 }
 
@@ -514,7 +529,11 @@ pub(super) fn run_for_witnesses<T: Real>(
     if T::PRECISION == rec::Precision::F32 && !cso.curved() {
         let mut c = run_with(cso, simplex, None, T::from_f64(1e-6));
         if c.status != Status::MaxIterations {
-            c.status = status_of(cso, c.end, c.v, rel_tol::<T>());
+            let (status, bound) = status_of(cso, simplex, c.end, c.v, rel_tol::<T>());
+            c.status = status;
+            if simplex.len() < 4 {
+                c.lower = c.lower.max(bound);
+            }
         }
         c
     } else {
@@ -711,9 +730,21 @@ pub(super) fn finish_distance<T: Real>(
     out
 }
 
-/// When GJK ends on a well-shaped triangle, its plane normal (towards B):
-/// exact to rounding even when the distance is tiny, where `−v / |v|` is not.
+/// When GJK ends on a well-shaped triangle, its plane normal (towards B);
+/// on an edge, `−v` made perpendicular to it: exact to rounding even when
+/// the distance is tiny, where `−v / |v|` is not (its error along the
+/// edge is the rounding of the edge's points: two segments touching end
+/// to end, `v` 9.5e-13 long, tilted it by 2e-4 rad, and the depth along
+/// it read 2e-4).
 pub(crate) fn face_normal<T: Real>(s: &Simplex<T>, v: V3<T>) -> Option<V3<T>> {
+    if let [p0, p1] = s.points() {
+        let e = p1.w - p0.w;
+        let across = v - e * (v.dot(e) / e.length_squared());
+        // The closest point inside the edge: `v` is (nearly) across it (a
+        // point edge gives NaN, no normal).
+        let inside = across.length_squared() > T::from_f64(0.25) * v.length_squared();
+        return inside.then(|| across.try_normalize().map(|n| -n)).flatten();
+    }
     let [p0, p1, p2] = s.points() else {
         return None;
     };

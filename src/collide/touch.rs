@@ -97,7 +97,7 @@ pub(crate) fn touches<T: Real>(
         status: if more.status == Status::MaxIterations {
             Status::MaxIterations
         } else {
-            status_of(cso, more.end, more.v, rel_tol::<T>())
+            status_of(cso, simplex, more.end, more.v, rel_tol::<T>()).0
         },
         ..more
     };
