@@ -338,6 +338,52 @@ fn analytic_grazing_and_receding() {
     );
 }
 
+/// Two f32 points whose paths pass within rounding of each other: where
+/// conservative advancement calls it a hit, the points are within rounding
+/// at its toi (measured: at most 3 % of the bound here; before, 2.5 times
+/// it). Its last step extrapolated the support plane to its zero,
+/// past the closest approach when the closing speed is tiny (fuzz seed 16:
+/// a hit 3.1e-5 apart, the paths 3.2e-8 apart at t = 0.3129).
+#[test]
+fn f32_points_passing_by_are_within_rounding_where_advancement_hits() {
+    let mut rng = 0x9e37_79b9_u64;
+    let mut f = || {
+        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let point = Shape::<f32>::new(cspace::Geom::Point);
+    let mut hits = 0;
+    for i in 0..4000 {
+        let b = DVec3::new(f(), f(), f()) * 2.0;
+        let m = DVec3::new(f(), f(), f()).normalize() * (2.0 + f());
+        let side = m.any_orthonormal_vector() * (1e-8 * (1.0 + f()));
+        // A's path passes B at t ≈ 0.3, `side` off it.
+        let a = b + side - m * (0.3 + 0.1 * f());
+        let pa = Pose::<f32>::from_position(a.as_vec3a());
+        let pb = Pose::<f32>::from_position(b.as_vec3a());
+        let motion = m.as_vec3a();
+        let s = sweep::conservative_advancement(
+            &Placed::new(&point, pa),
+            motion,
+            &Placed::new(&point, pb),
+        );
+        if !s.hit {
+            continue;
+        }
+        hits += 1;
+        // Exact on the rounded input.
+        let (a, b, m) = (
+            pa.position.as_dvec3(),
+            pb.position.as_dvec3(),
+            motion.as_dvec3(),
+        );
+        let gap = (a + m * f64::from(s.toi) - b).length();
+        let rounding = 8.0 * f64::from(f32::EPSILON) * (a.length() + b.length() + m.length());
+        assert!(gap <= rounding, "case {i}: {gap:e} apart at the toi, {s:?}");
+    }
+    assert!(hits > 0, "no case hit: the test checks nothing");
+}
+
 // ----- published failure configurations -------------------------------------
 
 /// Jolt `EPATests.cpp`: a sphere cast from (−10,0,0) by (20,0,0) against a
