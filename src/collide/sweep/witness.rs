@@ -86,6 +86,10 @@ pub(super) fn hit_witness<T: Real>(
             rec::text!("two edges meeting at an end of one: a vertex on an edge fixes no normal");
             (Witness::Approximate, side)
         }
+        (Witness::Unique, side) if at_side_end(cso, &f, blur) => {
+            rec::text!("a point at the end of a curved side: the rim or apex fixes no normal");
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if blurred(cso, p, &f, blur.spread) => {
             rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
             (Witness::Approximate, side)
@@ -598,6 +602,40 @@ fn at_edge_end<T: Real>(
     let margin = blur.touch;
     let end = |x: T, len: T| (x * len).min((T::ONE - x) * len) <= margin;
     end(s, u.length()) || end(t, v.length())
+}
+
+/// Whether a sharp vertex of one shape touches the other's curved side (a
+/// cylinder's or cone's) within the touching tolerance of the side's end,
+/// its rim or apex: the side's normal is then not the contact's, which may
+/// be anywhere in the rim's or apex's wide cone (f32, a box's corner
+/// 1.5e-5 from a cone's rim, the touching tolerance 1.5e-4, kept the
+/// side's normal 0.81 rad from the box face's the rim touches, `Unique`).
+fn at_side_end<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    blur: &Blur<T>,
+) -> bool {
+    let near_end = |p0: V3<T>, p1: V3<T>, q: V3<T>| {
+        let u = p1 - p0;
+        let uu = u.length_squared();
+        let s = (q - p0).dot(u) / uu;
+        let len = uu.sqrt();
+        uu > T::ZERO && (s * len).min((T::ONE - s) * len) <= blur.touch
+    };
+    let side = |f: &Feature<T>| f.count == 1 && f.radius > T::ZERO;
+    // A sharp vertex: a rounded one (a sphere's, a margin's) or a rim's
+    // point fixes the normal itself.
+    let vertex = |f: &Feature<T>, radius: T| f.count == 0 && f.radius + radius == T::ZERO;
+    match (fa.region, fb.region) {
+        (Region::Segment(a0, a1), _) if side(fa) && vertex(fb, cso.radius_b) => {
+            near_end(a0, a1, blur.at.1)
+        }
+        // A's point is at the contact with B standing still.
+        (_, Region::Segment(b0, b1)) if side(fb) && vertex(fa, cso.radius_a) => {
+            near_end(cso.b_point(b0), cso.b_point(b1), blur.at.0)
+        }
+        _ => false,
+    }
 }
 
 /// The contact points of [`Blur::at`] with A at the bracket's lower end.
