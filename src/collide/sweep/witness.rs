@@ -570,19 +570,25 @@ fn point_on_face<T: Real>(
     }
 }
 
-/// Whether two edges of polytopes (no radius, no curved core) meet within
-/// the touching tolerance of an end of either, or beyond it: a vertex on
-/// an edge, whose normal neither a face nor the crossing fixes (f64, a
-/// box's corner exactly on a hull's edge kept the common perpendicular of
-/// its edge and the hull's, 0.24 rad from the constructed normal,
-/// `Unique`, a review). The edges are taken at the contact, A standing
-/// still.
+/// Whether two edges of polytopes (no curved core) meet within the
+/// touching tolerance of an end of either, or beyond it: a vertex on an
+/// edge, whose normal neither a face nor the crossing fixes (f64, a box's
+/// corner exactly on a hull's edge kept the common perpendicular of its
+/// edge and the hull's, 0.24 rad from the constructed normal, `Unique`, a
+/// review). With radii, the rounded end turns the normal by the points'
+/// error over the radii: so unless that is within the normal's tolerance
+/// (f32, a capsule 1.3e-6 in radius, its end at a hull's cap edge, kept
+/// the crossing's normal 0.34 rad off, `Unique`). The edges are taken at
+/// the contact, A standing still.
 fn at_edge_end<T: Real>(
     cso: &Cso<'_, T>,
     (fa, fb): &(Feature<T>, Feature<T>),
     blur: &Blur<T>,
 ) -> bool {
-    if cso.curved() || cso.radius_a + cso.radius_b > T::ZERO {
+    // With radii the end's rounding turns the normal by the points' error
+    // over them: within the tolerance only for radii that large.
+    let radii = cso.radius_a + cso.radius_b;
+    if cso.curved() || blur.touch <= normal_tol::<T>() * radii {
         return false;
     }
     let (Region::Segment(a0, a1), Region::Segment(b0, b1)) = (fa.region, fb.region) else {
