@@ -2614,11 +2614,16 @@ fn an_f32_rim_along_a_box_edge_does_not_claim_a_normal_about_it() {
         ),
     };
     check_f64("a cone's rim along a box's edge", &c);
-    let r = Rounded::new(&c);
     // Conservative advancement's normal is the cone's side's against the
     // box's corner, 1.5e-5 from the rim, within f32's touching tolerance:
     // the rim's end of the side fixes no normal (`witness::at_side_end`).
-    for (method, s) in r.sweeps() {
+    check_f32_unique_normals(&c);
+}
+
+/// Every f32 method's `Unique` normal on the rounded case is within 1e-3
+/// rad of the constructed one.
+fn check_f32_unique_normals(c: &Case) {
+    for (method, s) in Rounded::new(c).sweeps() {
         let off = angle(gjk_common::wide::<f32>(s.normal), c.truth.1);
         assert!(
             s.witness != Some(Witness::Unique) || off <= 1e-3,
@@ -2747,12 +2752,5 @@ fn an_f32_capsule_end_of_a_tiny_radius_at_a_hull_edge_claims_no_normal() {
         ),
     };
     check_f64("a tiny capsule's end at a hull's edge", &c);
-    let r = Rounded::new(&c);
-    for (method, s) in r.sweeps() {
-        let off = angle(gjk_common::wide::<f32>(s.normal), c.truth.1);
-        assert!(
-            s.witness != Some(Witness::Unique) || off <= 1e-3,
-            "{method}: `Unique` {off:e} rad off: {s:?}"
-        );
-    }
+    check_f32_unique_normals(&c);
 }
