@@ -384,6 +384,68 @@ fn f32_points_passing_by_are_within_rounding_where_advancement_hits() {
     assert!(hits > 0, "no case hit: the test checks nothing");
 }
 
+/// Two points on exactly one line (B at A's position plus a power of two
+/// times the motion): the closed form hits head-on, the normal along the
+/// motion and A at the bracket's lower end within rounding of B. The
+/// centres' offset at contact is all rounding there: its direction was
+/// taken for the normal, (−1, 0, 0) 1.5 rad off the motion, `Unique`, and
+/// the closing speed along it widened the bracket tenfold (fuzz seed 34).
+#[test]
+fn points_meeting_head_on_take_the_motions_normal() {
+    let mut rng = 0x3400_0000_0000_0001_u64;
+    let mut f = || {
+        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let point = Shape::<f64>::new(cspace::Geom::Point);
+    // Fuzz seed 34's case, then dyadic ones: coordinates of few bits, so
+    // that B = A + s·motion is exact and the paths meet exactly.
+    let mut cases = vec![(
+        DVec3::new(
+            0.011_359_089_153_395_23,
+            0.723_572_399_561_162,
+            -0.339_182_401_476_825_43,
+        ),
+        DVec3::new(
+            -0.105_688_742_383_116_65,
+            1.911_907_560_938_082_5,
+            -1.083_529_618_387_318_6,
+        ),
+        DVec3::new(
+            -0.193_574_446_254_630_6,
+            1.965_276_227_750_435,
+            -1.231_006_148_880_919_6,
+        ),
+    )];
+    for i in 0..500 {
+        let grid = |x: f64, bits: f64| (x * bits).round() / bits;
+        let a = DVec3::new(grid(f(), 8.0), grid(f(), 8.0), grid(f(), 8.0));
+        let m = DVec3::new(grid(f(), 16.0), grid(f(), 16.0), grid(f(), 16.0)) * 3.0;
+        let s = [0.375, 0.3125, 0.75, 0.6875][i % 4];
+        if m.length() > 0.1 {
+            cases.push((a, a + m * s, m));
+        }
+    }
+    for (i, &(pa, pb, m)) in cases.iter().enumerate() {
+        let a = Placed::new(&point, Pose::from_position(pa));
+        let b = Placed::new(&point, Pose::from_position(pb));
+        for (name, sw) in [
+            ("ray cast", sweep::ray_cast(&a, m, &b)),
+            ("analytic", sweep::analytic(&a, m, &b).unwrap()),
+        ] {
+            assert!(sw.hit, "{name} {i}: {sw:?}");
+            let along = sw.normal.angle_between(m.normalize());
+            assert!(
+                along < 1e-12,
+                "{name} {i}: normal {along:e} rad off: {sw:?}"
+            );
+            let gap = (pa + m * sw.toi_lower - pb).length();
+            let reach = pa.length() + pb.length() + m.length();
+            assert!(gap <= 1e-14 * reach, "{name} {i}: {gap:e} apart: {sw:?}");
+        }
+    }
+}
+
 // ----- published failure configurations -------------------------------------
 
 /// Jolt `EPATests.cpp`: a sphere cast from (−10,0,0) by (20,0,0) against a

@@ -111,12 +111,6 @@ pub(super) fn sphere_sphere<T: Real>(
         return Sweep::miss(0, Status::Converged);
     }
     let centre = a.pose.position + motion * toi;
-    // From the relative position, as the root: far from the origin the
-    // absolute positions round by more than the radii.
-    let n = (-(p + motion * toi))
-        .try_normalize()
-        .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
-    rec::point!("A at impact", centre, rec::Rgba::RED);
     // The bracket is the toi ± its rounding (a few ulps of the relative
     // position, the motion and the radii, in distance over the closing
     // speed; `P` itself is one correctly rounded difference): `Converged`
@@ -125,6 +119,16 @@ pub(super) fn sphere_sphere<T: Real>(
     // (Sums of absolute coordinates bound the lengths without a root.)
     let sum = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
     let err = T::from_f64(4.0) * T::EPSILON * (sum(p) + sum(motion) + r);
+    // From the relative position, as the root: far from the origin the
+    // absolute positions round by more than the radii. Radii within that
+    // rounding leave the centres' offset at contact (`R` long) all
+    // rounding: the contact is head-on to it, along the motion (two
+    // points met with the normal (−1, 0, 0), 1.5 rad off it, `Unique`).
+    let n = (r > err)
+        .then(|| (-(p + motion * toi)).try_normalize())
+        .flatten()
+        .unwrap_or_else(|| motion.try_normalize().unwrap_or(V3::<T>::Y));
+    rec::point!("A at impact", centre, rec::Rgba::RED);
     let closing = n.dot(motion);
     // Relative to the shapes' size; two points have none, and touch only
     // on an exact line: relative to their distance then.
