@@ -338,6 +338,15 @@ fn analytic_grazing_and_receding() {
     );
 }
 
+/// Numbers uniform in [−1, 1) from a linear congruential sequence seeded
+/// with `seed`: the point cases' coordinates.
+fn uniform_signed(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    }
+}
+
 /// Two f32 points whose paths pass within rounding of each other: where
 /// conservative advancement calls it a hit, the points are within rounding
 /// at its toi (measured: at most 3 % of the bound here; before, 2.5 times
@@ -346,11 +355,7 @@ fn analytic_grazing_and_receding() {
 /// a hit 3.1e-5 apart, the paths 3.2e-8 apart at t = 0.3129).
 #[test]
 fn f32_points_passing_by_are_within_rounding_where_advancement_hits() {
-    let mut rng = 0x9e37_79b9_u64;
-    let mut f = || {
-        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut f = uniform_signed(0x9e37_79b9_u64);
     let point = Shape::<f32>::new(cspace::Geom::Point);
     let mut hits = 0;
     for i in 0..4000 {
@@ -392,11 +397,7 @@ fn f32_points_passing_by_are_within_rounding_where_advancement_hits() {
 /// the closing speed along it widened the bracket tenfold (fuzz seed 34).
 #[test]
 fn points_meeting_head_on_take_the_motions_normal() {
-    let mut rng = 0x3400_0000_0000_0001_u64;
-    let mut f = || {
-        rng = rng.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (rng >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-    };
+    let mut f = uniform_signed(0x3400_0000_0000_0001_u64);
     let point = Shape::<f64>::new(cspace::Geom::Point);
     // Fuzz seed 34's case, then dyadic ones: coordinates of few bits, so
     // that B = A + s·motion is exact and the paths meet exactly.
