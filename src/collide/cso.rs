@@ -141,6 +141,20 @@ impl<'a, T: Real> Cso<'a, T> {
         }
     }
 
+    /// The CSO of a sweep's `a` and `b` at t = 0. Two points have no size:
+    /// their tolerances are relative to their distance at t = 0 (`|·|₁`),
+    /// as the closed form's are; relative to no size at all, a path
+    /// meeting a point exactly (dyadic input) came out of advancement's
+    /// last step 1.4e-16 past it, moving apart: a `Converged` miss.
+    pub fn for_sweep(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
+        let mut cso = Self::new(a, b);
+        if cso.scale == T::ZERO {
+            let d = cso.pos_b;
+            cso.scale = d.x().abs() + d.y().abs() + d.z().abs();
+        }
+        cso
+    }
+
     /// The same CSO with A translated by `shift` (world space): only the
     /// offsets change, the relative rotation is kept (for sweeps).
     #[inline]

@@ -32,7 +32,7 @@ pub fn conservative_advancement<T: Real>(
     let out = {
         rec::shapes!(a, b, motion);
         let _scope = rec::scope!("conservative advancement");
-        let start = Cso::new(a, b);
+        let start = Cso::for_sweep(a, b);
         advance(
             (a, b, &start),
             motion,

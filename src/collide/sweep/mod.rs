@@ -245,7 +245,7 @@ pub(super) fn initial<T: Real>(
     let p = mpr::penetration_unrecorded(a, b);
     if !(confirmed || p.intersecting) {
         rec::text!("not overlapping at t = 0 after all: conservative advancement decides");
-        let start = Cso::new(a, b);
+        let start = Cso::for_sweep(a, b);
         return advance::advance(
             (a, b, &start),
             motion,

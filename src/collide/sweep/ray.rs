@@ -60,7 +60,7 @@ pub fn ray_cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) ->
 /// `(v·(w − x) − r·|v|) / (v·dir)`.
 #[allow(clippy::too_many_lines)]
 fn cast<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<T> {
-    let cso = Cso::new(a, b);
+    let cso = Cso::for_sweep(a, b);
     let r = cso.radius();
     let d_local = cso.pose_a.rotation.inverse_rotate(motion);
     let dir = -d_local;

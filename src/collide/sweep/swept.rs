@@ -70,7 +70,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
             rec::text!(
                 "the swept CSO's separating plane is not proven off the origin: conservative advancement decides"
             );
-            let start = Cso::new(a, b);
+            let start = Cso::for_sweep(a, b);
             return advance(
                 (a, b, &start),
                 motion,
@@ -120,7 +120,7 @@ fn swept<T: Real>(a: &Placed<'_, T>, motion: V3<T>, b: &Placed<'_, T>) -> Sweep<
     let toi = (T::ONE - s).max(T::ZERO);
     // The portal's normal is the contact normal to √(tolerance) on curved
     // surfaces: certify polishes it at the toi.
-    let cso = Cso::new(a, b);
+    let cso = Cso::for_sweep(a, b);
     let found = Found {
         toi,
         normal: cso.pose_a.rotation.inverse_rotate(normal),
@@ -146,7 +146,7 @@ fn degenerate<T: Real>(
     iterations: u32,
 ) -> Sweep<T> {
     rec::text!("degenerate portal: falling back to conservative advancement");
-    let start = Cso::new(a, b);
+    let start = Cso::for_sweep(a, b);
     let mut s = advance(
         (a, b, &start),
         motion,
