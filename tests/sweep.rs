@@ -462,6 +462,41 @@ fn points_meeting_head_on_take_the_motions_normal() {
     }
 }
 
+/// A point on the exact path to a sphere far smaller than the rounding of
+/// the positions (radius 1e-17 … 1e-15, the point ~1 away): every method
+/// hits it, within rounding of B.
+/// Conservative advancement's tolerance was relative to the sphere's size
+/// only: its step landed 1e-16 past the centre, which it read as moving
+/// apart, a `Converged` miss.
+#[test]
+fn a_point_on_a_tiny_spheres_exact_path_hits_it() {
+    let mut f = uniform_signed(0x3500_0000_0000_0001_u64);
+    let point = Shape::<f64>::new(cspace::Geom::Point);
+    let mut checked = 0;
+    for i in 0..600 {
+        let grid = |x: f64, bits: f64| (x * bits).round() / bits;
+        let pa = DVec3::new(grid(f(), 8.0), grid(f(), 8.0), grid(f(), 8.0));
+        let m = DVec3::new(grid(f(), 16.0), grid(f(), 16.0), grid(f(), 16.0)) * 3.0;
+        let s = [0.375, 0.3125, 0.75, 0.6875][i % 4];
+        let tiny = Shape::sphere([1e-17, 1e-16, 1e-15][i % 3]);
+        if m.length() <= 0.1 {
+            continue;
+        }
+        let pb = pa + m * s;
+        let a = Placed::new(&point, Pose::from_position(pa));
+        let b = Placed::new(&tiny, Pose::from_position(pb));
+        for (name, method) in methods::<f64>() {
+            let sw = method(&a, m, &b);
+            assert!(sw.hit, "{name} {i}: {sw:?}");
+            let gap = (pa + m * sw.toi - pb).length();
+            let reach = pa.length() + pb.length() + m.length();
+            assert!(gap <= 1e-14 * reach, "{name} {i}: {gap:e} apart: {sw:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 1500, "{checked}");
+}
+
 // ----- published failure configurations -------------------------------------
 
 /// Jolt `EPATests.cpp`: a sphere cast from (−10,0,0) by (20,0,0) against a

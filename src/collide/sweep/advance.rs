@@ -62,7 +62,12 @@ pub(super) fn advance<T: Real>(
 ) -> Sweep<T> {
     let d_local = start.pose_a.rotation.inverse_rotate(motion);
     let r = start.radius();
-    let tol = gjk_tol(start);
+    // Not below the rounding of A's position along the path: a sphere
+    // 1e-17 in radius on a point's exact path was stepped onto, 1e-16
+    // past its centre, and read as moving apart (a `Converged` miss).
+    let l1 = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
+    let rounding = T::from_f64(4.0) * T::EPSILON * (l1(start.offset()) + l1(d_local) + r);
+    let tol = gjk_tol(start).max(rounding);
     let target = T::from_f64(4.0) * tol;
     let recording = rec::ENABLED && rec::is_on();
     let mut simplex = *warm;
