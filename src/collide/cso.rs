@@ -181,12 +181,6 @@ impl<'a, T: Real> Cso<'a, T> {
         curved_core(self.a) || curved_core(self.b)
     }
 
-    /// Whether both cores have curved features (cylinders or cones).
-    #[inline]
-    pub fn both_curved(&self) -> bool {
-        curved_core(self.a) && curved_core(self.b)
-    }
-
     /// Whether either core is a convex hull.
     #[inline]
     pub fn hull(&self) -> bool {

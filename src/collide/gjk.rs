@@ -604,7 +604,7 @@ pub fn distance_with_tolerance<T: Real>(
             return out;
         }
         let mut simplex = Simplex::new();
-        let core = if hands_over(&cso) && rel < rough_rel::<T>() {
+        let core = if hands_over(&cso) && rel < rough_rel(&cso) {
             match rough_then_polish(&cso, &mut simplex, rel) {
                 Ok(out) => return out,
                 Err(core) => core,

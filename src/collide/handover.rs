@@ -15,30 +15,39 @@ use crate::real::{Real, V3, Vector};
 use cspace_recorder as rec;
 
 /// The relative gap at which GJK on curved cores hands over to the polish:
-/// its normal is then within a few hundredths of a radian. In f64 3e-3
-/// (1e-3, 1e-4 and 1e-6 measured slower on cylinders: GJK's linear
-/// convergence costs more than the polish's extra step; 1e-2 no faster);
-/// in f32 1e-2 (cylinders: 3e-3 and 3e-2 1.08× its time, 1e-3 1.15×, 1e-4
-/// 1.3×, GJK alone to f32's tolerance then the polish 1.17×).
-pub(super) fn rough_rel<T: Real>() -> T {
-    match T::PRECISION {
-        rec::Precision::F64 => T::from_f64(3e-3),
-        rec::Precision::F32 => T::from_f64(1e-2),
+/// its normal is then within a few hundredths of a radian. 3e-3 (f64
+/// cylinders: 1e-3, 1e-4 and 1e-6 slower, GJK's linear convergence costs
+/// more than the polish's extra step, 1e-2 no faster; f32 curved pairs
+/// with narrow first sets, [`rough_settle`]: 1e-2 and 1e-3 4–5 % more
+/// instructions); with a hull in the pair (f64) 1e-3 (3e-3 left the polish
+/// more unsettled hull faces: 1.4 times the instructions).
+pub(super) fn rough_rel<T: Real>(cso: &Cso<'_, T>) -> T {
+    if T::PRECISION == rec::Precision::F64 && cso.hull() {
+        T::from_f64(1e-3)
+    } else {
+        T::from_f64(3e-3)
     }
 }
 
-/// Whether GJK's distance on `cso` hands over to the polish: curved cores
-/// without a hull (its faces near a rough normal make the polish's support
-/// sets costly and often unsettled: hull–cylinder pairs measured 20 %
-/// slower); in f32 only two curved cores (a box or capsule with a curved
-/// core measured 3–11 % more instructions: GJK reaches f32's tolerance
-/// sooner there, and a side along a face does not settle).
+/// The height within which the polish from a rough normal takes its first
+/// support sets (relative to the size). Wide sets make a rim's side or a
+/// cap flat at a rough normal, narrow ones leave fewer points for the
+/// Newton steps to sort out: 0.015 (f64 cylinder pairs 4–11 % fewer
+/// instructions than 0.06, 0.006 more again; f32 a box or capsule with a
+/// curved core 11–18 % fewer than GJK alone, which 0.06 could not beat),
+/// 3.6e-3 with a hull in the pair (a hull's face within 0.06 of the size
+/// holds many points near a rough normal: hull16 against a cylinder or
+/// cone 30 % fewer instructions than 0.06).
+fn rough_settle<T: Real>(cso: &Cso<'_, T>) -> T {
+    T::from_f64(if cso.hull() { 3.6e-3 } else { 0.015 }) * cso.scale
+}
+
+/// Whether GJK's distance on `cso` hands over to the polish: curved cores;
+/// with a hull only in f64 (hull–cylinder and hull–cone pairs 25–35 %
+/// fewer instructions with the hull's sets taken narrow, see
+/// [`rough_settle`]; 20 % more before with them wide; f32 within ±3 %).
 pub(super) fn hands_over<T: Real>(cso: &Cso<'_, T>) -> bool {
-    let curved = match T::PRECISION {
-        rec::Precision::F64 => cso.curved(),
-        rec::Precision::F32 => cso.both_curved(),
-    };
-    curved && !cso.hull()
+    cso.curved() && (T::PRECISION == rec::Precision::F64 || !cso.hull())
 }
 
 /// Curved cores ([`hands_over`]): GJK to [`rough_rel`], then the polish from its
@@ -53,7 +62,7 @@ pub(super) fn rough_then_polish<T: Real>(
     simplex: &mut Simplex<T>,
     rel: T,
 ) -> Result<Distance<T>, CoreResult<T>> {
-    let rough_rel = rough_rel::<T>();
+    let rough_rel = rough_rel(cso);
     let rough = run_with(cso, simplex, None, rough_rel);
     // A tetrahedron enclosing the origin proves the cores overlap at any
     // tolerance: GJK again would find the same.
@@ -66,7 +75,7 @@ pub(super) fn rough_then_polish<T: Real>(
     if !rough.overlap() && rough.lower - r > T::from_f64(4.0) * rough_rel * cso.scale {
         let n = face_normal(simplex, rough.v).unwrap_or(-rough.v / dc);
         rec::text!("GJK within {rough_rel:?} of the size: the polish takes over from its normal");
-        if let Some(mut out) = from_normal(cso, n, rel, None) {
+        if let Some(mut out) = from_normal(cso, n, rel, rough_settle(cso)) {
             out.iterations += rough.iterations;
             return Ok(out);
         }
@@ -97,37 +106,50 @@ pub(super) fn rough_then_polish<T: Real>(
     })
 }
 
+/// The height within which the polish from a normal off by about `turn`
+/// (a warm start's, a backed-off sweep's) takes its first support sets:
+/// 4 × `turn` of the size (a coherent motion's next normal, extrapolated
+/// from the last two), at most 0.06 (a turn of ~0.03 rad), which makes a
+/// cap or a side seen from the last frame's normal (`None`) flat.
+pub(super) fn settle_for_turn<T: Real>(cso: &Cso<'_, T>, turn: Option<T>) -> T {
+    let wide = T::from_f64(0.06) * cso.scale;
+    turn.map_or(wide, |turn| {
+        (T::from_f64(4.0) * turn * cso.scale)
+            .max(T::from_f64(30.0) * rel_tol::<T>() * cso.scale)
+            .min(wide)
+    })
+}
+
 /// The distance of apart shapes from a normal `n` (A's frame) near the
 /// answer's, without GJK: the witness polish from `n`, accepted when its
 /// contact is unique, certified (witnesses on the cores, a lower bound at
-/// its normal), beyond touching, and its bounds meet GJK's stopping gap at
-/// relative tolerance `rel`. `turn` is how far a warm start's `n`, the
-/// extrapolation of the last two normals, may be off: about a frame's turn.
+/// its normal), beyond touching, its bounds meet GJK's stopping gap at
+/// relative tolerance `rel`, and, with a hull in the pair, a curved
+/// support is in it: with both supports sharp (a cone's apex against a
+/// hull plate's narrow face, far away) the pair is a polytope pair there,
+/// which GJK run to its rounding places exactly (the polish placed the
+/// plate's point 6.6e-9 of the size off, `Unique`, where GJK's sets place
+/// it to 7.6e-12; refusing every sharp pair cost box–cone 12 % more
+/// instructions, and their points were as exact either way). Its first support sets are taken within the
+/// height `settle` ([`rough_settle`], [`settle_for_turn`]); the witnesses are
+/// judged only on an evaluation at the default tolerance: a wide one
+/// places them up to it off (a hull's "face" within 0.3 of the size is not
+/// planar), and the settling stage's last one usually is (its last turn is
+/// tiny).
 pub(super) fn from_normal<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     rel: T,
-    turn: Option<T>,
+    settle: T,
 ) -> Option<Distance<T>> {
-    // Support sets are taken within the height a turn of the normal spreads
-    // them by, so a cap or a side seen from a rough normal is flat: 0.06 of
-    // the size (a turn of ~0.03 rad) from a rough or a last frame's normal,
-    // 4 × the frame's turn from an extrapolated one (a coherent motion's
-    // next normal, off by far less). The witnesses are judged only on an
-    // evaluation at the default tolerance: a wide one places them up to it
-    // off (a hull's "face" within 0.3 of the size is not planar), and the
-    // settling stage's last one usually is (its last turn is tiny).
     let tight = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let wide = T::from_f64(0.06) * cso.scale;
-    let settle = turn.map_or(wide, |turn| {
-        (T::from_f64(4.0) * turn * cso.scale).max(tight).min(wide)
-    });
     let mut p = witness::settle_and_polish(cso, n, settle, tight);
     p.steps += 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);
     let gap = upper - lower;
     let settled = p.certified
+        && !(p.sharp && cso.hull())
         && p.witness == Witness::Unique
         && lower - r > touch_tol::<T>() * cso.scale
         && gap * gap <= rel * rel * T::TWO * (upper * upper + cso.scale * cso.scale);

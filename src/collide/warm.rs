@@ -6,7 +6,7 @@ use super::boxes;
 use super::centers::Centers;
 use super::cso::Cso;
 use super::gjk::{Distance, distance_gjk_in, finish_distance, rel_tol, run_for_witnesses};
-use super::handover::from_normal;
+use super::handover::{from_normal, settle_for_turn};
 use super::input;
 use super::simplex::Simplex;
 use super::touch::near_touching;
@@ -118,7 +118,7 @@ fn distance_warm_in<T: Real>(
     if polish && cache.normal != V3::<T>::ZERO && cache.wait == 0 {
         rec::text!("warm start from the last normal");
         let (start, turn) = extrapolate::<T>(cache.earlier, cache.previous, cache.normal);
-        if let Some(out) = from_normal(cso, start, rel_tol::<T>(), turn)
+        if let Some(out) = from_normal(cso, start, rel_tol::<T>(), settle_for_turn(cso, turn))
             && out.lower_bound > near_touching(cso)
         {
             cache.earlier = cache.previous;

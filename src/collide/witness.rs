@@ -85,6 +85,9 @@ pub(crate) struct Polished<T: Real> {
     pub witness: Witness,
     /// Newton steps taken.
     pub steps: u32,
+    /// Whether both supports at `normal` are sharp (vertices, edges or
+    /// faces, no rim or curved side): the pair is a polytope pair there.
+    pub sharp: bool,
 }
 
 /// A witness on A and one on B.
@@ -807,6 +810,7 @@ fn polish_from<T: Real>(
         certified: pair.is_some(),
         witness,
         steps,
+        sharp: cur.fa.radius == T::ZERO && cur.fb.radius == T::ZERO,
     }
 }
 

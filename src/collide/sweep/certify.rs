@@ -35,7 +35,7 @@ use super::witness::{Blur, edges_sliding, face_at, hit_witness, normal_eta, plac
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;
-use crate::collide::handover::from_normal;
+use crate::collide::handover::{from_normal, settle_for_turn};
 use crate::collide::project::project;
 use crate::collide::separation::separation;
 use crate::collide::simplex::{CsoPoint, Simplex};
@@ -601,7 +601,7 @@ fn backed_off<T: Real>(
     // The witness polish from `n` first (a few evaluations), else the whole query.
     let quick = moved
         .curved()
-        .then(|| from_normal(&moved, n, gjk::rel_tol::<T>(), Some(T::from_f64(BACK_OFF))))
+        .then(|| from_normal(&moved, n, gjk::rel_tol::<T>(), settle_for_turn(&moved, Some(T::from_f64(BACK_OFF)))))
         .flatten();
     let d = quick.unwrap_or_else(|| gjk::distance_gjk_in(&moved, &mut Simplex::new()).0);
     *iterations += d.iterations;
