@@ -601,7 +601,14 @@ fn backed_off<T: Real>(
     // The witness polish from `n` first (a few evaluations), else the whole query.
     let quick = moved
         .curved()
-        .then(|| from_normal(&moved, n, gjk::rel_tol::<T>(), settle_for_turn(&moved, Some(T::from_f64(BACK_OFF)))))
+        .then(|| {
+            from_normal(
+                &moved,
+                n,
+                gjk::rel_tol::<T>(),
+                settle_for_turn(&moved, Some(T::from_f64(BACK_OFF))),
+            )
+        })
         .flatten();
     let d = quick.unwrap_or_else(|| gjk::distance_gjk_in(&moved, &mut Simplex::new()).0);
     *iterations += d.iterations;
