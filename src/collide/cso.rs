@@ -149,8 +149,7 @@ impl<'a, T: Real> Cso<'a, T> {
     pub fn for_sweep(a: &Placed<'a, T>, b: &Placed<'a, T>) -> Self {
         let mut cso = Self::new(a, b);
         if cso.scale == T::ZERO {
-            let d = cso.pos_b;
-            cso.scale = d.x().abs() + d.y().abs() + d.z().abs();
+            cso.scale = super::input::l1::<T>(cso.pos_b);
         }
         cso
     }

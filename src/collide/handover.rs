@@ -115,9 +115,14 @@ pub(super) fn settle_for_turn<T: Real>(cso: &Cso<'_, T>, turn: Option<T>) -> T {
     let wide = T::from_f64(0.06) * cso.scale;
     turn.map_or(wide, |turn| {
         (T::from_f64(4.0) * turn * cso.scale)
-            .max(T::from_f64(30.0) * rel_tol::<T>() * cso.scale)
+            .max(judged(cso))
             .min(wide)
     })
+}
+
+/// The set tolerance the polish's witnesses are judged at (the default).
+fn judged<T: Real>(cso: &Cso<'_, T>) -> T {
+    T::from_f64(30.0) * rel_tol::<T>() * cso.scale
 }
 
 /// The distance of apart shapes from a normal `n` (A's frame) near the
@@ -130,20 +135,20 @@ pub(super) fn settle_for_turn<T: Real>(cso: &Cso<'_, T>, turn: Option<T>) -> T {
 /// which GJK run to its rounding places exactly (the polish placed the
 /// plate's point 6.6e-9 of the size off, `Unique`, where GJK's sets place
 /// it to 7.6e-12; refusing every sharp pair cost box–cone 12 % more
-/// instructions, and their points were as exact either way). Its first support sets are taken within the
-/// height `settle` ([`rough_settle`], [`settle_for_turn`]); the witnesses are
-/// judged only on an evaluation at the default tolerance: a wide one
-/// places them up to it off (a hull's "face" within 0.3 of the size is not
-/// planar), and the settling stage's last one usually is (its last turn is
-/// tiny).
+/// instructions, and their points were as exact either way).
+///
+/// Its first support sets are taken within the height `settle`
+/// ([`rough_settle`], [`settle_for_turn`]); the witnesses are judged only
+/// on an evaluation at the default tolerance: a wide one places them up
+/// to it off (a hull's "face" within 0.3 of the size is not planar), and
+/// the settling stage's last one usually is (its last turn is tiny).
 pub(super) fn from_normal<T: Real>(
     cso: &Cso<'_, T>,
     n: V3<T>,
     rel: T,
     settle: T,
 ) -> Option<Distance<T>> {
-    let tight = T::from_f64(30.0) * rel_tol::<T>() * cso.scale;
-    let mut p = witness::settle_and_polish(cso, n, settle, tight);
+    let mut p = witness::settle_and_polish(cso, n, settle, judged(cso));
     p.steps += 1;
     let r = cso.radius();
     let (upper, lower) = ((p.b - p.a).length(), p.lower);

@@ -91,7 +91,7 @@ pub enum InputError {
 /// a maximum, which skips NaN).
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn l1<T: Real>(v: V3<T>) -> T {
+pub(crate) fn l1<T: Real>(v: V3<T>) -> T {
     let a = v.abs();
     a.x() + a.y() + a.z()
 }

@@ -7,7 +7,7 @@ use crate::collide::Status;
 use crate::collide::answer;
 use crate::collide::cso::Cso;
 use crate::collide::gjk;
-use crate::collide::input;
+use crate::collide::input::{self, l1};
 use crate::collide::simplex::Simplex;
 use crate::real::{Real, Rotation, V3, Vector};
 use crate::shape::Placed;
@@ -65,8 +65,7 @@ pub(super) fn advance<T: Real>(
     // Not below the rounding of A's position along the path: a sphere
     // 1e-17 in radius on a point's exact path was stepped onto, 1e-16
     // past its centre, and read as moving apart (a `Converged` miss).
-    let l1 = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
-    let rounding = T::from_f64(4.0) * T::EPSILON * (l1(start.offset()) + l1(d_local) + r);
+    let rounding = T::from_f64(4.0) * T::EPSILON * (l1::<T>(start.offset()) + l1::<T>(d_local) + r);
     let tol = gjk_tol(start).max(rounding);
     let target = T::from_f64(4.0) * tol;
     let recording = rec::ENABLED && rec::is_on();

@@ -4,7 +4,7 @@ use super::witness::placed;
 use super::{Sweep, SweepError, overlapping, record_hit};
 use crate::collide::answer;
 use crate::collide::gjk::rel_tol;
-use crate::collide::input;
+use crate::collide::input::{self, l1};
 use crate::collide::{Status, Witness};
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Geom, Placed, Shape};
@@ -117,8 +117,7 @@ pub(super) fn sphere_sphere<T: Real>(
     // while that stays within the touching tolerance, which f32 cannot
     // keep along a long motion or far apart.
     // (Sums of absolute coordinates bound the lengths without a root.)
-    let sum = |v: V3<T>| v.x().abs() + v.y().abs() + v.z().abs();
-    let err = T::from_f64(4.0) * T::EPSILON * (sum(p) + sum(motion) + r);
+    let err = T::from_f64(4.0) * T::EPSILON * (l1::<T>(p) + l1::<T>(motion) + r);
     // From the relative position, as the root: far from the origin the
     // absolute positions round by more than the radii. Radii within that
     // rounding leave the centres' offset at contact (`R` long) all
@@ -133,7 +132,7 @@ pub(super) fn sphere_sphere<T: Real>(
     // Relative to the shapes' size; two points have none, and touch only
     // on an exact line: relative to their distance then.
     let size = a.shape.scale().max(b.shape.scale());
-    let size = if size > T::ZERO { size } else { sum(p) };
+    let size = if size > T::ZERO { size } else { l1::<T>(p) };
     let tol = T::from_f64(4.0) * rel_tol::<T>() * size;
     let widen = if closing > T::ZERO {
         err / closing
