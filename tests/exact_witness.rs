@@ -896,6 +896,63 @@ fn cone_apexes_against_turned_plates_far_away() {
     assert!(w.not_unique * 20 <= w.cases, "{w:?}");
 }
 
+/// A cone's apex 205 sizes from a plate 4.5e-8 thick (a hull of its
+/// corners and two points mid-way along its narrow face's long edges),
+/// right above the face's edge: the support sets' solver went back and
+/// forth between an edge along the face and one across it (a sliver with
+/// the mid-edge point, whose regions' tests are within rounding of each
+/// other) and stopped on the one across, the point half the thickness
+/// off (1.8e-8 of the size, `Unique`). It never returns to a simplex it
+/// has left now.
+#[test]
+#[allow(clippy::unreadable_literal)] // the failing case, bit for bit
+fn an_apex_above_a_thin_plates_edge_is_placed() {
+    let a = Shape::<f64>::cone(0.8335370766202821, 0.6694876138229067);
+    let pa = Pose::<f64>::new(
+        DVec3::new(1.052819926538147, -2.433019612667483, -0.9156147290187349),
+        q(
+            -0.07767120606361477,
+            0.8478906070948939,
+            -0.14663899382573145,
+            0.5035332239670515,
+        ),
+    );
+    let b = Shape::<f64>::hull(
+        [
+            [-1.2500000074505806, 0.8749999850988388, -0.2500000149011612],
+            [-0.7500000074505806, 1.1249999850988388, -0.7500000149011612],
+            [0.7499999925494194, -1.1250000149011612, 0.7499999850988388],
+            [1.2499999925494194, -0.8750000149011612, 0.2499999850988388],
+            [-1.2499999925494194, 0.8750000149011612, -0.2499999850988388],
+            [-0.7499999925494194, 1.1250000149011612, -0.7499999850988388],
+            [0.7500000074505806, -1.1249999850988388, 0.7500000149011612],
+            [1.2500000074505806, -0.8749999850988388, 0.2500000149011612],
+            [0.2500000074505806, 0.1250000149011612, -0.2499999850988388],
+            [0.2499999925494194, 0.1249999850988388, -0.2500000149011612],
+        ]
+        .map(DVec3::from_array)
+        .to_vec(),
+    );
+    let pb = Pose::<f64>::new(
+        DVec3::new(-21.44065776292546, 107.33842704168659, -173.89842360296453),
+        q(
+            -0.9053595421021482,
+            0.40156417473587586,
+            -0.10670983727709157,
+            -0.08765457045459829,
+        ),
+    );
+    let exact_b = DVec3::new(-20.669933759300438, 107.05541466166471, -173.72809009777376);
+    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    let reach = pb.position.length() + b.scale();
+    let off = (r.point_b - exact_b).length() / b.scale();
+    assert!((r.distance - 205.0813811079608).abs() <= 1e-9, "{r:?}");
+    assert!(
+        r.witness != Witness::Unique || off <= POINT_TOL + 64.0 * f64::EPSILON * reach / b.scale(),
+        "{off:e} {r:?}"
+    );
+}
+
 /// Cylinder and cone rims against a hull plate (its eight corners) seen
 /// across its narrow face, 1e-5 to 1e-2 thick, 1e-3 to 10 sizes away, f64
 /// and f32. A review found f32 answers `Unique` with points 1.5–4.8× their

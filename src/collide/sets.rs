@@ -309,6 +309,21 @@ struct Solved<T: Real> {
 /// A CSO point: the indices of its points in A's and B's sets.
 type Pair = (usize, usize);
 
+/// The points of `ps` with a positive weight, in order: a simplex as a
+/// set, to compare with the ones the loop has left.
+fn kept<T: Real>(ps: &[Pair], weights: &[T; 3]) -> ([Pair; 3], usize) {
+    let mut out = [(usize::MAX, usize::MAX); 3];
+    let mut k = 0;
+    for (&p, &w) in ps.iter().zip(weights) {
+        if w > T::ZERO {
+            out[k] = p;
+            k += 1;
+        }
+    }
+    out[..k].sort_unstable();
+    (out, k)
+}
+
 /// The point of a simplex nearest the origin: its weights and its
 /// difference `s` from the reference point.
 #[derive(Clone, Copy)]
@@ -382,7 +397,9 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
             weights: [T::ONE, T::ZERO, T::ZERO],
             s: V3::<T>::ZERO,
         };
-        for _ in 0..MAX_STEPS {
+        // The simplices left so far, one a step (see below).
+        let mut left = [([first; 3], 0); MAX_STEPS];
+        for step in 0..MAX_STEPS {
             let v = w0 + near.s;
             if v.length_squared() <= zero * zero {
                 return None;
@@ -411,6 +428,12 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
             // its rounding and the support cannot tell the plate's sides
             // apart, the region's side can): the support first, else any
             // point of the sets.
+            // A simplex the loop has left before is no progress: on a
+            // sliver (a plate's narrow face with a point mid-way along its
+            // edges) the regions' tests, within rounding of each other,
+            // sent it back and forth between two edges until it gave up on
+            // one across the face, its point half the plate's thickness
+            // off (2.2e-8 of the size, `Unique`).
             let all = (0..self.a.len()).flat_map(|i| (0..self.b.len()).map(move |j| (i, j)));
             let mut trial = points;
             let Some((next, found)) = std::iter::once(next).chain(all).find_map(|p| {
@@ -419,10 +442,12 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
                 }
                 trial[len] = p;
                 let found = self.nearest(w0, first, &trial[..=len]);
-                (found.weights[len] > T::ZERO).then_some((p, found))
+                let fresh = !left[..step].contains(&kept(&trial[..=len], &found.weights));
+                (found.weights[len] > T::ZERO && fresh).then_some((p, found))
             }) else {
                 break;
             };
+            left[step] = kept(&points[..len], &near.weights);
             points[len] = next;
             len += 1;
             near = found;
