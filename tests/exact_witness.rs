@@ -830,10 +830,22 @@ fn a_plate_with_points_mid_edge_is_placed() {
         ),
     );
     let exact_b = DVec3::new(89.43467950474357, -134.3485070345041, -273.60548426066043);
-    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
+    assert_b_placed((&a, pa), (&b, pb), 317.35364991141535, exact_b);
+}
+
+/// GJK's distance of A and B (each in its pose) is `distance` (to 1e-9)
+/// and, where it says `Unique`, its point on B is `exact_b` to the point
+/// tolerance plus the rounding of B's world coordinates.
+fn assert_b_placed(
+    (a, pa): (&Shape<f64>, Pose<f64>),
+    (b, pb): (&Shape<f64>, Pose<f64>),
+    distance: f64,
+    exact_b: DVec3,
+) {
+    let r = gjk::distance(&Placed::new(a, pa), &Placed::new(b, pb));
     let reach = pb.position.length() + b.scale();
     let off = (r.point_b - exact_b).length() / b.scale();
-    assert!((r.distance - 317.35364991141535).abs() <= 1e-9, "{r:?}");
+    assert!((r.distance - distance).abs() <= 1e-9, "{r:?}");
     assert!(
         r.witness != Witness::Unique || off <= POINT_TOL + 64.0 * f64::EPSILON * reach / b.scale(),
         "{off:e} {r:?}"
@@ -943,14 +955,7 @@ fn an_apex_above_a_thin_plates_edge_is_placed() {
         ),
     );
     let exact_b = DVec3::new(-20.669933759300438, 107.05541466166471, -173.72809009777376);
-    let r = gjk::distance(&Placed::new(&a, pa), &Placed::new(&b, pb));
-    let reach = pb.position.length() + b.scale();
-    let off = (r.point_b - exact_b).length() / b.scale();
-    assert!((r.distance - 205.0813811079608).abs() <= 1e-9, "{r:?}");
-    assert!(
-        r.witness != Witness::Unique || off <= POINT_TOL + 64.0 * f64::EPSILON * reach / b.scale(),
-        "{off:e} {r:?}"
-    );
+    assert_b_placed((&a, pa), (&b, pb), 205.0813811079608, exact_b);
 }
 
 /// Cylinder and cone rims against a hull plate (its eight corners) seen

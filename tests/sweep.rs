@@ -389,6 +389,18 @@ fn f32_points_passing_by_are_within_rounding_where_advancement_hits() {
     assert!(hits > 0, "no case hit: the test checks nothing");
 }
 
+/// Case `i` of two points on exactly one line: A on a grid of eighths,
+/// the motion on one of sixteenths (times 3), B at A plus a dyadic
+/// fraction of it, so B = A + s·motion exactly; `(A, B, motion)`, or
+/// `None` for a motion shorter than 0.1.
+fn meeting(f: &mut impl FnMut() -> f64, i: usize) -> Option<(DVec3, DVec3, DVec3)> {
+    let grid = |x: f64, bits: f64| (x * bits).round() / bits;
+    let a = DVec3::new(grid(f(), 8.0), grid(f(), 8.0), grid(f(), 8.0));
+    let m = DVec3::new(grid(f(), 16.0), grid(f(), 16.0), grid(f(), 16.0)) * 3.0;
+    let s = [0.375, 0.3125, 0.75, 0.6875][i % 4];
+    (m.length() > 0.1).then(|| (a, a + m * s, m))
+}
+
 /// Two points on exactly one line (B at A's position plus a power of two
 /// times the motion): every method hits head-on, `Converged`, the normal
 /// along the motion and A at the bracket's lower end within rounding of B.
@@ -423,15 +435,7 @@ fn points_meeting_head_on_take_the_motions_normal() {
             -1.231_006_148_880_919_6,
         ),
     )];
-    for i in 0..500 {
-        let grid = |x: f64, bits: f64| (x * bits).round() / bits;
-        let a = DVec3::new(grid(f(), 8.0), grid(f(), 8.0), grid(f(), 8.0));
-        let m = DVec3::new(grid(f(), 16.0), grid(f(), 16.0), grid(f(), 16.0)) * 3.0;
-        let s = [0.375, 0.3125, 0.75, 0.6875][i % 4];
-        if m.length() > 0.1 {
-            cases.push((a, a + m * s, m));
-        }
-    }
+    cases.extend((0..500).filter_map(|i| meeting(&mut f, i)));
     for (i, &(pa, pb, m)) in cases.iter().enumerate() {
         let a = Placed::new(&point, Pose::from_position(pa));
         let b = Placed::new(&point, Pose::from_position(pb));
@@ -474,15 +478,10 @@ fn a_point_on_a_tiny_spheres_exact_path_hits_it() {
     let point = Shape::<f64>::new(cspace::Geom::Point);
     let mut checked = 0;
     for i in 0..600 {
-        let grid = |x: f64, bits: f64| (x * bits).round() / bits;
-        let pa = DVec3::new(grid(f(), 8.0), grid(f(), 8.0), grid(f(), 8.0));
-        let m = DVec3::new(grid(f(), 16.0), grid(f(), 16.0), grid(f(), 16.0)) * 3.0;
-        let s = [0.375, 0.3125, 0.75, 0.6875][i % 4];
         let tiny = Shape::sphere([1e-17, 1e-16, 1e-15][i % 3]);
-        if m.length() <= 0.1 {
+        let Some((pa, pb, m)) = meeting(&mut f, i) else {
             continue;
-        }
-        let pb = pa + m * s;
+        };
         let a = Placed::new(&point, Pose::from_position(pa));
         let b = Placed::new(&tiny, Pose::from_position(pb));
         for (name, method) in methods::<f64>() {
