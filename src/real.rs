@@ -62,6 +62,9 @@ pub trait Real:
     fn min(self, other: Self) -> Self;
     /// Neither NaN nor infinite.
     fn is_finite(self) -> bool;
+    /// `self · a + b` with one rounding (fused multiply–add).
+    #[must_use]
+    fn mul_add(self, a: Self, b: Self) -> Self;
     /// The value as a recorder scalar.
     fn scalar(self) -> Scalar {
         self.into_scalar()
@@ -200,6 +203,10 @@ macro_rules! impl_real {
             #[inline]
             fn is_finite(self) -> bool {
                 <$t>::is_finite(self)
+            }
+            #[inline]
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                <$t>::mul_add(self, a, b)
             }
         }
 

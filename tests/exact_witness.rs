@@ -859,11 +859,22 @@ fn assert_b_placed(
 /// narrow face's long edges. A review found the polish placing the
 /// apex's partner point up to 7× the tolerance off, `Unique`, and a third
 /// of such answers `NotUnique`; where GJK ran to its rounding both
-/// supports are now finite sets placed as a polytope pair's.
+/// supports are now finite sets placed as a polytope pair's. Sixteen
+/// seeds: with the mid-edge points the sets' solver ended inside a sliver
+/// whose plane tilted by its rounding over its width: 5 answers of seeds
+/// 1–16 (18 of 1–40) up to 2.2e-8 (4.8e-8) of the size off, `Unique`.
 #[test]
 fn cone_apexes_against_turned_plates_far_away() {
-    let mut rng = Rng::new(61);
     let mut w = Worst::default();
+    for seed in 1..=16 {
+        apexes_against_turned_plates(&mut Rng::new(seed), &mut w);
+    }
+    println!("cone apex vs turned plates: {w:?}");
+    assert!(w.not_unique * 20 <= w.cases, "{w:?}");
+}
+
+/// 600 cases of [`cone_apexes_against_turned_plates_far_away`] into `w`.
+fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
     let frame = [
         DVec3::new(2.0, 1.0, -2.0),
         DVec3::new(2.0, -2.0, 1.0),
@@ -871,7 +882,7 @@ fn cone_apexes_against_turned_plates_far_away() {
     ];
     let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
     for i in 0..600 {
-        let a = exact_common::unique_support(&mut rng, "cone apex");
+        let a = exact_common::unique_support(rng, "cone apex");
         let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
         let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
         let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
@@ -904,8 +915,6 @@ fn cone_apexes_against_turned_plates_far_away() {
             (POINT_TOL, NORMAL_TOL),
         );
     }
-    println!("cone apex vs turned plates: {w:?}");
-    assert!(w.not_unique * 20 <= w.cases, "{w:?}");
 }
 
 /// A cone's apex 205 sizes from a plate 4.5e-8 thick (a hull of its

@@ -284,6 +284,23 @@ fn solve<T: Real, const N: usize>(
     })
 }
 
+/// `a × b`, each component to about its own rounding (Kahan's 2 × 2
+/// determinant on fused multiply–adds), where the plain product errs by
+/// the rounding of `|a|·|b|`: a sliver's normal, as long as its width
+/// times its length, keeps its direction.
+fn cross_accurate<T: Real>(a: V3<T>, b: V3<T>) -> V3<T> {
+    // p·q − r·s: `w − r·s` is exact on a fused multiply–add.
+    let det = |p: T, q: T, r: T, s: T| {
+        let w = r * s;
+        p.mul_add(q, -w) + (-r).mul_add(s, w)
+    };
+    V3::<T>::new(
+        det(a.y(), b.z(), a.z(), b.y()),
+        det(a.z(), b.x(), a.x(), b.z()),
+        det(a.x(), b.y(), a.y(), b.x()),
+    )
+}
+
 /// Two support sets in a frame at GJK's point on A: A's points relative
 /// to it (`a`) and as stored (`a_own`, whose differences are exact where
 /// the shape's coordinates allow); B's in B's local frame, `turn` taking
@@ -556,19 +573,26 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
         } else {
             (from_i, T::ZERO)
         };
-        let p = if ps[i].0 == ps[j].0 && ps[j].0 == ps[k].0 {
-            // B's points only (a vertex of A against a face of B): the
-            // offset taken in B's frame, where a plate's stored points
-            // difference exactly, and turned once. Taken after turning,
-            // the part of `third` along `u` (half a plate's width for a
-            // point mid-edge) cancels with a rounding that tilts the
-            // plane by ε·width over the thickness.
-            let from = if base == T::ONE { j } else { i };
+        // One side's points only (a vertex against a face): the offset taken
+        // on that side's own coordinates, where a plate's stored points
+        // difference exactly, as `(u × t) × u` on products to their own
+        // rounding, and turned once. Gram–Schmidt on turned points cancels
+        // half a plate's width (a point mid-edge) with a rounding that tilts
+        // the plane by ε·width over the thickness; even on own coordinates
+        // it left a tilt that placed an apex 200 sizes away 1.8e-8 of the
+        // size off across a plate 7e-9 thick (`Unique`).
+        let from = if base == T::ONE { j } else { i };
+        let own = |pts: &[V3<T>], side: fn(Pair) -> usize| {
             let (ul, tl) = (
-                self.b[ps[j].1] - self.b[ps[i].1],
-                self.b[ps[k].1] - self.b[ps[from].1],
+                pts[side(ps[j])] - pts[side(ps[i])],
+                pts[side(ps[k])] - pts[side(ps[from])],
             );
-            -(self.turn)(tl - ul * (tl.dot(ul) / ul.length_squared()))
+            cross_accurate::<T>(cross_accurate::<T>(ul, tl), ul) / ul.length_squared()
+        };
+        let p = if ps[i].0 == ps[j].0 && ps[j].0 == ps[k].0 {
+            -(self.turn)(own(self.b, |p| p.1))
+        } else if ps[i].1 == ps[j].1 && ps[j].1 == ps[k].1 {
+            own(self.a_own, |p| p.0)
         } else {
             third - u * (third.dot(u) / uu)
         };
