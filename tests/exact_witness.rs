@@ -917,6 +917,95 @@ fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
     }
 }
 
+/// A box's edge across the long edge of a plate's narrow face (the plate
+/// of [`cone_apexes_against_turned_plates_far_away`]), 10 to 10 000 sizes
+/// away, in both orders: two edges whose closest points are unique. GJK
+/// took them from its final triangle's weights, whose plane its points'
+/// rounding tilts by `ε·D` over its width: 151 of 6 000 answers 100 to
+/// 10 000 sizes away were up to 6.6e-7 of the size off, `Unique`. Such
+/// simplices go to the support sets now. Their crossing's conditioning is
+/// allowed for: with the edges `θ` apart the input's own rounding moves
+/// the points by about `ε·D / sin²θ`.
+#[test]
+fn box_edges_across_plates_far_away() {
+    let frame = [
+        DVec3::new(2.0, 1.0, -2.0),
+        DVec3::new(2.0, -2.0, 1.0),
+        DVec3::new(1.0, 2.0, 2.0),
+    ];
+    let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
+    let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
+    let (mut worst, mut unique, mut cases) = (0f64, 0, 0);
+    let mut rng = Rng::new(7);
+    for i in 0..3000 {
+        let h = DVec3::new(
+            rng.range(0.2, 2.0),
+            rng.range(0.2, 2.0),
+            rng.range(0.2, 2.0),
+        );
+        let t = rng.range(-0.9, 0.9);
+        let a = exact_common::box_edge(&mut rng, h, t);
+        let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
+        let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
+        let mut points: Vec<DVec3> = (0..8)
+            .map(|k| {
+                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+                at(s(1) * ha, s(2) * hb, s(4) * hc)
+            })
+            .collect();
+        if i % 2 == 1 {
+            points.extend([at(ha, 0.0, hc), at(ha, 0.0, -hc)]);
+        }
+        let b = Shape::hull(points);
+        let along = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
+        // B's normal between the narrow face's and the wide face's.
+        let g = rng.range(0.1, std::f64::consts::FRAC_PI_2 - 0.1);
+        let nb = (frame[0] * g.cos() + frame[2] * g.sin()) / 3.0;
+        let d = 10f64.powf(rng.range(1.0, 4.0));
+        let twist = rng.range(0.3, std::f64::consts::PI - 0.3);
+        let c = exact_common::place(
+            format!("box edge across a plate's edge {hc:e}"),
+            a,
+            (b, nb, at(ha, along * hb, hc)),
+            rng.pose(3.0),
+            twist,
+            d,
+        );
+        let (pa, pb) = placed(&c);
+        let sine = (c.pose_a.rotation * DVec3::Z)
+            .cross(c.pose_b.rotation * frame[1] / 3.0)
+            .length();
+        let reach = c.pose_b.position.abs().max_element() + c.scale;
+        let tol = POINT_TOL + (64.0 * reach + 16.0 * d / (sine * sine)) * f64::EPSILON / c.scale;
+        for swap in [false, true] {
+            let r = if swap {
+                gjk::distance(&pb, &pa)
+            } else {
+                gjk::distance(&pa, &pb)
+            };
+            let (ra, rb) = if swap {
+                (r.point_b, r.point_a)
+            } else {
+                (r.point_a, r.point_b)
+            };
+            cases += 1;
+            if r.status != Status::Converged || r.witness != Witness::Unique {
+                continue;
+            }
+            unique += 1;
+            let off = (ra - c.point_a).length().max((rb - c.point_b).length()) / c.scale;
+            assert!(
+                off <= tol,
+                "{} at d = {d:e}, sin θ = {sine:e} (swapped: {swap}): {off:e} > {tol:e} {r:?}",
+                c.name
+            );
+            worst = worst.max(off);
+        }
+    }
+    println!("box edges across plates: worst {worst:e}, {unique} of {cases} unique");
+    assert!(unique * 50 >= cases * 49, "{unique} of {cases}");
+}
+
 /// A cone's apex 205 sizes from a plate 4.5e-8 thick (a hull of its
 /// corners and two points mid-way along its narrow face's long edges),
 /// right above the face's edge: the support sets' solver went back and

@@ -45,7 +45,7 @@ use super::separation::{closest_points, separation_at};
 use super::simplex::{CsoPoint, Simplex};
 pub(crate) use super::touch::{touch_tol, touches};
 pub use super::warm::{SimplexCache, distance_warm};
-use super::witness::Witness;
+use super::witness::{Witness, witness_tol};
 use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -654,7 +654,8 @@ pub(super) fn finish_distance<T: Real>(
                 (T::ZERO, p, p, n, true, Witness::NotUnique)
             } else {
                 let distinct = simplex.distinct();
-                let on_feature = simplex.settled(distinct, cso.scale);
+                let on_feature =
+                    simplex.settled(distinct, cso.scale, dc, witness_tol::<T>() * cso.scale);
                 let sep = separation_at(cso, core, (ca, cb, distinct, on_feature), n);
                 iterations += sep.evaluations;
                 lower_core = lower_core.max(sep.lower);

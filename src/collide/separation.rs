@@ -49,7 +49,12 @@ pub(crate) fn separation<T: Real>(
     let (ca, cb) = closest_points(cso, simplex);
     let n = face_normal(simplex, core.v).unwrap_or(-core.v / core.v.length());
     let distinct = simplex.distinct();
-    let on_feature = simplex.settled(distinct, cso.scale);
+    let on_feature = simplex.settled(
+        distinct,
+        cso.scale,
+        core.v.length(),
+        witness::witness_tol::<T>() * cso.scale,
+    );
     separation_at(cso, core, (ca, cb, distinct, on_feature), n)
 }
 

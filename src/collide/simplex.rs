@@ -131,29 +131,67 @@ impl<T: Real> Simplex<T> {
 
     /// Whether the simplex (with `distinct` support points per side) lies
     /// on one feature of the CSO ([`on_feature`](Self::on_feature)) and
-    /// is wide enough for its weights: a triangle narrower than `√ε` of
-    /// `scale` goes to the support sets.
+    /// is wide enough for its weights ([`places`](Self::places)); else the
+    /// support sets place the points.
     #[must_use]
-    pub fn settled(&self, distinct: (usize, usize), scale: T) -> bool {
-        self.on_feature(distinct) && !self.sliver(T::EPSILON.sqrt() * scale)
+    pub fn settled(&self, distinct: (usize, usize), scale: T, dist: T, tol: T) -> bool {
+        self.on_feature(distinct) && self.places(distinct, scale, dist, tol)
     }
 
-    /// Whether the simplex is a triangle narrower than `width` (its least
-    /// height): GJK's weights on a sliver err by the rounding of its
-    /// points over its width, which f32 feels first (a plate 1e-4 thick
-    /// seen across its narrow face: the point 3.5e-4 of the size off).
+    /// Whether the closest points taken from the weights are within `tol`:
+    /// the points' rounding (ε·|w|) over the simplex's least width tilts
+    /// its plane, which moves the origin's projection by that times the
+    /// distance `dist`, and two edges (`distinct` (2, 2)) share that shift
+    /// out over the sine of their crossing's angle. Far apart this is the
+    /// weak part (a box's edge across a plate's edge 940 sizes away, 1.3°
+    /// apart: both points 2.4e-8 of the size off along the edges,
+    /// `Unique`). A triangle narrower than `√ε` of `scale` does not either
+    /// (f32 feels it first: a plate 1e-4 thick seen across its narrow
+    /// face, the point 3.5e-4 of the size off). Compared squared, without
+    /// roots; out of line, as inlined it moved the box pairs' code (+9 %
+    /// instructions).
     #[must_use]
-    pub fn sliver(&self, width: T) -> bool {
-        if self.len != 3 {
+    #[inline(never)]
+    pub fn places(&self, distinct: (usize, usize), scale: T, dist: T, tol: T) -> bool {
+        let pts = self.points();
+        // The least width squared, as a fraction.
+        let (width, per) = match self.len {
+            2 => ((pts[1].w - pts[0].w).length_squared(), T::ONE),
+            3 => {
+                let [p, q, r] = [0, 1, 2].map(|i| pts[i].w);
+                let longest = (q - p)
+                    .length_squared()
+                    .max((r - p).length_squared())
+                    .max((r - q).length_squared());
+                ((q - p).cross(r - p).length_squared(), longest)
+            }
+            _ => return true,
+        };
+        if self.len == 3 && width < T::EPSILON * scale * scale * per {
             return false;
         }
-        let [p, q, r] = [0, 1, 2].map(|i| self.points[i].w);
-        let twice_area = (q - p).cross(r - p).length();
-        let longest = (q - p)
-            .length_squared()
-            .max((r - p).length_squared())
-            .max((r - q).length_squared());
-        twice_area * twice_area < width * width * longest
+        // The crossing's sine squared, as a fraction.
+        let (sine, over) = if distinct == (2, 2) {
+            let other = |side: fn(&CsoPoint<T>) -> V3<T>| {
+                pts.iter()
+                    .map(side)
+                    .find(|&x| x != side(&pts[0]))
+                    .map_or(V3::<T>::ZERO, |x| x - side(&pts[0]))
+            };
+            let (ea, eb) = (other(|p| p.a), other(|p| p.b));
+            (
+                ea.cross(eb).length_squared(),
+                ea.length_squared() * eb.length_squared(),
+            )
+        } else {
+            (T::ONE, T::ONE)
+        };
+        let far = pts
+            .iter()
+            .map(|p| p.w.length_squared())
+            .fold(T::ZERO, T::max);
+        let e = T::EPSILON * dist;
+        e * e * far * per * over <= tol * tol * width * sine
     }
 
     /// The barycentric weights of the closest point found by the last
