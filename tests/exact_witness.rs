@@ -852,6 +852,40 @@ fn assert_b_placed(
     );
 }
 
+/// The axes of the turned plates: orthogonal, each 3 long, on integer
+/// coordinates, so that dyadic extents make every stored point exact.
+const PLATE_AXES: [DVec3; 3] = [
+    DVec3::new(2.0, 1.0, -2.0),
+    DVec3::new(2.0, -2.0, 1.0),
+    DVec3::new(1.0, 2.0, 2.0),
+];
+
+/// The point `(a, b, c)` on [`PLATE_AXES`].
+fn on_plate_axes(a: f64, b: f64, c: f64) -> DVec3 {
+    PLATE_AXES[0] * a + PLATE_AXES[1] * b + PLATE_AXES[2] * c
+}
+
+/// `x` rounded to a power of two.
+fn dyadic(x: f64) -> f64 {
+    2f64.powi(x.log2().round() as i32)
+}
+
+/// A hull plate on [`PLATE_AXES`] with half extents `h` (thinnest along
+/// the third): its 8 corners and, with `mid`, two points mid-way along the
+/// long edges of the narrow face on the first axis.
+fn turned_plate(h: DVec3, mid: bool) -> Shape<f64> {
+    let mut points: Vec<DVec3> = (0..8)
+        .map(|k| {
+            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+            on_plate_axes(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+        })
+        .collect();
+    if mid {
+        points.extend([on_plate_axes(h.x, 0.0, h.z), on_plate_axes(h.x, 0.0, -h.z)]);
+    }
+    Shape::hull(points)
+}
+
 /// A cone's apex against a plate seen across its narrow face, 100 to
 /// 10 000 sizes away, the plate a hull on axes that are not its frame's
 /// (`(2, 1, −2)`, `(2, −2, 1)`, `(1, 2, 2)`, dyadic extents: every stored
@@ -875,26 +909,12 @@ fn cone_apexes_against_turned_plates_far_away() {
 
 /// 600 cases of [`cone_apexes_against_turned_plates_far_away`] into `w`.
 fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
-    let frame = [
-        DVec3::new(2.0, 1.0, -2.0),
-        DVec3::new(2.0, -2.0, 1.0),
-        DVec3::new(1.0, 2.0, 2.0),
-    ];
-    let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
+    let (frame, at) = (PLATE_AXES, on_plate_axes);
     for i in 0..600 {
         let a = exact_common::unique_support(rng, "cone apex");
-        let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
         let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
         let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-        let mut points = vec![];
-        for k in 0..8 {
-            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
-            points.push(at(s(1) * ha, s(2) * hb, s(4) * hc));
-        }
-        if i % 2 == 1 {
-            points.extend([at(ha, 0.0, hc), at(ha, 0.0, -hc)]);
-        }
-        let b = Shape::hull(points);
+        let b = turned_plate(DVec3::new(ha, hb, hc), i % 2 == 1);
         let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
         let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
         let qb = at(ha, t * hb, s * hc);
@@ -930,13 +950,7 @@ fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
 /// 1.0–1.4e-8 of the size off from the sets, `Unique`).
 #[test]
 fn box_edges_across_plates_far_away() {
-    let frame = [
-        DVec3::new(2.0, 1.0, -2.0),
-        DVec3::new(2.0, -2.0, 1.0),
-        DVec3::new(1.0, 2.0, 2.0),
-    ];
-    let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
-    let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
+    let (frame, at) = (PLATE_AXES, on_plate_axes);
     let (mut worst, mut unique, mut cases) = (0f64, 0, 0);
     let mut rng = Rng::new(7);
     for i in 0..3000 {
@@ -949,16 +963,7 @@ fn box_edges_across_plates_far_away() {
         let a = exact_common::box_edge(&mut rng, h, t);
         let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
         let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-        let mut points: Vec<DVec3> = (0..8)
-            .map(|k| {
-                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
-                at(s(1) * ha, s(2) * hb, s(4) * hc)
-            })
-            .collect();
-        if i % 2 == 1 {
-            points.extend([at(ha, 0.0, hc), at(ha, 0.0, -hc)]);
-        }
-        let b = Shape::hull(points);
+        let b = turned_plate(DVec3::new(ha, hb, hc), i % 2 == 1);
         let along = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
         // B's normal between the narrow face's and the wide face's.
         let g = rng.range(0.1, std::f64::consts::FRAC_PI_2 - 0.1);
@@ -1198,22 +1203,12 @@ fn curved_rims_against_a_plates_narrow_face() {
 #[test]
 fn f32_edges_across_a_plates_narrow_face_are_not_unique() {
     let mut rng = Rng::new(92);
-    let frame = [
-        DVec3::new(2.0, 1.0, -2.0),
-        DVec3::new(2.0, -2.0, 1.0),
-        DVec3::new(1.0, 2.0, 2.0),
-    ];
-    let at = |a: f64, b: f64, c: f64| frame[0] * a + frame[1] * b + frame[2] * c;
-    let dyadic = |x: f64| 2f64.powi(x.log2().round() as i32);
+    let (frame, at) = (PLATE_AXES, on_plate_axes);
     let (mut unique, mut wrong, mut cases) = (0, 0, 0);
     for _ in 0..600 {
         let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
         let hc = dyadic(10f64.powf(rng.range(-5.0, -3.0)));
-        let corners = (0..8).map(|k| {
-            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
-            at(s(1) * ha, s(2) * hb, s(4) * hc)
-        });
-        let plate = Shape::hull(corners.collect());
+        let plate = turned_plate(DVec3::new(ha, hb, hc), false);
         let qb = at(ha, rng.range(-0.8, 0.8) * hb, rng.range(-0.8, 0.8) * hc);
         let h = DVec3::new(
             rng.range(0.2, 2.0),
