@@ -579,8 +579,8 @@ impl<T: Real, F: Fn(V3<T>) -> V3<T>> Sets<'_, T, F> {
         // rounding, and turned once. Gram–Schmidt on turned points cancels
         // half a plate's width (a point mid-edge) with a rounding that tilts
         // the plane by ε·width over the thickness; even on own coordinates
-        // it left a tilt that placed an apex 200 sizes away 1.8e-8 of the
-        // size off across a plate 7e-9 thick (`Unique`).
+        // it left a tilt that placed an apex 189 sizes away 2.2e-8 of the
+        // size off across a plate 1.5e-8 thick (`Unique`).
         let from = if base == T::ONE { j } else { i };
         let own = |pts: &[V3<T>], side: fn(Pair) -> usize| {
             let (ul, tl) = (

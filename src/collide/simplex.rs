@@ -145,7 +145,7 @@ impl<T: Real> Simplex<T> {
     /// out over the sine of their crossing's angle. Far apart this is the
     /// weak part (a box's edge across a plate's edge 940 sizes away, 1.3°
     /// apart: both points 2.4e-8 of the size off along the edges,
-    /// `Unique`). A triangle narrower than `√ε` of `scale` does not either
+    /// `Unique`). Nor are a triangle's narrower than `√ε` of `scale`
     /// (f32 feels it first: a plate 1e-4 thick seen across its narrow
     /// face, the point 3.5e-4 of the size off). Compared squared, without
     /// roots; out of line, as inlined it moved the box pairs' code (+9 %
