@@ -353,3 +353,20 @@ pub fn tangents<T: Real>(n: V3<T>) -> (V3<T>, V3<T>) {
     let t1 = n.cross(axis).try_normalize().unwrap_or(V3::<T>::X);
     (t1, n.cross(t1))
 }
+
+/// `a × b`, each component to about its own rounding (Kahan's 2 × 2
+/// determinant on fused multiply–adds), where the plain product errs by
+/// the rounding of `|a|·|b|`: a sliver's normal, as long as its width
+/// times its length, keeps its direction (a thin face's normal too).
+pub(crate) fn cross_accurate<T: Real>(a: V3<T>, b: V3<T>) -> V3<T> {
+    // p·q − r·s: `w − r·s` is exact on a fused multiply–add.
+    let det = |p: T, q: T, r: T, s: T| {
+        let w = r * s;
+        p.mul_add(q, -w) + (-r).mul_add(s, w)
+    };
+    V3::<T>::new(
+        det(a.y(), b.z(), a.z(), b.y()),
+        det(a.z(), b.x(), a.x(), b.z()),
+        det(a.x(), b.y(), a.y(), b.x()),
+    )
+}

@@ -937,6 +937,58 @@ fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
     }
 }
 
+/// Cylinder and cone rims over the narrow face of the plate of
+/// [`cone_apexes_against_turned_plates_far_away`] (1e-9 to 1e-5 thick, 0
+/// or 2 points mid-way along its long edges), the rim's point anywhere
+/// across the face, 1 to 10 000 sizes away. The polish's steps went back
+/// and forth over the face's kink (taken as an edge within their turn)
+/// until their budget ran out, 1–5e-8 rad off its normal, and the answer
+/// said `Unique` with the plate's point up to 4.6e-8 of the size off (9 of
+/// 3 000 up to 100 sizes away); a face 2e-9 wide placed the point by
+/// barycentric weights on a sliver, 1.5e-8 along it; far away the face's
+/// normal, from a unit vector along its diagonal, tilted by ε × its
+/// length over its width.
+#[test]
+fn rims_over_turned_plates_narrow_faces() {
+    let (frame, at) = (PLATE_AXES, on_plate_axes);
+    let mut rng = Rng::new(1);
+    let (mut near, mut far) = (Worst::default(), Worst::default());
+    for i in 0..6000 {
+        let family = ["cylinder rim", "cone rim"][i % 2];
+        let a = exact_common::unique_support(&mut rng, family);
+        let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
+        let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
+        let b = turned_plate(DVec3::new(ha, hb, hc), (i / 2) % 2 == 1);
+        let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
+        let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
+        let w = if i < 3000 { &mut near } else { &mut far };
+        let d = 10f64.powf(if i < 3000 {
+            rng.range(0.0, 2.0)
+        } else {
+            rng.range(2.0, 4.0)
+        });
+        let c = exact_common::place(
+            format!("{family} over a turned plate {hc:e} thick"),
+            a,
+            (b, frame[0] / 3.0, at(ha, t * hb, s * hc)),
+            rng.pose(3.0),
+            rng.range(0.0, std::f64::consts::TAU),
+            d,
+        );
+        let (pa, pb) = placed(&c);
+        w.add(
+            &c,
+            &gjk::distance(&pa, &pb),
+            f64::EPSILON,
+            (POINT_TOL, NORMAL_TOL),
+        );
+    }
+    println!("rims over turned plates, 1–100 sizes away: {near:?}\n100–10 000: {far:?}");
+    for w in [&near, &far] {
+        assert!(w.not_unique * 10 <= w.cases, "{w:?}");
+    }
+}
+
 /// A box's edge across the long edge of a plate's narrow face (the plate
 /// of [`cone_apexes_against_turned_plates_far_away`]), 10 to 10 000 sizes
 /// away, in both orders: two edges whose closest points are unique. GJK

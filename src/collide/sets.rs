@@ -25,7 +25,7 @@
 
 use super::cso::Cso;
 use super::witness::normal_tol;
-use crate::real::{Real, V3, Vector};
+use crate::real::{Real, V3, Vector, cross_accurate};
 use crate::shape::{Geom, Shape};
 
 /// The most points a support set may have (a hull's face of more is left
@@ -282,23 +282,6 @@ fn solve<T: Real, const N: usize>(
         normal,
         lower,
     })
-}
-
-/// `a × b`, each component to about its own rounding (Kahan's 2 × 2
-/// determinant on fused multiply–adds), where the plain product errs by
-/// the rounding of `|a|·|b|`: a sliver's normal, as long as its width
-/// times its length, keeps its direction.
-fn cross_accurate<T: Real>(a: V3<T>, b: V3<T>) -> V3<T> {
-    // p·q − r·s: `w − r·s` is exact on a fused multiply–add.
-    let det = |p: T, q: T, r: T, s: T| {
-        let w = r * s;
-        p.mul_add(q, -w) + (-r).mul_add(s, w)
-    };
-    V3::<T>::new(
-        det(a.y(), b.z(), a.z(), b.y()),
-        det(a.z(), b.x(), a.x(), b.z()),
-        det(a.x(), b.y(), a.y(), b.x()),
-    )
 }
 
 /// Two support sets in a frame at GJK's point on A: A's points relative

@@ -503,6 +503,7 @@ fn descend<T: Real>(
     recording: bool,
 ) -> Option<Model<T>> {
     let four_eps = T::from_f64(4.0) * T::EPSILON;
+    let mut last = None;
     while *steps < MAX_STEPS {
         let m = Model::at(cur, tol.least())?;
         if m.residual() <= tol.floor && (m.base - cur.n).length() <= four_eps {
@@ -516,6 +517,13 @@ fn descend<T: Real>(
         for _ in 0..4 {
             let angle = (next - cur.n).length();
             let eta = (T::TWO * angle * tol.scale).min(eta0).max(tol.floor);
+            // A turn no smaller than half the last one, within the first
+            // tolerance, goes back and forth over a kink of a set narrower
+            // than the turn spreads (a plate's narrow face 3e-8 wide, taken
+            // as an edge): exact ties see it as the face that fixes the
+            // normal (it spent all steps there, 4e-8 rad off).
+            let stalled = last.is_some_and(|last| angle * T::TWO >= last) && eta < eta0;
+            let eta = if stalled { tol.floor } else { eta };
             let e = eval(cso, next, eta, &tol);
             if e.l >= cur.l - tol.slack {
                 *cur = e;
@@ -527,6 +535,7 @@ fn descend<T: Real>(
         let Some(angle) = accepted else {
             break;
         };
+        last = Some(angle);
         *steps += 1;
         if recording {
             record_step(cso, cur);
@@ -561,10 +570,16 @@ fn judge<T: Real>(
             // The normal the flats fix (or `n` on the free directions'
             // constraints) must be `n` itself: a set taken as a face from
             // a rough normal has no residual, yet its normal is elsewhere,
-            // and a curved side's point turns with the difference.
+            // and a curved side's point turns with the difference, while
+            // its partner, placed along `n`, moves by `L` times it (a rim
+            // over a plate's narrow face 3e-8 wide: the steps oscillated
+            // across the face's kink and stopped 4e-8 rad off its normal,
+            // the plate's point 4.6e-8 of the size off, `Unique`).
             let moved = (m.base - cur.n).length();
-            let points =
-                m.residual().max(off) + turn * (moved + T::from_f64(64.0) * T::EPSILON) + tol.floor;
+            let points = m.residual().max(off)
+                + (turn + cur.l.max(T::ZERO)) * moved
+                + turn * T::from_f64(64.0) * T::EPSILON
+                + tol.floor;
             // Residuals at the rounding floor turn the normal by no more
             // than the input's own rounding does.
             let least = tol.least();
