@@ -239,6 +239,40 @@ pub fn smooth_or_face(rng: &mut Rng) -> (Shape<f64>, DVec3, DVec3) {
     }
 }
 
+/// The axes of the turned plates: orthogonal, each 3 long, on integer
+/// coordinates, so that dyadic extents make every stored point exact.
+pub const PLATE_AXES: [DVec3; 3] = [
+    DVec3::new(2.0, 1.0, -2.0),
+    DVec3::new(2.0, -2.0, 1.0),
+    DVec3::new(1.0, 2.0, 2.0),
+];
+
+/// The point `(a, b, c)` on [`PLATE_AXES`].
+pub fn on_plate_axes(a: f64, b: f64, c: f64) -> DVec3 {
+    PLATE_AXES[0] * a + PLATE_AXES[1] * b + PLATE_AXES[2] * c
+}
+
+/// `x` rounded to a power of two.
+pub fn dyadic(x: f64) -> f64 {
+    2f64.powi(x.log2().round() as i32)
+}
+
+/// A hull plate on [`PLATE_AXES`] with half extents `h` (thinnest along
+/// the third): its 8 corners and, with `mid`, two points mid-way along the
+/// long edges of the narrow face on the first axis.
+pub fn turned_plate(h: DVec3, mid: bool) -> Shape<f64> {
+    let mut points: Vec<DVec3> = (0..8)
+        .map(|k| {
+            let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+            on_plate_axes(s(1) * h.x, s(2) * h.y, s(4) * h.z)
+        })
+        .collect();
+    if mid {
+        points.extend([on_plate_axes(h.x, 0.0, h.z), on_plate_axes(h.x, 0.0, -h.z)]);
+    }
+    Shape::hull(points)
+}
+
 /// A touching case moved apart for a sweep: A starts at `start` and moves
 /// by `motion`, touching B (at the case's point and normal) at `toi`.
 #[derive(Clone, Debug)]
