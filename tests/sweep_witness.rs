@@ -959,27 +959,12 @@ fn a_large_boxs_corner_on_a_small_plate_is_the_contact_point() {
 /// answer may be off.
 #[test]
 fn contacts_on_a_plates_narrow_face_settle() {
-    use exact_common::{PLATE_AXES, dyadic, on_plate_axes, turned_plate};
     let mut rng = Rng::new(1);
     // (cases, not `Unique`) per family kind: rims, corners.
     let mut tally = [(0u32, 0u32); 2];
     for i in 0..1200 {
         let family = ["cylinder rim", "cone rim", "cone apex", "box"][i % 4];
-        let a = exact_common::unique_support(&mut rng, family);
-        let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
-        let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-        let b = turned_plate(DVec3::new(ha, hb, hc), (i / 4) % 2 == 1);
-        let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
-        let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
-        let touch = exact_common::place(
-            format!("{family} onto a plate {hc:e} thick"),
-            a,
-            (b, PLATE_AXES[0] / 3.0, on_plate_axes(ha, t * hb, s * hc)),
-            rng.pose(3.0),
-            rng.range(0.0, std::f64::consts::TAU),
-            0.0,
-        );
-        let c = exact_common::moved_back(&mut rng, touch);
+        let c = onto_a_plates_narrow_face(&mut rng, family, (i / 4) % 2 == 1);
         let t = &c.touch;
         for (name, m64, _) in METHODS {
             let s = m64(
@@ -989,17 +974,14 @@ fn contacts_on_a_plates_narrow_face_settle() {
             );
             let kind = &mut tally[usize::from(i % 4 >= 2)];
             kind.0 += 1;
-            if !s.hit || s.status != Status::Converged || s.witness != Some(Witness::Unique) {
+            if !unique_and_converged(&s) {
                 kind.1 += 1;
                 continue;
             }
-            let moved = c.motion * (s.toi - c.toi);
-            let pa = (s.point_a - moved - t.point_a).length() / t.scale;
-            let pb = (s.point_b - t.point_b).length() / t.scale;
-            let off = angle(s.normal, t.normal);
+            let (points, off) = contact_off(&c, &s);
             assert!(
-                pa.max(pb) <= 1e-8 && off <= 1e-7,
-                "{} case {i}, {name}: points {pa:e} / {pb:e}, normal {off:e}: {s:?}",
+                points <= 1e-8 && off <= 1e-7,
+                "{} case {i}, {name}: points {points:e}, normal {off:e}: {s:?}",
                 t.name
             );
         }
@@ -1010,4 +992,100 @@ fn contacts_on_a_plates_narrow_face_settle() {
     );
     assert!(tally[0].1 * 10 <= tally[0].0, "rims: {:?}", tally[0]);
     assert!(tally[1].1 * 3 <= tally[1].0, "corners: {:?}", tally[1]);
+}
+
+/// Rims onto a plate's narrow face in f32 (the cases of
+/// [`contacts_on_a_plates_narrow_face_settle`]): f32 cannot see a tilt
+/// of the normal across a face narrower than its set height (the gap
+/// moves by the tilt times the width, below its rounding), and the rim's
+/// point follows that tilt at its turning rate. Swept MPR answered `Unique`
+/// with the normal 5.4e-4 rad off and the points 1.2e-4 of the size along
+/// the face (cases 470 and 1 159: 1.17e-4, 1.06e-4; the second's face,
+/// 2.3e-5 wide on a length of 3, at f32's rounding of an edge's spread).
+/// Every `Unique` answer within 1e-4 of the size and 1e-3 rad.
+#[test]
+fn f32_rims_on_a_plates_narrow_face_say_when_f32_cannot_place_them() {
+    let mut rng = Rng::new(1);
+    let (mut cases, mut unique) = (0, 0);
+    for i in 0..2000 {
+        let family = ["cylinder rim", "cone rim"][i % 2];
+        let c = onto_a_plates_narrow_face(&mut rng, family, (i / 2) % 2 == 1);
+        let t = &c.touch;
+        let (a, b) = (t.a.to_precision::<f32>(), t.b.to_precision::<f32>());
+        for (name, _, m32) in METHODS {
+            let s = m32(
+                &Placed::new(&a, pose_f32(&c.start)),
+                Vec3A::from(c.motion.as_vec3()),
+                &Placed::new(&b, pose_f32(&t.pose_b)),
+            );
+            let s = widened(&s);
+            cases += 1;
+            if !unique_and_converged(&s) {
+                continue;
+            }
+            unique += 1;
+            let (points, off) = contact_off(&c, &s);
+            assert!(
+                points <= 1e-4 && off <= 1e-3,
+                "{} case {i}, {name}: points {points:e}, normal {off:e}: {s:?}",
+                t.name
+            );
+        }
+    }
+    println!("f32 rims on plates: {unique} of {cases} unique");
+    assert!(unique * 4 >= cases, "{unique} of {cases}");
+}
+
+/// A `family` shape touching the narrow face of a hull plate on turned
+/// axes (1e-9 to 1e-5 thick, with `mid` two points mid-way along its long
+/// edges) anywhere across it, moved back.
+fn onto_a_plates_narrow_face(rng: &mut Rng, family: &str, mid: bool) -> SweepCase {
+    use exact_common::{PLATE_AXES, dyadic, on_plate_axes, turned_plate};
+    let a = exact_common::unique_support(rng, family);
+    let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
+    let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
+    let b = turned_plate(DVec3::new(ha, hb, hc), mid);
+    let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
+    let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
+    let touch = exact_common::place(
+        format!("{family} onto a plate {hc:e} thick"),
+        a,
+        (b, PLATE_AXES[0] / 3.0, on_plate_axes(ha, t * hb, s * hc)),
+        rng.pose(3.0),
+        rng.range(0.0, std::f64::consts::TAU),
+        0.0,
+    );
+    exact_common::moved_back(rng, touch)
+}
+
+/// Whether a sweep hit, converged and says `Unique`.
+fn unique_and_converged(s: &Sweep<f64>) -> bool {
+    s.hit && s.status == Status::Converged && s.witness == Some(Witness::Unique)
+}
+
+/// How far a sweep's contact points (of the size; A's moved back to the
+/// exact time of impact) and normal (rad) are from case `c`'s.
+fn contact_off(c: &SweepCase, s: &Sweep<f64>) -> (f64, f64) {
+    let t = &c.touch;
+    let moved = c.motion * (s.toi - c.toi);
+    let pa = (s.point_a - moved - t.point_a).length() / t.scale;
+    let pb = (s.point_b - t.point_b).length() / t.scale;
+    (pa.max(pb), angle(s.normal, t.normal))
+}
+
+/// An f32 sweep in f64 values.
+fn widened(s: &Sweep<f32>) -> Sweep<f64> {
+    Sweep {
+        hit: s.hit,
+        toi: f64::from(s.toi),
+        toi_lower: f64::from(s.toi_lower),
+        toi_upper: f64::from(s.toi_upper),
+        normal: wide(s.normal),
+        point: wide(s.point),
+        point_a: wide(s.point_a),
+        point_b: wide(s.point_b),
+        iterations: s.iterations,
+        status: s.status,
+        witness: s.witness,
+    }
 }

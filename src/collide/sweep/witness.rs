@@ -302,11 +302,41 @@ fn moved<T: Real>(
         Some(Unique::B) => turns_b,
         _ => turns_a || turns_b,
     };
+    let limit = witness_tol::<T>() * cso.scale - blur.slide;
+    // f32 cannot see a tilt across a face narrower than its set height:
+    // the gap moves by the tilt times the width, below the gap's rounding
+    // (4 ε × the reach) up to that over the width, which a rim's point on
+    // the face follows at its turning rate (swept MPR, a rim on a plate's
+    // narrow face 4.6e-5 wide: the normal 5.4e-4 rad off, the points 1.2e-4
+    // of the size along the face, `Unique`).
+    if T::PRECISION == rec::Precision::F32 {
+        let rounding = T::from_f64(4.0) * T::EPSILON * (cso.scale + cso.offset().length());
+        // Both in A's frame: the thin face's spread across, the rim's tangent.
+        // A face is thin here from 16 ε × its length across (`Feature::thin`
+        // waits for 64, a plain edge's spread being ~ε × its length: one
+        // 2.3e-5 wide on a length of 3 was taken as an edge, the points
+        // 1.06e-4 of the size off, `Unique`).
+        let wide = |f: &Feature<T>| match f.region {
+            Region::Segment(p, q) => {
+                f.across.length() > T::from_f64(16.0) * T::EPSILON * (q - p).length()
+            }
+            _ => false,
+        };
+        let blind = |thin: &Feature<T>, across: V3<T>, rim: &Feature<T>, tangent: V3<T>| {
+            (thin.thin || wide(thin))
+                && rim.radius * tangent.dot(across).abs() * rounding
+                    > limit * across.length_squared()
+        };
+        if blind(fb, cso.b_vector(fb.across), fa, fa.tangent)
+            || blind(fa, fa.across, fb, cso.b_vector(fb.tangent))
+        {
+            return true;
+        }
+    }
     if !turns {
         return false;
     }
     let (k, n, m, [t_e, lower, upper]) = blur.path;
-    let limit = witness_tol::<T>() * cso.scale - blur.slide;
     let turn = normal_tol::<T>();
     // A face of the other shape fixes the normal at its own, which `n`
     // must be within the normal's tolerance of (f32 takes a face within
