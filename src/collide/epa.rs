@@ -370,6 +370,47 @@ struct Expanded<T: Real> {
     status: Status,
 }
 
+/// EPA's answer where its start stayed flat (GJK's simplex in the CSO's
+/// boundary): `depth` along `normal` is only an upper bound, the origin
+/// within it of the CSO's side along the normal and maybe nearer another
+/// side (a cone's rim 9.3e-10 into a box read 1.5e-8 along GJK's nearly
+/// flat simplex), `Converged` only within `tol`. The flat simplex's normal
+/// is only as good as its sliver: it is polished on the supports (a rim
+/// 5e-10 into a plate's narrow face: 7e-5 rad off, `Converged`), and kept
+/// where that is no deeper than the flat simplex's to rounding (a flat CSO,
+/// two segments meeting end to end, has no normal to polish: up to the
+/// polish's slack, 3e-11 deep where they meet 5e-13 apart). `fallback`
+/// holds GJK's closest points.
+fn flat<T: Real>(
+    cso: &Cso<'_, T>,
+    (normal, depth): (V3<T>, T),
+    fallback: (V3<T>, V3<T>),
+    tol: T,
+) -> Expanded<T> {
+    rec::text!("epa: flat core CSO, depth {depth:?} along the normal");
+    let depth = depth.max(T::ZERO);
+    let (p, _) = refined(cso, (depth, T::ZERO, normal), tol);
+    let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
+    let (depth, normal, (point_a, point_b)) = match p.witnesses {
+        Some(w) if p.depth <= depth + noise => (p.depth.max(T::ZERO), p.normal, w),
+        _ => (depth, normal, fallback),
+    };
+    Expanded {
+        depth,
+        lower: T::ZERO,
+        normal,
+        point_a,
+        point_b,
+        iterations: p.evaluations,
+        // (A start that could not close its polytope may be deep.)
+        status: if depth <= tol {
+            Status::Converged
+        } else {
+            Status::Degenerate
+        },
+    }
+}
+
 /// EPA on the cores of `cso` from the GJK simplex `simplex`, whose closest
 /// points are `fallback`.
 fn expand<T: Real>(
@@ -380,27 +421,7 @@ fn expand<T: Real>(
     let tol = rel_tol::<T>() * cso.scale;
     let mut poly = match blow_up(cso, simplex.points(), tol) {
         Start::Polytope(p) => p,
-        Start::Flat { normal, depth } => {
-            rec::text!("epa: flat core CSO, depth {depth:?} along the normal");
-            // Only an upper bound: the origin lies within `depth` of the
-            // CSO's side along the normal, and may be nearer another side
-            // (a cone's rim 9.3e-10 into a box read 1.5e-8 along GJK's
-            // nearly flat simplex).
-            return Expanded {
-                depth: depth.max(T::ZERO),
-                lower: T::ZERO,
-                normal,
-                point_a: fallback.0,
-                point_b: fallback.1,
-                iterations: 0,
-                // (A start that could not close its polytope may be deep.)
-                status: if depth <= tol {
-                    Status::Converged
-                } else {
-                    Status::Degenerate
-                },
-            };
-        }
+        Start::Flat { normal, depth } => return flat(cso, (normal, depth), fallback, tol),
     };
     let mut best: Option<(T, V3<T>, usize)> = None;
     let mut iterations = 0;
@@ -523,6 +544,22 @@ fn polished<T: Real>(
     whole: bool,
     tol: T,
 ) -> Polished<T> {
+    let (mut out, at) = refined(cso, (depth, lower, normal), tol);
+    if whole && out.depth - lower > tol {
+        out.lower = lower.max(ring_bound(cso, poly, at, out.normal, tol));
+    }
+    out
+}
+
+/// A normal polished on the supports from `normal` (the support-plane
+/// depth `depth` there, `lower` below): Newton steps on curved cores, then
+/// the line searches; kept where its depth is no more than `depth`'s (up
+/// to [`slack`]). With it the polished support point.
+fn refined<T: Real>(
+    cso: &Cso<'_, T>,
+    (depth, lower, normal): (T, T, V3<T>),
+    tol: T,
+) -> (Polished<T>, CsoPoint<T>) {
     let mut step = ((depth - lower).max(tol) * T::TWO / cso.scale).sqrt();
     let mut start = normal;
     let mut settled = 0;
@@ -554,10 +591,7 @@ fn polished<T: Real>(
             found.depth
         );
     }
-    if whole && out.depth - lower > tol {
-        out.lower = lower.max(ring_bound(cso, poly, found.point, out.normal, tol));
-    }
-    out
+    (out, found.point)
 }
 
 /// The polytope's lower bound after adding the polished support point and
