@@ -311,19 +311,19 @@ fn moved<T: Real>(
     // of the size along the face, `Unique`).
     if T::PRECISION == rec::Precision::F32 {
         let rounding = T::from_f64(4.0) * T::EPSILON * (cso.scale + cso.offset().length());
-        // Both in A's frame: the thin face's spread across, the rim's tangent.
-        // A face is thin here from 16 ε × its length across (`Feature::thin`
-        // waits for 64, a plain edge's spread being ~ε × its length: one
-        // 2.3e-5 wide on a length of 3 was taken as an edge, the points
-        // 1.06e-4 of the size off, `Unique`).
-        let wide = |f: &Feature<T>| match f.region {
+        // A face taken as a segment is thin here from 16 ε × its length
+        // across (`Feature::thin` waits for 64, a plain edge's spread being
+        // ~ε × its length: one 2.3e-5 wide on a length of 3 was taken as an
+        // edge, the points 1.06e-4 of the size off, `Unique`).
+        let thin = |f: &Feature<T>| match f.region {
             Region::Segment(p, q) => {
                 f.across.length() > T::from_f64(16.0) * T::EPSILON * (q - p).length()
             }
             _ => false,
         };
-        let blind = |thin: &Feature<T>, across: V3<T>, rim: &Feature<T>, tangent: V3<T>| {
-            (thin.thin || wide(thin))
+        // Both in A's frame: the face's spread across, the rim's tangent.
+        let blind = |face: &Feature<T>, across: V3<T>, rim: &Feature<T>, tangent: V3<T>| {
+            thin(face)
                 && rim.radius * tangent.dot(across).abs() * rounding
                     > limit * across.length_squared()
         };
