@@ -42,6 +42,7 @@ use super::sat;
 use super::simplex::CsoPoint;
 use super::simplex::Simplex;
 use super::witness;
+use super::witness::Witness;
 use crate::collide::answer;
 use crate::real::{Real, V3, Vector};
 use crate::shape::Placed;
@@ -318,7 +319,10 @@ fn epa_after<T: Real>(
             status: held(core.status, depth - lower, cso),
         };
     }
-    let e = expand(cso, simplex, (ca, cb));
+    let mut e = expand(cso, simplex, (ca, cb));
+    if cso.curved() && dc > T::ZERO && e.depth <= rel_tol::<T>() * cso.scale {
+        shallower(cso, simplex, core, &mut e);
+    }
     let normal = cso.world_vector(e.normal);
     // Cores GJK called overlapping (within its tolerance, its last point
     // `dc` from the origin, or enclosing it in a tetrahedron, which a
@@ -346,6 +350,32 @@ fn epa_after<T: Real>(
         intersecting: true,
         iterations: core.iterations + e.iterations,
         status,
+    }
+}
+
+/// A depth below EPA's tolerance is met by any face that shallow, whose
+/// normal may be far from the least depth's (a cone's apex 1e-11 into a
+/// plate 1e-9 thick: the plate pushed sideways is 1.4e-9 deep, 1.57 rad
+/// off). The distance polish from GJK's state (curved cores, as the
+/// touching test runs it) finds the contact's own: taken where its support
+/// depth is less, with its points.
+fn shallower<T: Real>(
+    cso: &Cso<'_, T>,
+    simplex: &Simplex<T>,
+    core: &gjk::CoreResult<T>,
+    e: &mut Expanded<T>,
+) {
+    let sep = gjk::separation(cso, simplex, core);
+    e.iterations += sep.evaluations + 1;
+    if sep.witness != Witness::Unique {
+        return;
+    }
+    let n = sep.normal;
+    let depth = n.dot(cso.support(n).w);
+    if depth < e.depth {
+        rec::text!("epa: the distance polish's normal is shallower, {depth:?}");
+        (e.depth, e.normal) = (depth.max(T::ZERO), n);
+        (e.point_a, e.point_b) = (sep.a, sep.b);
     }
 }
 
