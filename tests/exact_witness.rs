@@ -919,36 +919,24 @@ fn apexes_against_turned_plates(rng: &mut Rng, w: &mut Worst) {
 /// of these 100 to 10 000 sizes away.
 #[test]
 fn rims_over_turned_plates_narrow_faces() {
-    let (frame, at) = (PLATE_AXES, on_plate_axes);
     let mut rng = Rng::new(1);
     let (mut near, mut far) = (Worst::default(), Worst::default());
     let (mut warm_near, mut warm_far) = (Worst::default(), Worst::default());
     for i in 0..6000 {
         let family = ["cylinder rim", "cone rim"][i % 2];
-        let a = exact_common::unique_support(&mut rng, family);
-        let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
-        let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-        let b = turned_plate(DVec3::new(ha, hb, hc), (i / 2) % 2 == 1);
-        let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
-        let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
         let (w, warm) = if i < 3000 {
             (&mut near, &mut warm_near)
         } else {
             (&mut far, &mut warm_far)
         };
-        let d = 10f64.powf(if i < 3000 {
-            rng.range(0.0, 2.0)
-        } else {
-            rng.range(2.0, 4.0)
+        let mid = (i / 2) % 2 == 1;
+        let c = exact_common::at_a_plates_narrow_face(&mut rng, family, mid, 1.0, |rng, _| {
+            10f64.powf(if i < 3000 {
+                rng.range(0.0, 2.0)
+            } else {
+                rng.range(2.0, 4.0)
+            })
         });
-        let c = exact_common::place(
-            format!("{family} over a turned plate {hc:e} thick"),
-            a,
-            (b, frame[0] / 3.0, at(ha, t * hb, s * hc)),
-            rng.pose(3.0),
-            rng.range(0.0, std::f64::consts::TAU),
-            d,
-        );
         let (pa, pb) = placed(&c);
         let tols = (POINT_TOL, NORMAL_TOL);
         w.add(&c, &gjk::distance(&pa, &pb), f64::EPSILON, tols);

@@ -798,21 +798,9 @@ fn a_cone_apex_pressed_into_a_thin_plate_takes_the_faces_normal() {
 /// the plate then costs more, so the depth and normal are the face's. The
 /// case and the depth.
 fn pressed_into_a_plate(rng: &mut Rng, family: &str, mid: bool) -> (exact_common::Case, f64) {
-    use exact_common::{PLATE_AXES, dyadic, on_plate_axes, turned_plate};
-    let a = exact_common::unique_support(rng, family);
-    let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
-    let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-    let b = turned_plate(DVec3::new(ha, hb, hc), mid);
-    let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
-    let s = (rng.range(-0.75, 0.75) * 4.0).round() / 4.0;
-    let depth = 0.75 * hc * 10f64.powf(rng.range(-3.0, 0.0));
-    let c = exact_common::place(
-        format!("{family} {depth:e} into a plate {hc:e} thick"),
-        a,
-        (b, PLATE_AXES[0] / 3.0, on_plate_axes(ha, t * hb, s * hc)),
-        rng.pose(3.0),
-        rng.range(0.0, std::f64::consts::TAU),
-        -depth,
-    );
+    let c = exact_common::at_a_plates_narrow_face(rng, family, mid, 0.75, |rng, h| {
+        -0.75 * h * 10f64.powf(rng.range(-3.0, 0.0))
+    });
+    let depth = -c.distance;
     (c, depth)
 }

@@ -1040,21 +1040,7 @@ fn f32_rims_on_a_plates_narrow_face_say_when_f32_cannot_place_them() {
 /// axes (1e-9 to 1e-5 thick, with `mid` two points mid-way along its long
 /// edges) anywhere across it, moved back.
 fn onto_a_plates_narrow_face(rng: &mut Rng, family: &str, mid: bool) -> SweepCase {
-    use exact_common::{PLATE_AXES, dyadic, on_plate_axes, turned_plate};
-    let a = exact_common::unique_support(rng, family);
-    let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
-    let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
-    let b = turned_plate(DVec3::new(ha, hb, hc), mid);
-    let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
-    let s = (rng.range(-1.0, 1.0) * 4.0).round() / 4.0;
-    let touch = exact_common::place(
-        format!("{family} onto a plate {hc:e} thick"),
-        a,
-        (b, PLATE_AXES[0] / 3.0, on_plate_axes(ha, t * hb, s * hc)),
-        rng.pose(3.0),
-        rng.range(0.0, std::f64::consts::TAU),
-        0.0,
-    );
+    let touch = exact_common::at_a_plates_narrow_face(rng, family, mid, 1.0, |_, _| 0.0);
     exact_common::moved_back(rng, touch)
 }
 

@@ -273,6 +273,35 @@ pub fn turned_plate(h: DVec3, mid: bool) -> Shape<f64> {
     Shape::hull(points)
 }
 
+/// A `family` shape (A, at its unique support point) at the narrow face of
+/// a [`turned_plate`] (1e-9 to 1e-5 thick, with `mid` two points mid-way
+/// along its long edges), over a point of the face up to `across` of its
+/// half thickness from the middle, at the distance `d(rng, h)` (negative:
+/// pressed in; `h` the plate's half thickness, before [`PLATE_AXES`]' 3).
+pub fn at_a_plates_narrow_face(
+    rng: &mut Rng,
+    family: &str,
+    mid: bool,
+    across: f64,
+    d: impl FnOnce(&mut Rng, f64) -> f64,
+) -> Case {
+    let a = unique_support(rng, family);
+    let (ha, hb) = (dyadic(rng.range(0.1, 0.6)), dyadic(rng.range(0.1, 0.6)));
+    let hc = dyadic(10f64.powf(rng.range(-9.0, -5.0)));
+    let b = turned_plate(DVec3::new(ha, hb, hc), mid);
+    let t = (rng.range(-0.9, 0.9) * 8.0).round() / 8.0;
+    let s = (rng.range(-across, across) * 4.0).round() / 4.0;
+    let d = d(rng, hc);
+    place(
+        format!("{family} at a plate {hc:e} thick, {d:e} from its narrow face"),
+        a,
+        (b, PLATE_AXES[0] / 3.0, on_plate_axes(ha, t * hb, s * hc)),
+        rng.pose(3.0),
+        rng.range(0.0, std::f64::consts::TAU),
+        d,
+    )
+}
+
 /// A touching case moved apart for a sweep: A starts at `start` and moves
 /// by `motion`, touching B (at the case's point and normal) at `toi`.
 #[derive(Clone, Debug)]
