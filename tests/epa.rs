@@ -598,7 +598,7 @@ mod properties {
             prop_assert!(p.depth.is_finite() && p.depth >= 0.0);
             prop_assert!(p.point_a.is_finite() && p.point_b.is_finite());
             prop_assert!((p.normal.length() - 1.0).abs() < 1e-9);
-            prop_assert!(p.iterations <= gjk::MAX_ITERS + epa::MAX_ITERS + epa::MAX_POLISH);
+            prop_assert!(p.iterations <= epa::MAX_EVALUATIONS);
             let (a32, b32) = (a.shape.to_precision::<f32>(), b.shape.to_precision::<f32>());
             let f = |p: Pose<f64>| Pose::new(p.position.as_vec3a(), p.rotation.as_quat().normalize());
             let p = epa::penetration(&Placed::new(&a32, f(a.pose)), &Placed::new(&b32, f(b.pose)));

@@ -37,13 +37,12 @@ pub const MAX_ITERS: u32 = 128;
 /// The most support evaluations one [`penetration`] makes: the centre-line
 /// portal, the bounded search (re-casts, edge tracing, polishing, the
 /// certificate) and EPA when the certificate falls short.
-pub const MAX_PENETRATION_EVALUATIONS: u32 = 2 * (2 * MAX_ITERS + 3)
-    + recast::BUDGET
-    + super::polish::MAX_EVALUATIONS
-    + 16
-    + gjk::MAX_ITERS
-    + epa::MAX_ITERS
-    + epa::MAX_POLISH;
+pub const MAX_PENETRATION_EVALUATIONS: u32 = MAX_INSIDE_EVALUATIONS + epa::MAX_EVALUATIONS;
+
+/// The most support evaluations the search from inside makes (the portal
+/// and the bounded search, as [`recast_inside`] runs them).
+pub const MAX_INSIDE_EVALUATIONS: u32 =
+    2 * (2 * MAX_ITERS + 3) + recast::BUDGET + super::polish::MAX_EVALUATIONS + 16;
 
 /// Where the portal search found the origin relative to the CSO.
 #[derive(Clone, Copy, Debug)]
@@ -508,6 +507,37 @@ fn searched<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, search: Search) -> Pe
             e
         }
     }
+}
+
+/// MPR's search from inside alone (the centre-line portal, the seed's
+/// re-casts and edge tracing, its polish and polytope certificate; no EPA),
+/// `None` where the portal does not find the origin inside. EPA's answers
+/// shallower than its tolerance ask it for a shallower face (see
+/// [`epa::penetration`]).
+pub(crate) fn recast_inside<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+) -> Option<Penetration<T>> {
+    let tol = tolerance(a, b);
+    let support = CsoSupport::new(a, b);
+    let sup = |d| support.at(d);
+    let v0 = interior(a, b);
+    let r = portal(&sup, v0, tol, Mode::Surface);
+    let Origin::Inside { portal, normal } = r.origin else {
+        return None;
+    };
+    let scale = a.shape.scale().max(b.shape.scale());
+    let at = (a.pose.position, r.iterations);
+    Some(recast::search(
+        &sup,
+        v0,
+        (portal, normal),
+        tol,
+        scale,
+        at.0,
+        at.1,
+        Search::Certified,
+    ))
 }
 
 /// An uncertified MPR answer `m` confirmed by EPA's lower bound, or EPA's

@@ -106,7 +106,10 @@ pub fn signed_distance_with<T: Real>(
         rec::text!("signed distance: overlapping or touching, the penetration answers");
         let p: Penetration<T> = match (depth, &kept) {
             // EPA goes on from the distance query's GJK.
-            (Depth::Epa, Some((cso, core))) => epa::penetration_after(cso, &simplex, core),
+            (Depth::Epa, Some((cso, core))) => {
+                let p = epa::penetration_after(cso, &simplex, core);
+                epa::recast_if_shallow(a, b, cso, p)
+            }
             (Depth::Epa, None) => epa::penetration(a, b),
             (Depth::Mpr, _) => mpr::penetration(a, b),
         };
