@@ -40,6 +40,7 @@ use super::mpr;
 use super::polish::{polish, slack};
 use super::polytope::{Polytope, Start, blow_up, ring};
 use super::sat;
+use super::shallow;
 use super::simplex::CsoPoint;
 use super::simplex::Simplex;
 use super::witness::{self, Witness};
@@ -57,9 +58,13 @@ pub const MAX_POLISH: u32 = super::polish::MAX_EVALUATIONS + 4 + 7;
 
 /// The most support evaluations one [`penetration`] makes (its
 /// `iterations`): GJK, the expansions, the polish and, for an answer
-/// shallower than the tolerance, MPR's search from inside.
-pub const MAX_EVALUATIONS: u32 =
-    gjk::MAX_ITERS + MAX_ITERS + MAX_POLISH + mpr::MAX_INSIDE_EVALUATIONS;
+/// within twice the tolerance, MPR's search from inside and the support
+/// sets' faces (`shallow`).
+pub const MAX_EVALUATIONS: u32 = gjk::MAX_ITERS
+    + MAX_ITERS
+    + MAX_POLISH
+    + mpr::MAX_INSIDE_EVALUATIONS
+    + shallow::MAX_EVALUATIONS;
 
 /// The relative tolerance on the depth: EPA stops when the gap between its
 /// bounds is below `REL × scale`.
@@ -147,43 +152,10 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
             return settle(p);
         }
         let p = gjk_epa(&cso);
-        settle(boxes_if_degenerate(&cso, recast_if_shallow(a, b, &cso, p)))
+        settle(boxes_if_degenerate(&cso, shallow::checked(a, b, &cso, p)))
     })();
     answer::penetration(&query, &out);
     out
-}
-
-/// EPA's answer `p`, or MPR's from inside where `p` is shallower than
-/// EPA's tolerance and MPR's is shallower still. Any face that shallow
-/// meets the tolerance, and a shape's feature narrower than it leaves the
-/// polytope's faces there slivers whose rounding breaks it: a box's corner
-/// 2e-10 into the narrow face of a plate 9e-10 thick read the plate's side,
-/// 6.6e-10 deep and 0.22 rad off, `Converged`. MPR's re-casts follow the
-/// portal normals to the face the origin's least depth is under.
-pub(crate) fn recast_if_shallow<T: Real>(
-    a: &Placed<'_, T>,
-    b: &Placed<'_, T>,
-    cso: &Cso<'_, T>,
-    p: Penetration<T>,
-) -> Penetration<T> {
-    if !p.intersecting || p.depth > rel_tol::<T>() * cso.scale {
-        return p;
-    }
-    let Some(m) = mpr::recast_inside(a, b) else {
-        return p;
-    };
-    let iterations = p.iterations + m.iterations;
-    if !(m.intersecting && m.depth < p.depth) {
-        return Penetration { iterations, ..p };
-    }
-    rec::text!("epa: MPR from inside finds a shallower face, {:?}", m.depth);
-    let lower = p.lower_bound.max(m.lower_bound).min(m.depth);
-    Penetration {
-        lower_bound: lower,
-        iterations,
-        status: held(Status::Converged, m.depth - lower, cso),
-        ..m
-    }
 }
 
 /// `a` and `b` moved along `normal` to the witnesses' midpoint ± `depth ·

@@ -24,6 +24,7 @@ mod recast;
 mod sat;
 mod separation;
 mod sets;
+mod shallow;
 pub mod signed;
 pub mod simplex;
 pub mod sweep;

@@ -108,7 +108,7 @@ pub fn signed_distance_with<T: Real>(
             // EPA goes on from the distance query's GJK.
             (Depth::Epa, Some((cso, core))) => {
                 let p = epa::penetration_after(cso, &simplex, core);
-                epa::recast_if_shallow(a, b, cso, p)
+                super::shallow::checked(a, b, cso, p)
             }
             (Depth::Epa, None) => epa::penetration(a, b),
             (Depth::Mpr, _) => mpr::penetration(a, b),

@@ -1,0 +1,247 @@
+//! Penetrations shallower than EPA's tolerance: any face that shallow meets
+//! it, and a shape's feature narrower than it (a plate 1e-9 thick) makes
+//! the polytope's faces there slivers whose rounding breaks it: EPA took
+//! the plate pushed sideways, its normal up to 1.57 rad off the face the
+//! least depth is under, `Converged`. Two searches look for a shallower
+//! answer, each a support-plane depth (an upper bound) along its normal:
+//! MPR's from inside ([`mpr::recast_inside`]: the portal and its re-casts
+//! along portal normals), then the support sets' own faces and edge pairs
+//! ([`set_faces`]: a feature narrower than the tolerance lies inside a band
+//! of that height under the support plane, whole).
+
+use super::Status;
+use super::cso::Cso;
+use super::epa::{Penetration, rel_tol};
+use super::mpr;
+use crate::real::{Real, V3, Vector, cross_accurate};
+use crate::shape::{Geom, Placed, Shape};
+use cspace_recorder as rec;
+
+/// The most points of one shape's support set the face search takes (its
+/// triples and edge pairs grow with the cube and the square of it): a
+/// plate with points mid-way along its long edges has 12.
+const SET_POINTS: usize = 12;
+
+/// The most support evaluations the face search makes: its candidate
+/// normals, then the contact's support point.
+pub(crate) const MAX_EVALUATIONS: u32 = 512 + 1;
+
+/// EPA's answer `p`, or a shallower one (see the module) where `p` is
+/// within twice EPA's tolerance; the lower bound is the larger of the two
+/// answers' (each proven).
+pub(crate) fn checked<T: Real>(
+    a: &Placed<'_, T>,
+    b: &Placed<'_, T>,
+    cso: &Cso<'_, T>,
+    p: Penetration<T>,
+) -> Penetration<T> {
+    let tol = rel_tol::<T>() * cso.scale;
+    // A face that shallow met the tolerance, or one within it of the least
+    // depth did: the least depth is below a feature narrower than it
+    // (the plate's thickness), at most twice it.
+    if !p.intersecting || p.depth > T::TWO * tol {
+        return p;
+    }
+    let mut p = match mpr::recast_inside(a, b) {
+        Some(m) if m.intersecting && m.depth < p.depth => {
+            rec::text!(
+                "shallow: MPR from inside finds a shallower face, {:?}",
+                m.depth
+            );
+            let lower = p.lower_bound.max(m.lower_bound).min(m.depth);
+            Penetration {
+                lower_bound: lower,
+                iterations: p.iterations + m.iterations,
+                status: held(m.depth - lower, tol),
+                ..m
+            }
+        }
+        Some(m) => Penetration {
+            iterations: p.iterations + m.iterations,
+            ..p
+        },
+        None => p,
+    };
+    let n = cso.pose_a.inverse_transform_vector(p.normal);
+    let r = cso.radius();
+    if let Some(f) = set_faces(cso, n, p.depth - r, tol) {
+        let depth = (f.depth + r).max(T::ZERO);
+        rec::text!("shallow: a face of the support sets is shallower, {depth:?}");
+        let lower = p.lower_bound.min(depth);
+        p = Penetration {
+            depth,
+            normal: cso.world_vector(f.normal),
+            point_a: cso.world_point(f.a + f.normal * cso.radius_a),
+            point_b: cso.world_point(f.b - f.normal * cso.radius_b),
+            lower_bound: lower,
+            upper_bound: depth,
+            iterations: p.iterations + f.evaluations,
+            status: held(depth - lower, tol),
+            ..p
+        };
+    }
+    p
+}
+
+/// `Converged` when the bracket's `width` meets `tol`, else `Degenerate`.
+fn held<T: Real>(width: T, tol: T) -> Status {
+    if width <= tol {
+        Status::Converged
+    } else {
+        Status::Degenerate
+    }
+}
+
+/// A shallower answer of [`set_faces`], in A's frame (cores).
+struct Face<T: Real> {
+    /// The cores' support-plane depth along `normal`.
+    depth: T,
+    normal: V3<T>,
+    a: V3<T>,
+    b: V3<T>,
+    evaluations: u32,
+}
+
+/// The least support-plane depth over the normals the support sets at `n`
+/// (A's) and `−n` (B's) fix by themselves: their faces (three points, the
+/// normal from the shape's own coordinates, each cross-product component
+/// to its rounding) and their edge pairs, the sets taken within `tol` of
+/// the support planes (a side whose set is a curved rim's, or has more than
+/// [`SET_POINTS`] points, adds none). Returned where it is below `depth` by
+/// more than rounding. `depth` is the cores' along `n`.
+fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Face<T>> {
+    // A curved side (a rim in the band) has no finite set: the other's
+    // faces alone.
+    let sa = corners_within(cso.shape_a(), n, tol).unwrap_or_default();
+    let sb = corners_within(cso.shape_b(), cso.b_direction(-n), tol).unwrap_or_default();
+    let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
+    let mut evaluations = 0;
+    let mut best: Option<(T, V3<T>)> = None;
+    let mut try_normal = |c: V3<T>| {
+        let Some(c) = c.try_normalize() else {
+            return;
+        };
+        if evaluations + 1 >= MAX_EVALUATIONS {
+            return;
+        }
+        evaluations += 1;
+        let h = c.dot(cso.support(c).w);
+        if best.is_none_or(|(d, _)| h < d) {
+            best = Some((h, c));
+        }
+    };
+    // A's faces: their outward normals; B's: minus theirs, in A's frame.
+    for (set, sign) in [(&sa, T::ONE), (&sb, -T::ONE)] {
+        for_faces::<T, _>(set, |m: V3<T>| {
+            let m = if sign > T::ZERO { m } else { cso.b_vector(m) };
+            try_normal(m * sign);
+        });
+    }
+    // Edge pairs: the normal turned towards `n`.
+    for (i, &p) in sa.iter().enumerate() {
+        for &q in &sa[i + 1..] {
+            for (j, &r) in sb.iter().enumerate() {
+                for &s in &sb[j + 1..] {
+                    let c = cross_accurate::<T>(q - p, cso.b_vector(s - r));
+                    try_normal(if c.dot(n) < T::ZERO { -c } else { c });
+                }
+            }
+        }
+    }
+    let (h, c) = best?;
+    if h >= depth - noise {
+        return None;
+    }
+    let (a, b) = witnesses(cso, c, h, noise);
+    Some(Face {
+        depth: h,
+        normal: c,
+        a,
+        b,
+        evaluations: evaluations + 1,
+    })
+}
+
+/// A's and B's contact points at normal `c` and depth `h`: a lone support
+/// point of either side (a vertex on a face, the usual shallow contact) and
+/// its image `h·c` across, else the two support points (their midpoint is
+/// taken, [`super::epa::settle`]).
+fn witnesses<T: Real>(cso: &Cso<'_, T>, c: V3<T>, h: T, noise: T) -> (V3<T>, V3<T>) {
+    let p = cso.support(c);
+    let lone =
+        |shape: &Shape<T>, d: V3<T>| corners_within(shape, d, noise).is_some_and(|s| s.len() == 1);
+    if lone(cso.shape_a(), c) {
+        (p.a, p.a - c * h)
+    } else if lone(cso.shape_b(), cso.b_direction(-c)) {
+        (p.b + c * h, p.b)
+    } else {
+        (p.a, p.b)
+    }
+}
+
+/// Calls `f` with the unit outward normal of every plane through three
+/// points of `set` with the whole set on its inner side (to rounding).
+fn for_faces<T: Real, F: FnMut(V3<T>)>(set: &[V3<T>], mut f: F) {
+    let k = set.len();
+    for i in 0..k {
+        for j in i + 1..k {
+            for l in j + 1..k {
+                let (p, q, r) = (set[i], set[j], set[l]);
+                let Some(m) = cross_accurate::<T>(q - p, r - p).try_normalize() else {
+                    continue;
+                };
+                let slack = T::EPSILON * T::from_f64(16.0) * (q - p).length().max((r - p).length());
+                let above = set.iter().any(|&s| (s - p).dot(m) > slack);
+                let below = set.iter().any(|&s| (s - p).dot(m) < -slack);
+                if !above {
+                    f(m);
+                }
+                if !below {
+                    f(-m);
+                }
+            }
+        }
+    }
+}
+
+/// The points of `shape`'s core within `eta` of its support height in
+/// local direction `d` (a box's corners, a hull's points, a capsule's
+/// segment ends, a cone's apex, a point), in its local frame; `None` where
+/// a curved rim is within it or there are more than [`SET_POINTS`].
+fn corners_within<T: Real>(shape: &Shape<T>, d: V3<T>, eta: T) -> Option<Vec<V3<T>>> {
+    let top = shape.core_support(d).dot(d);
+    let keep = |points: &mut dyn Iterator<Item = V3<T>>| {
+        let mut out: Vec<V3<T>> = Vec::new();
+        for p in points {
+            if p.dot(d) >= top - eta && !out.contains(&p) {
+                if out.len() == SET_POINTS {
+                    return None;
+                }
+                out.push(p);
+            }
+        }
+        Some(out)
+    };
+    match shape.geom() {
+        Geom::Point | Geom::Sphere { .. } => Some(vec![V3::<T>::ZERO]),
+        Geom::Box { half_extents: h } => keep(&mut (0..8).map(|i| {
+            let s = |bit: usize, x: T| if i & bit == 0 { -x } else { x };
+            V3::<T>::new(s(1, h.x()), s(2, h.y()), s(4, h.z()))
+        })),
+        Geom::Capsule { half_height, .. } => {
+            let y = V3::<T>::Y * *half_height;
+            keep(&mut [y, -y].into_iter())
+        }
+        Geom::Cone {
+            half_height,
+            radius,
+        } => {
+            // The apex alone: the rim's height below the band.
+            let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
+            let rim = s * *radius - d.y() * *half_height;
+            (d.y() * *half_height - rim > eta).then(|| vec![V3::<T>::Y * *half_height])
+        }
+        Geom::Cylinder { .. } => None,
+        Geom::Hull(hull) => keep(&mut hull.points().iter().copied()),
+    }
+}
