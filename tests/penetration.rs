@@ -862,3 +862,80 @@ fn pressed_into_a_plate(rng: &mut Rng, family: &str, mid: bool) -> (exact_common
     let depth = -c.distance;
     (c, depth)
 }
+
+/// How far `p` (world) lies outside box `h` placed at `pose`.
+fn outside_box(p: glam::Vec3A, h: glam::Vec3A, pose: Pose<f32>) -> f32 {
+    let local = pose.rotation.inverse() * (p - pose.position);
+    (local.abs() - h).max(glam::Vec3A::ZERO).length()
+}
+
+/// Fuzz seed 62, case 342 688 (the `parallel` family): two f32 boxes with
+/// the same rotation to an ulp, their faces a hair apart. EPA's flat start
+/// read −2.5e-5 along its normal (depth 0); the support sets' faces
+/// (`shallow`) found a face's normal and took the two support points as
+/// the contact, vertices of each box's face, whose midpoint lay 0.068
+/// outside both boxes. The contact is a combination of support points on
+/// both faces now (`contact::pair`).
+#[test]
+fn parallel_f32_boxes_a_hair_apart_keep_their_contact_points_on_them() {
+    let v = |x: u32, y: u32, z: u32| {
+        glam::Vec3A::new(f32::from_bits(x), f32::from_bits(y), f32::from_bits(z))
+    };
+    // Quaternions as the fixture stores them, `[x, y, z, w]`.
+    let q = |x: u32, y: u32, z: u32, w: u32| {
+        glam::Quat::from_xyzw(
+            f32::from_bits(x),
+            f32::from_bits(y),
+            f32::from_bits(z),
+            f32::from_bits(w),
+        )
+    };
+    let ha = v(0x3fcb_0a3d, 0x3ff2_95ea, 0x3f62_dd48);
+    let hb = v(0x3f16_1954, 0x3fba_4ae0, 0x3e77_e564);
+    let pose_a = Pose::new(
+        v(0x3f34_3233, 0xbf05_3cef, 0x3e79_1926),
+        q(0x3f40_0dca, 0x3b4f_46c9, 0x3ed3_d85e, 0xbf04_06d8),
+    );
+    let pose_b = Pose::new(
+        v(0x3fd0_80c7, 0x3eb7_2a9d, 0x3f9e_4bdc),
+        q(0x3f40_0dca, 0x3b4f_46c0, 0x3ed3_d85f, 0xbf04_06d8),
+    );
+    let (a, b) = (Shape::<f32>::cuboid(ha), Shape::<f32>::cuboid(hb));
+    let (pa, pb) = (Placed::new(&a, pose_a), Placed::new(&b, pose_b));
+    for p in [epa::penetration(&pa, &pb), mpr::penetration(&pa, &pb)] {
+        let off = outside_box(p.point_a, ha, pose_a).max(outside_box(p.point_b, hb, pose_b));
+        assert!(
+            off <= 1e-4,
+            "a contact point {off:e} outside its box: {p:?}"
+        );
+    }
+}
+
+/// A hull's vertex pressed 6.7e-8 and 9.1e-8 into the narrow face of a
+/// plate 2.4e-7 thick (cases 1 352 and 668 of 2 000 built with seeds 11
+/// and 12): the plate is wider than EPA's tolerance, but a face of EPA's
+/// polytope within the tolerance of the least depth tilts by up to
+/// tolerance / width, and EPA stopped there, `Converged` with the normal
+/// 7.1e-3 and 2.2e-3 rad off. On polytope cores EPA goes on (at most 16
+/// expansions) until its nearest face is a face of the CSO to rounding.
+#[test]
+fn a_vertex_pressed_into_a_plate_wider_than_the_tolerance_takes_the_faces_normal() {
+    for (seed, index) in [(11, 1352), (12, 668)] {
+        let mut rng = Rng::new(seed);
+        for i in 0..=index {
+            let (c, depth) = pressed_into_a_plate(&mut rng, "hull", i % 2 == 1);
+            if i != index {
+                continue;
+            }
+            let (pa, pb) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
+            let p = epa::penetration(&pa, &pb);
+            let off = angle(p.normal, c.normal);
+            assert!(
+                p.status == Status::Converged && off <= 1e-7,
+                "{} case {i}: normal {off:e}: {p:?}",
+                c.name
+            );
+            certificate(&p, depth, c.scale, &c.name);
+        }
+    }
+}

@@ -22,7 +22,7 @@ use super::simplex::{CsoPoint, Simplex};
 use crate::real::{Real, V3, Vector};
 
 /// The most support points one pair takes.
-const MAX_SUPPORTS: u32 = 32;
+pub(crate) const MAX_SUPPORTS: u32 = 32;
 
 /// The contact pair for `normal` and `depth` (A's and B's points, in the
 /// frame of `sup`) and the support evaluations it made: `candidate` when

@@ -10,6 +10,7 @@
 //! of that height under the support plane, whole).
 
 use super::Status;
+use super::contact;
 use super::cso::Cso;
 use super::epa::{Penetration, rel_tol};
 use super::mpr;
@@ -22,9 +23,12 @@ use cspace_recorder as rec;
 /// plate with points mid-way along its long edges has 12.
 const SET_POINTS: usize = 12;
 
+/// The most candidate normals the face search evaluates.
+const CANDIDATES: u32 = 512;
+
 /// The most support evaluations the face search makes: its candidate
-/// normals, then the contact's support point.
-pub(crate) const MAX_EVALUATIONS: u32 = 512 + 1;
+/// normals, then the contact points' (`contact::pair`).
+pub(crate) const MAX_EVALUATIONS: u32 = CANDIDATES + 1 + contact::MAX_SUPPORTS;
 
 /// EPA's answer `p`, or a shallower one (see the module) where `p` is
 /// within twice EPA's tolerance; the lower bound is the larger of the two
@@ -121,7 +125,7 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Fa
         let Some(c) = c.try_normalize() else {
             return;
         };
-        if evaluations + 1 >= MAX_EVALUATIONS {
+        if evaluations >= CANDIDATES {
             return;
         }
         evaluations += 1;
@@ -149,34 +153,23 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Fa
         }
     }
     let (h, c) = best?;
-    if h >= depth - noise {
+    // Shallower, and not a separating direction (GJK's verdict stands).
+    if h >= depth - noise || h < -noise {
         return None;
     }
-    let (a, b) = witnesses(cso, c, h, noise);
+    // The contact points: a convex combination of support points at `c`
+    // whose difference is `h·c` (on the support features; two support
+    // points alone are a face's width apart on parallel faces, and their
+    // midpoint off both shapes: f32 boxes, 0.068).
+    let p = cso.support(c);
+    let ((a, b), used) = contact::pair(&|d| cso.support(d), (c, h), (p.a, p.b), &[], tol);
     Some(Face {
         depth: h,
         normal: c,
         a,
         b,
-        evaluations: evaluations + 1,
+        evaluations: evaluations + 1 + used,
     })
-}
-
-/// A's and B's contact points at normal `c` and depth `h`: a lone support
-/// point of either side (a vertex on a face, the usual shallow contact) and
-/// its image `h·c` across, else the two support points (their midpoint is
-/// taken, [`super::epa::settle`]).
-fn witnesses<T: Real>(cso: &Cso<'_, T>, c: V3<T>, h: T, noise: T) -> (V3<T>, V3<T>) {
-    let p = cso.support(c);
-    let lone =
-        |shape: &Shape<T>, d: V3<T>| corners_within(shape, d, noise).is_some_and(|s| s.len() == 1);
-    if lone(cso.shape_a(), c) {
-        (p.a, p.a - c * h)
-    } else if lone(cso.shape_b(), cso.b_direction(-c)) {
-        (p.b + c * h, p.b)
-    } else {
-        (p.a, p.b)
-    }
 }
 
 /// Calls `f` with the unit outward normal of every plane through three
