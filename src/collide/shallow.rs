@@ -1,4 +1,4 @@
-//! Penetrations shallower than EPA's tolerance: any face that shallow meets
+//! Penetrations within twice EPA's tolerance: any face that shallow meets
 //! it, and a shape's feature narrower than it (a plate 1e-9 thick) makes
 //! the polytope's faces there slivers whose rounding breaks it: EPA took
 //! the plate pushed sideways, its normal up to 1.57 rad off the face the
@@ -153,8 +153,9 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Fa
         }
     }
     let (h, c) = best?;
-    // Shallower, and not a separating direction (GJK's verdict stands).
-    if h >= depth - noise || h < -noise {
+    // Shallower, and not a direction separating the shapes, radii
+    // included (GJK's verdict stands).
+    if h >= depth - noise || h + cso.radius() < -noise {
         return None;
     }
     // The contact points: a convex combination of support points at `c`
