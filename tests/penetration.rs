@@ -788,27 +788,14 @@ fn a_vertex_pressed_into_a_thin_plate_takes_the_faces_normal() {
         ("hull", 258),
     ];
     for (family, index) in cases {
-        let mut rng = Rng::new(1);
-        for i in 0..=index {
-            let (c, depth) = pressed_into_a_plate(&mut rng, family, (i / 2) % 2 == 1);
-            if i != index {
-                continue;
-            }
-            let (pa, pb) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
-            let p = epa::penetration(&pa, &pb);
-            let off = angle(p.normal, c.normal);
-            assert!(
-                p.status == Status::Converged && off <= 1e-7,
-                "{} case {i}: normal {off:e}: {p:?}",
-                c.name
-            );
-            assert!((p.depth - depth).abs() <= 1e-12 * c.scale, "{p:?}");
-            certificate(&p, depth, c.scale, &c.name);
-            // The signed distance takes the same answer.
-            let s = cspace::signed::signed_distance(&pa, &pb);
-            let off = angle(s.normal, c.normal);
-            assert!(s.status == Status::Converged && off <= 1e-7, "{s:?}");
-        }
+        let (c, depth) = nth_pressed((1, index), family, |i| (i / 2) % 2 == 1);
+        let p = takes_the_faces_normal(&c, depth);
+        assert!((p.depth - depth).abs() <= 1e-12 * c.scale, "{p:?}");
+        // The signed distance takes the same answer.
+        let (pa, pb) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
+        let s = cspace::signed::signed_distance(&pa, &pb);
+        let off = angle(s.normal, c.normal);
+        assert!(s.status == Status::Converged && off <= 1e-7, "{s:?}");
     }
 }
 
@@ -921,21 +908,36 @@ fn parallel_f32_boxes_a_hair_apart_keep_their_contact_points_on_them() {
 #[test]
 fn a_vertex_pressed_into_a_plate_wider_than_the_tolerance_takes_the_faces_normal() {
     for (seed, index) in [(11, 1352), (12, 668)] {
-        let mut rng = Rng::new(seed);
-        for i in 0..=index {
-            let (c, depth) = pressed_into_a_plate(&mut rng, "hull", i % 2 == 1);
-            if i != index {
-                continue;
-            }
-            let (pa, pb) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
-            let p = epa::penetration(&pa, &pb);
-            let off = angle(p.normal, c.normal);
-            assert!(
-                p.status == Status::Converged && off <= 1e-7,
-                "{} case {i}: normal {off:e}: {p:?}",
-                c.name
-            );
-            certificate(&p, depth, c.scale, &c.name);
-        }
+        let (c, depth) = nth_pressed((seed, index), "hull", |i| i % 2 == 1);
+        takes_the_faces_normal(&c, depth);
     }
+}
+
+/// Case `index` of [`pressed_into_a_plate`]'s sequence from `seed`, the
+/// plate with mid-edge points where `mid(i)` says, and its depth.
+fn nth_pressed(
+    (seed, index): (u64, usize),
+    family: &str,
+    mid: fn(usize) -> bool,
+) -> (exact_common::Case, f64) {
+    let mut rng = Rng::new(seed);
+    for i in 0..index {
+        pressed_into_a_plate(&mut rng, family, mid(i));
+    }
+    pressed_into_a_plate(&mut rng, family, mid(index))
+}
+
+/// EPA's answer on `c`: `Converged`, the face's normal to 1e-7 rad and the
+/// true `depth` in its bracket.
+fn takes_the_faces_normal(c: &exact_common::Case, depth: f64) -> Penetration<f64> {
+    let (pa, pb) = (Placed::new(&c.a, c.pose_a), Placed::new(&c.b, c.pose_b));
+    let p = epa::penetration(&pa, &pb);
+    let off = angle(p.normal, c.normal);
+    assert!(
+        p.status == Status::Converged && off <= 1e-7,
+        "{}: normal {off:e}: {p:?}",
+        c.name
+    );
+    certificate(&p, depth, c.scale, &c.name);
+    p
 }
