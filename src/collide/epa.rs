@@ -410,7 +410,7 @@ fn shallower<T: Real>(
 /// `status`, unless `Converged` with a bracket `width` over the tolerance:
 /// then `Degenerate` (f32 rounded boxes whose cores GJK found 2.7e-4 apart
 /// read a bracket 6 times the tolerance, `Converged`).
-fn held<T: Real>(status: Status, width: T, cso: &Cso<'_, T>) -> Status {
+pub(crate) fn held<T: Real>(status: Status, width: T, cso: &Cso<'_, T>) -> Status {
     match status {
         Status::Converged if width > rel_tol::<T>() * cso.scale => Status::Degenerate,
         s => s,

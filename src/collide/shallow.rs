@@ -12,7 +12,7 @@
 use super::Status;
 use super::contact;
 use super::cso::Cso;
-use super::epa::{Penetration, rel_tol};
+use super::epa::{Penetration, held, rel_tol};
 use super::mpr;
 use crate::real::{Real, V3, Vector, cross_accurate};
 use crate::shape::{Geom, Placed, Shape};
@@ -56,7 +56,7 @@ pub(crate) fn checked<T: Real>(
             Penetration {
                 lower_bound: lower,
                 iterations: p.iterations + m.iterations,
-                status: held(m.depth - lower, tol),
+                status: held(Status::Converged, m.depth - lower, cso),
                 ..m
             }
         }
@@ -80,20 +80,11 @@ pub(crate) fn checked<T: Real>(
             lower_bound: lower,
             upper_bound: depth,
             iterations: p.iterations + f.evaluations,
-            status: held(depth - lower, tol),
+            status: held(Status::Converged, depth - lower, cso),
             ..p
         };
     }
     p
-}
-
-/// `Converged` when the bracket's `width` meets `tol`, else `Degenerate`.
-fn held<T: Real>(width: T, tol: T) -> Status {
-    if width <= tol {
-        Status::Converged
-    } else {
-        Status::Degenerate
-    }
 }
 
 /// A shallower answer of [`set_faces`], in A's frame (cores).
