@@ -4,9 +4,10 @@
 //! these pairs in closed form too; GJK and EPA took 6–20 times longer.
 
 use super::Status;
+use super::aim;
 use super::epa::{Penetration, settle};
 use super::gjk::{Distance, touch_tol};
-use super::project::{project, within};
+use super::project::{normal_within, project, within};
 use super::witness::Witness;
 use crate::real::{Real, V3, Vector};
 use crate::shape::{Placed, Shape};
@@ -34,6 +35,9 @@ pub(crate) struct Centers<T: Real> {
     pub rb: T,
     /// The touching tolerance.
     pub tol: T,
+    /// The point core's centre in the other core's frame (zero for two
+    /// point cores): what its normal's bound is computed from.
+    pub local: V3<T>,
 }
 
 /// Whether a shape's core is a single point (a sphere or a point).
@@ -89,26 +93,28 @@ impl<T: Real> Centers<T> {
         let tol = tolerance(a, b);
         let (ra, rb) = (a.shape.radius(), b.shape.radius());
         let (pa, pb) = (a.pose.position, b.pose.position);
-        let (ca, cb, dc, n, inside) = match (point(a.shape), point(b.shape)) {
+        let (ca, cb, dc, n, inside, local) = match (point(a.shape), point(b.shape)) {
             (true, true) => {
                 let d = pb - pa;
                 let dc = d.length();
                 let n = if dc > T::ZERO { d / dc } else { V3::<T>::Y };
-                (pa, pb, dc, n, pa)
+                (pa, pb, dc, n, pa, V3::<T>::ZERO)
             }
             // The center projected onto the other core, in that core's
             // frame: the nearest point lies along the normal from the
             // center by the signed distance (outside and inside), one
             // rotation fewer than placing it.
             (false, true) => {
-                let p = project(&a.shape.geom, a.pose.inverse_transform_vector(pb - pa))?;
+                let local = a.pose.inverse_transform_vector(pb - pa);
+                let p = project(&a.shape.geom, local)?;
                 let n = a.pose.transform_vector(p.normal);
-                (pb - n * p.signed, pb, p.signed, n, pb)
+                (pb - n * p.signed, pb, p.signed, n, pb, local)
             }
             (true, false) => {
-                let p = project(&b.shape.geom, b.pose.inverse_transform_vector(pa - pb))?;
+                let local = b.pose.inverse_transform_vector(pa - pb);
+                let p = project(&b.shape.geom, local)?;
                 let n = -b.pose.transform_vector(p.normal);
-                (pa, pa + n * p.signed, p.signed, n, pa)
+                (pa, pa + n * p.signed, p.signed, n, pa, local)
             }
             (false, false) => return None,
         };
@@ -121,6 +127,7 @@ impl<T: Real> Centers<T> {
             ra,
             rb,
             tol,
+            local,
         })
     }
 
@@ -172,9 +179,9 @@ impl<T: Real> Centers<T> {
     }
 
     /// The penetration query (the contact points on the contract of
-    /// [`Penetration`]).
+    /// [`Penetration`]) of the shapes `a` and `b` these centres came from.
     #[inline]
-    pub fn penetration(&self) -> Penetration<T> {
+    pub fn penetration(&self, a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration<T> {
         rec::text!("a point core: depth in closed form");
         let depth = (self.ra + self.rb - self.dc).max(T::ZERO);
         settle(Penetration {
@@ -187,6 +194,32 @@ impl<T: Real> Centers<T> {
             intersecting: !self.apart(),
             iterations: 1,
             status: Status::Converged,
+            normal_within: aim::bound(self.normal_within(a, b)),
         })
+    }
+
+    /// The bound on the normal's angle from every direction of least depth
+    /// (see `aim`): rounding over the distance between the centres, or over
+    /// a point core's distance from the other's boundary and axis
+    /// ([`project::normal_within`](super::project::normal_within)).
+    fn normal_within(&self, a: &Placed<'_, T>, b: &Placed<'_, T>) -> f64 {
+        let (pa, pb) = (a.pose.position, b.pose.position);
+        // |pa| + |pb| ≤ √(2 (|pa|² + |pb|²)): one root.
+        let reach = (T::TWO * (pa.length_squared() + pb.length_squared())).sqrt();
+        let round =
+            8.0 * T::EPSILON.to_f64() * (reach + a.shape.scale() + b.shape.scale()).to_f64();
+        let core = match (point(a.shape), point(b.shape)) {
+            (false, true) => a.shape,
+            (true, false) => b.shape,
+            _ => {
+                let d = self.dc.to_f64();
+                return if d > 2.0 * round {
+                    4.0 * round / d
+                } else {
+                    aim::NONE
+                };
+            }
+        };
+        normal_within(&core.geom, self.local, round).unwrap_or(aim::NONE)
     }
 }

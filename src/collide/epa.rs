@@ -36,6 +36,7 @@
 //! [`Status::Degenerate`] and a depth that is a valid upper bound.
 
 use super::Status;
+use super::aim;
 use super::contact;
 use super::cso::Cso;
 use super::gjk;
@@ -117,6 +118,15 @@ pub struct Penetration<T: Real> {
     pub iterations: u32,
     /// How the iteration ended.
     pub status: Status,
+    /// A certified bound, in radians, on the angle between `normal` and
+    /// every direction of least depth (when apart, the closest points'
+    /// direction): the normal is unique and within it where it is small.
+    /// `π` where the answer proves nothing about its normal: two directions
+    /// tie (a box centred in a box), a flat contact, MPR's own search. EPA
+    /// takes it from its polytope (the module `aim`): on polytope cores
+    /// rounding over the contact face's width; on curved cores about
+    /// `√(2 · gap / depth)` of its depth bracket.
+    pub normal_within: T,
 }
 
 impl<T: Real> Penetration<T> {
@@ -134,6 +144,7 @@ impl<T: Real> Penetration<T> {
             intersecting: false,
             iterations: 0,
             status: Status::InvalidInput,
+            normal_within: nan,
         }
     }
 }
@@ -149,7 +160,7 @@ pub fn penetration<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>) -> Penetration
     let out = (|| {
         rec::shapes!(a, b);
         if let Some(c) = gjk::Centers::of(a, b) {
-            return c.penetration();
+            return c.penetration(a, b);
         }
         let cso = Cso::new(a, b);
         if let Some(p) = box_box(&cso) {
@@ -220,6 +231,11 @@ fn boxes_if_degenerate<T: Real>(cso: &Cso<'_, T>, p: Penetration<T>) -> Penetrat
         lower_bound: p.lower_bound.min(depth),
         upper_bound: depth,
         iterations: p.iterations + 1 + used,
+        normal_within: aim::bound(sat::box_box_normal_within(
+            (ha, hb, axes, cso.offset()),
+            n,
+            -overlap,
+        )),
         // The tighter upper bound may close the bracket.
         status: if depth - p.lower_bound.min(depth) <= rel_tol::<T>() * cso.scale {
             Status::Converged
@@ -238,6 +254,7 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
     let (ha, hb, axes) = cso.boxes()?;
     let tol = gjk::rel_tol::<T>() * cso.scale;
     let c = sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
+    let within = sat::box_box_normal_within((ha, hb, axes, cso.offset()), c.normal, c.sep);
     let r = cso.radius();
     if (c.sep - r - tol).abs() <= tol {
         return None;
@@ -262,6 +279,7 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
         intersecting: !apart,
         iterations: 0,
         status: Status::Converged,
+        normal_within: aim::bound(within),
     })
 }
 
@@ -345,6 +363,7 @@ fn epa_after<T: Real>(
             intersecting: !apart,
             iterations: core.iterations + sep.evaluations + 1,
             status: held(core.status, upper - lower, cso),
+            normal_within: aim::witnessed(sep.witness),
         };
     }
     let mut e = expand(cso, simplex, (ca, cb));
@@ -378,6 +397,7 @@ fn epa_after<T: Real>(
         intersecting: true,
         iterations: core.iterations + e.iterations,
         status,
+        normal_within: e.normal_within,
     }
 }
 
@@ -402,6 +422,7 @@ fn shallower<T: Real>(
     let depth = n.dot(cso.support(n).w);
     if depth < e.depth {
         rec::text!("epa: the distance polish's normal is shallower, {depth:?}");
+        e.normal_within = aim::moved(e.normal_within, e.normal, n);
         (e.depth, e.normal) = (depth.max(T::ZERO), n);
         (e.point_a, e.point_b) = (sep.a, sep.b);
     }
@@ -426,6 +447,8 @@ struct Expanded<T: Real> {
     point_b: V3<T>,
     iterations: u32,
     status: Status,
+    /// See [`Penetration::normal_within`].
+    normal_within: T,
 }
 
 /// EPA's answer where its start stayed flat (GJK's simplex in the CSO's
@@ -460,6 +483,7 @@ fn flat<T: Real>(
         point_a,
         point_b,
         iterations: p.evaluations,
+        normal_within: aim::bound(aim::NONE),
         // (A start that could not close its polytope may be deep.)
         status: if depth <= tol {
             Status::Converged
@@ -488,6 +512,8 @@ fn expand<T: Real>(
     let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
     let curved = cso.curved();
     let mut exact_until = MAX_ITERS;
+    // An expansion or the ring broke the polytope: it certifies no normal.
+    let mut broken = false;
     // One check of the recorder per query, as in GJK's loop.
     let recording = rec::ENABLED && rec::is_on();
     while iterations < MAX_ITERS {
@@ -522,7 +548,9 @@ fn expand<T: Real>(
             }
             exact_until = exact_until.min(iterations + 16);
         }
-        if poly.verts.iter().any(|v| v.w == p.w) || !poly.expand(f, p) {
+        let known = poly.verts.iter().any(|v| v.w == p.w);
+        if known || !poly.expand(f, p) {
+            broken = !known;
             if status != Status::Converged {
                 status = Status::Degenerate;
             }
@@ -539,6 +567,7 @@ fn expand<T: Real>(
             point_b: fallback.1,
             iterations,
             status: Status::Degenerate,
+            normal_within: aim::bound(aim::NONE),
         };
     };
     // The polytope is whole unless an expansion broke it.
@@ -548,6 +577,7 @@ fn expand<T: Real>(
         // A curved minimum: the best face's normal is only ~√gap accurate.
         let p = polished(cso, &mut poly, (depth, lower, normal), whole, tol);
         iterations += p.evaluations;
+        broken |= p.broken;
         (depth, normal, lower) = (p.depth, p.normal, p.lower);
         if let Some((a, b)) = p.witnesses {
             (point_a, point_b) = (a, b);
@@ -555,6 +585,11 @@ fn expand<T: Real>(
     }
     let on = (&*poly, face, normal, depth, tol);
     iterations += on_features(cso, on, (&mut point_a, &mut point_b));
+    // A broken polytope's points are still the CSO's (the second fact).
+    // Support points are B's turned into A's frame: a few ulps of its
+    // offset and size.
+    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
+    let normal_within = aim::polytope(&poly, normal, depth, rounding, !broken);
     poly.recycle();
     if status != Status::Converged && depth - lower <= tol {
         // The bounds meet the tolerance: after a polish and its ring, or
@@ -572,6 +607,7 @@ fn expand<T: Real>(
         point_b: point_b - normal * (slack * T::HALF),
         iterations,
         status,
+        normal_within,
     }
 }
 
@@ -598,6 +634,8 @@ struct Polished<T: Real> {
     lower: T,
     witnesses: Option<(V3<T>, V3<T>)>,
     evaluations: u32,
+    /// The ring broke the polytope.
+    broken: bool,
 }
 
 /// Polishes EPA's best normal on the supports and, when the polytope is
@@ -612,7 +650,10 @@ fn polished<T: Real>(
 ) -> Polished<T> {
     let (mut out, at) = refined(cso, (depth, lower, normal), tol);
     if whole && out.depth - lower > tol {
-        out.lower = lower.max(ring_bound(cso, poly, at, out.normal, tol));
+        match ring_bound(cso, poly, at, out.normal, tol) {
+            Some(ring) => out.lower = lower.max(ring),
+            None => out.broken = true,
+        }
     }
     out
 }
@@ -647,6 +688,7 @@ fn refined<T: Real>(
         lower,
         witnesses: None,
         evaluations: found.evaluations,
+        broken: false,
     };
     if found.depth <= depth + slack(cso.scale) {
         (out.depth, out.normal) = (found.depth, found.normal);
@@ -662,24 +704,20 @@ fn refined<T: Real>(
 
 /// The polytope's lower bound after adding the polished support point and
 /// a ring of support points around `normal` (faces near a curved minimum
-/// become small enough to meet `tol`); `T::ZERO` if the polytope breaks.
+/// become small enough to meet `tol`); `None` if the polytope breaks.
 fn ring_bound<T: Real>(
     cso: &Cso<'_, T>,
     poly: &mut Polytope<T>,
     at: CsoPoint<T>,
     normal: V3<T>,
     tol: T,
-) -> T {
+) -> Option<T> {
     let alpha = (tol / cso.scale).sqrt();
-    if poly.add(at).is_none() {
-        return T::ZERO;
-    }
+    poly.add(at)?;
     for d in ring(normal, alpha) {
-        if poly.add(cso.support(d)).is_none() {
-            return T::ZERO;
-        }
+        poly.add(cso.support(d))?;
     }
     let lower = poly.nearest().unwrap_or(T::ZERO).max(T::ZERO);
     rec::value!("epa lower bound", lower);
-    lower
+    Some(lower)
 }

@@ -5,6 +5,7 @@
 //! distance witnesses and normals polished on the support features
 //! (`witness`, over `feature`); closed forms for a point core against a point, segment, box, cylinder or cone (`centers`, `project`).
 
+mod aim;
 mod answer;
 mod boxes;
 mod centers;

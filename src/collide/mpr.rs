@@ -480,6 +480,8 @@ fn searched<T: Real>(a: &Placed<'_, T>, b: &Placed<'_, T>, search: Search) -> Pe
             intersecting: false,
             iterations: r.iterations,
             status: r.status,
+            // A separating axis, not the closest points' direction.
+            normal_within: super::aim::bound(super::aim::NONE),
         },
         Origin::Inside { portal, normal } => {
             let scale = a.shape.scale().max(b.shape.scale());
@@ -565,10 +567,13 @@ fn confirmed<T: Real>(
     } else {
         Status::LocalMinimum
     };
+    // EPA's normal bound holds for MPR's normal, widened by their angle.
+    let within = super::aim::moved(e.normal_within, e.normal, m.normal);
     Penetration {
         lower_bound: lower,
         iterations,
         status,
+        normal_within: m.normal_within.min(within),
         ..m
     }
 }

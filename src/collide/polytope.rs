@@ -180,6 +180,16 @@ impl<T: Real> Polytope<T> {
         best
     }
 
+    /// The live faces whose plane is at most `limit` from the origin.
+    pub(super) fn within(&self, limit: T) -> impl Iterator<Item = usize> + '_ {
+        // Removed faces' distance is `T::MAX`: above any limit.
+        self.dist
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &d)| d <= limit)
+            .map(|(i, _)| i)
+    }
+
     /// Adds face `f`.
     fn push_face(&mut self, f: Face<T>) {
         self.dist.push(f.d);

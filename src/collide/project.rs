@@ -255,6 +255,164 @@ fn triangle<T: Real>(h: T, r: T, p: [T; 2]) -> ([T; 2], [T; 2], T) {
     outside_2d(p, q)
 }
 
+/// A bound on the angle between the normal [`project`] gives at `p` (the
+/// core's frame, known to within `round`) and every direction of least
+/// distance between `p` and the core's boundary: outside, the one towards
+/// the nearest point; inside, the nearest faces' normals. `aim::NONE`
+/// where two features tie within rounding (a point at a box's centre), `p`
+/// is within it of the boundary from outside (no direction), or of the
+/// axis where the radial direction is the normal. `None` where [`project`]
+/// does not apply.
+pub(crate) fn normal_within<T: Real>(geom: &Geom<T>, p: V3<T>, round: f64) -> Option<f64> {
+    let b = Bounds {
+        p: glam::DVec3::from_array(p.to_f64()),
+        round,
+        tiny: 8.0 * T::EPSILON.to_f64(),
+    };
+    let bound = match geom {
+        Geom::Box { half_extents } => {
+            b.cuboid(glam::DVec3::from_array(half_extents.to_f64()).abs())
+        }
+        Geom::Capsule { half_height, .. } => {
+            let hh = half_height.to_f64();
+            b.through((b.p - glam::DVec3::new(0.0, b.p.y.clamp(-hh, hh), 0.0)).length())
+        }
+        Geom::Cylinder {
+            half_height,
+            radius,
+        } => b.cylinder(half_height.to_f64(), radius.to_f64()),
+        Geom::Cone {
+            half_height,
+            radius,
+        } => {
+            let (hh, r) = (half_height.to_f64(), radius.to_f64());
+            if hh <= 0.0 && r <= 0.0 {
+                return None;
+            }
+            b.cone(hh, r)
+        }
+        Geom::Point | Geom::Sphere { .. } | Geom::Hull(_) => return None,
+    };
+    Some(bound.min(super::aim::NONE))
+}
+
+/// [`normal_within`]'s point and roundings.
+struct Bounds {
+    /// The point, in the core's frame.
+    p: glam::DVec3,
+    /// How far it may be off.
+    round: f64,
+    /// The rounding of a normal that is an axis or a formula's constant.
+    tiny: f64,
+}
+
+impl Bounds {
+    /// A direction through two points `d` apart, each off by `round`.
+    fn through(&self, d: f64) -> f64 {
+        if d > 2.0 * self.round {
+            4.0 * self.round / d
+        } else {
+            super::aim::NONE
+        }
+    }
+
+    /// The radial direction at `rho` from the axis turns a normal by its
+    /// radial share `n_rho`.
+    fn azimuth(&self, n_rho: f64, rho: f64) -> f64 {
+        if n_rho.abs() <= self.tiny {
+            0.0
+        } else if rho > 2.0 * self.round {
+            2.0 * self.round / rho
+        } else {
+            super::aim::NONE
+        }
+    }
+
+    /// Whether two distances tie within rounding.
+    fn tie(&self, x: f64, y: f64) -> bool {
+        (x - y).abs() <= 2.0 * self.round
+    }
+
+    /// The distance from the axis.
+    fn rho(&self) -> f64 {
+        (self.p.x * self.p.x + self.p.z * self.p.z).sqrt()
+    }
+
+    /// A box of half extents `h`.
+    fn cuboid(&self, h: glam::DVec3) -> f64 {
+        let (p, round) = (self.p, self.round);
+        let g = p.abs() - h;
+        let k = (0..3).fold(0, |b, k| if g[k] > g[b] { k } else { b });
+        let mut rest = (0..3).filter(|&j| j != k).map(|j| g[j]);
+        if g[k] > 0.0 {
+            // Outside: on a face's region the normal is its axis.
+            if g[k] > round && rest.all(|x| x < -round) {
+                self.tiny
+            } else {
+                self.through((p - p.clamp(-h, h)).length())
+            }
+        } else if rest.any(|x| self.tie(x, g[k])) || p[k].abs() <= round {
+            super::aim::NONE
+        } else {
+            self.tiny
+        }
+    }
+
+    /// A cylinder of half height `hh` and radius `r`.
+    fn cylinder(&self, hh: f64, r: f64) -> f64 {
+        let (rho, round) = (self.rho(), self.round);
+        let (side, cap) = (r - rho, hh - self.p.y.abs());
+        if side < 0.0 || cap < 0.0 {
+            if side < -round && cap > round {
+                self.azimuth(1.0, rho)
+            } else if cap < -round && side > round {
+                self.tiny
+            } else {
+                let (dr, dy) = ((rho - r).max(0.0), (self.p.y.abs() - hh).max(0.0));
+                let d = (dr * dr + dy * dy).sqrt();
+                self.through(d) + self.azimuth(dr / d, rho)
+            }
+        } else if self.tie(side, cap) {
+            super::aim::NONE
+        } else if side < cap {
+            self.azimuth(1.0, rho)
+        } else if self.p.y.abs() <= round {
+            super::aim::NONE
+        } else {
+            self.tiny
+        }
+    }
+
+    /// A cone of half height `hh` and base radius `r`.
+    fn cone(&self, hh: f64, r: f64) -> f64 {
+        let (p, rho, round) = (self.p, self.rho(), self.round);
+        let len = (4.0 * hh * hh + r * r).sqrt();
+        let ns = [2.0 * hh / len, r / len];
+        let slant = (2.0 * hh * rho + r * p.y - hh * r) / len;
+        let base = -hh - p.y;
+        let (_, n, d) = triangle(hh, r, [rho, p.y]);
+        if d > 0.0 {
+            // Outside: the slant's or the base's own normal on their
+            // regions (the foot inside the edge by more than rounding).
+            let t = (rho * r - 2.0 * hh * (p.y - hh)) / (len * len);
+            let margin = round / len;
+            if slant > round && t > margin && t < 1.0 - margin && n == ns {
+                self.azimuth(ns[0], rho)
+            } else if base > round && rho < r - round && n == [0.0, -1.0] {
+                self.tiny
+            } else {
+                self.through(d) + self.azimuth(n[0], rho)
+            }
+        } else if self.tie(slant, base) {
+            super::aim::NONE
+        } else if slant > base {
+            self.azimuth(ns[0], rho)
+        } else {
+            self.tiny
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -364,5 +364,7 @@ pub(crate) fn search<T: Real>(
         intersecting: true,
         iterations: walk.evaluations,
         status,
+        // The search's certificate bounds the depth, not the normal.
+        normal_within: crate::collide::aim::bound(crate::collide::aim::NONE),
     })
 }

@@ -150,15 +150,41 @@ fn min_contact_cross<T: Real>() -> T {
 /// The axis of largest signed separation of box A (half extents `ha`, at
 /// the origin, axis-aligned) and box B (half extents `hs`, unit axes
 /// `axes_b`, centre `t`, in A's frame): the separation, the axis (`None` with
-/// parallel edges) and whether it points from B towards A. With B's axes as
-/// the columns of a matrix `r`, every projection is a few products of its
-/// entries (Gottschalk's OBB test): no vector arithmetic per axis.
+/// parallel edges) and whether it points from B towards A.
 fn best_axis<T: Real>(
     ha: V3<T>,
     hs: [T; 3],
     axes_b: [V3<T>; 3],
     t: V3<T>,
 ) -> (T, Option<Axis>, bool) {
+    let mut best = (-T::MAX, Axis::FaceA(0), false);
+    let min_cross = min_contact_cross::<T>();
+    let mut parallel = false;
+    each_axis(ha, hs, axes_b, t, |s, axis, tl, len| {
+        if len < min_cross {
+            parallel = true;
+        } else if s > best.0 {
+            best = (s, axis, tl < T::ZERO);
+        }
+    });
+    (best.0, (!parallel).then_some(best.1), best.2)
+}
+
+/// Calls `f` for each of the 15 axes of the boxes (as [`best_axis`] takes
+/// them) with its signed separation along the better of its two senses,
+/// the axis, the projection of `t` on it (its sign the sense: negative
+/// from B towards A) and the unscaled axis's length (1 but for edge
+/// pairs, the sine of their angle). With B's axes as the columns of a
+/// matrix `r`, every projection is a few products of its entries
+/// (Gottschalk's OBB test): no vector arithmetic per axis.
+#[inline]
+fn each_axis<T: Real>(
+    ha: V3<T>,
+    hs: [T; 3],
+    axes_b: [V3<T>; 3],
+    t: V3<T>,
+    mut f: impl FnMut(T, Axis, T, T),
+) {
     let [b0, b1, b2] = axes_b;
     let r = [
         [b0.x(), b1.x(), b2.x()],
@@ -167,38 +193,32 @@ fn best_axis<T: Real>(
     ];
     let ar = r.map(|row| row.map(Real::abs));
     let (tv, has) = ([t.x(), t.y(), t.z()], [ha.x(), ha.y(), ha.z()]);
-    let mut best = (-T::MAX, Axis::FaceA(0), false);
-    let mut keep = |s: T, axis: Axis, tl: T| {
-        if s > best.0 {
-            best = (s, axis, tl < T::ZERO);
-        }
-    };
     for i in 0..3 {
         let rb = hs[0] * ar[i][0] + hs[1] * ar[i][1] + hs[2] * ar[i][2];
-        keep(tv[i].abs() - has[i] - rb, Axis::FaceA(i), tv[i]);
+        f(tv[i].abs() - has[i] - rb, Axis::FaceA(i), tv[i], T::ONE);
     }
     for j in 0..3 {
         let tl = tv[0] * r[0][j] + tv[1] * r[1][j] + tv[2] * r[2][j];
         let ra = has[0] * ar[0][j] + has[1] * ar[1][j] + has[2] * ar[2][j];
-        keep(tl.abs() - ra - hs[j], Axis::FaceB(j), tl);
+        f(tl.abs() - ra - hs[j], Axis::FaceB(j), tl, T::ONE);
     }
-    let min_cross = min_contact_cross::<T>();
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
         for j in 0..3 {
             let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             // e_i × b_j has components −r[i2][j] (at i1) and r[i1][j] (at i2).
             let len = (r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j]).sqrt();
-            if len < min_cross {
-                return (best.0, None, best.2);
-            }
             let tl = tv[i2] * r[i1][j] - tv[i1] * r[i2][j];
             let ra = has[i1] * ar[i2][j] + has[i2] * ar[i1][j];
             let rb = hs[j1] * ar[i][j2] + hs[j2] * ar[i][j1];
-            keep((tl.abs() - ra - rb) / len, Axis::Edge(i, j), tl);
+            let s = if len > T::ZERO {
+                (tl.abs() - ra - rb) / len
+            } else {
+                -T::MAX
+            };
+            f(s, Axis::Edge(i, j), tl, len);
         }
     }
-    (best.0, Some(best.1), best.2)
 }
 
 /// The separation of the boxes along unit axis `n` (from A towards B).
@@ -431,6 +451,60 @@ pub(crate) fn box_box_contact<T: Real>(
         }
         None => None,
     }
+}
+
+/// A bound on the angle between the unit axis `n` of the boxes' least
+/// overlap (`sep < 0`, as [`box_box_contact`] found it; boxes as there)
+/// and every direction of least depth: those are among the 15 axes (the
+/// CSO's face normals), so the widest angle from `n` to an axis whose
+/// separation is within rounding of `sep`, plus the axes' own rounding.
+/// Boxes apart (`sep > 0`) have one closest direction; `n` is it to the
+/// rounding of the points over their gap. See `aim`.
+pub(crate) fn box_box_normal_within<T: Real>(
+    (ha, hb, axes_b, t): (V3<T>, V3<T>, [V3<T>; 3], V3<T>),
+    n: V3<T>,
+    sep: T,
+) -> f64 {
+    use super::aim::{angle, wide};
+    let (ha, hb) = (ha.abs(), hb.abs());
+    let hs = [hb.x(), hb.y(), hb.z()];
+    let size = (t.length() + ha.x() + ha.y() + ha.z() + hs[0] + hs[1] + hs[2]).to_f64();
+    let eps = T::EPSILON.to_f64();
+    let round = 64.0 * eps * size;
+    if sep > T::ZERO {
+        return 4.0 * round / sep.to_f64() + 8.0 * eps;
+    }
+    let (best, nw) = (sep.to_f64(), wide::<T>(n));
+    let axes_a = [V3::<T>::X, V3::<T>::Y, V3::<T>::Z];
+    let mut worst: f64 = 0.0;
+    each_axis(ha, hs, axes_b, t, |s, axis, tl, len| {
+        let (s, tl, len) = (s.to_f64(), tl.to_f64(), len.to_f64());
+        // Parallel edges make no face of the CSO of their own; a nearly
+        // parallel pair's axis turns by ε over its length, its separation
+        // by that times the size.
+        if len <= 1e3 * eps {
+            return;
+        }
+        let slack = 2.0 * round + 8.0 * eps * size / len;
+        let other = s - 2.0 * tl.abs() / len;
+        if s < best - slack && other < best - slack {
+            return;
+        }
+        let l = match axis {
+            Axis::FaceA(i) => wide::<T>(axes_a[i]),
+            Axis::FaceB(j) => wide::<T>(axes_b[j]),
+            Axis::Edge(i, j) => wide::<T>(axes_a[i]).cross(wide::<T>(axes_b[j])) / len,
+        };
+        let l = if tl < 0.0 { -l } else { l };
+        let turn = 8.0 * eps / len;
+        if s >= best - slack {
+            worst = worst.max(angle(nw, l) + turn);
+        }
+        if other >= best - slack {
+            worst = worst.max(angle(nw, -l) + turn);
+        }
+    });
+    worst
 }
 
 /// `x` clamped to `[−h, h]`.

@@ -10,6 +10,7 @@
 //! of that height under the support plane, whole).
 
 use super::Status;
+use super::aim;
 use super::contact;
 use super::cso::Cso;
 use super::epa::{Penetration, held, rel_tol};
@@ -27,8 +28,9 @@ const SET_POINTS: usize = 12;
 const CANDIDATES: u32 = 512;
 
 /// The most support evaluations the face search makes: its candidate
-/// normals, then the contact points' (`contact::pair`).
-pub(crate) const MAX_EVALUATIONS: u32 = CANDIDATES + 1 + contact::MAX_SUPPORTS;
+/// normals, the support behind the origin that bounds the normal, then the
+/// contact points' (`contact::pair`).
+pub(crate) const MAX_EVALUATIONS: u32 = CANDIDATES + 2 + contact::MAX_SUPPORTS;
 
 /// EPA's answer `p`, or a shallower one (see the module) where `p` is
 /// within twice EPA's tolerance; the lower bound is the larger of the two
@@ -57,6 +59,7 @@ pub(crate) fn checked<T: Real>(
                 lower_bound: lower,
                 iterations: p.iterations + m.iterations,
                 status: held(Status::Converged, m.depth - lower, cso),
+                normal_within: aim::moved(p.normal_within, p.normal, m.normal),
                 ..m
             }
         }
@@ -68,13 +71,19 @@ pub(crate) fn checked<T: Real>(
     };
     let n = cso.pose_a.inverse_transform_vector(p.normal);
     let r = cso.radius();
-    if let Some(f) = set_faces(cso, n, p.depth - r, tol) {
+    let (face, within) = set_faces(cso, n, p.depth - r, tol);
+    p.normal_within = p.normal_within.min(within);
+    // (The support behind the origin; a face's evaluations count it.)
+    p.iterations += u32::from(face.is_none());
+    if let Some(f) = face {
         let depth = (f.depth + r).max(T::ZERO);
         rec::text!("shallow: a face of the support sets is shallower, {depth:?}");
         let lower = p.lower_bound.min(depth);
+        let normal = cso.world_vector(f.normal);
         p = Penetration {
             depth,
-            normal: cso.world_vector(f.normal),
+            normal,
+            normal_within: f.within.min(aim::moved(p.normal_within, p.normal, normal)),
             point_a: cso.world_point(f.a + f.normal * cso.radius_a),
             point_b: cso.world_point(f.b - f.normal * cso.radius_b),
             lower_bound: lower,
@@ -95,6 +104,8 @@ struct Face<T: Real> {
     a: V3<T>,
     b: V3<T>,
     evaluations: u32,
+    /// The bound the sets give the normal (see `Penetration::normal_within`).
+    within: T,
 }
 
 /// The least support-plane depth over the normals the support sets at `n`
@@ -103,8 +114,9 @@ struct Face<T: Real> {
 /// to its rounding) and their edge pairs, the sets taken within `tol` of
 /// the support planes (a side whose set is a curved rim's, or has more than
 /// [`SET_POINTS`] points, adds none). Returned where it is below `depth` by
-/// more than rounding. `depth` is the cores' along `n`.
-fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Face<T>> {
+/// more than rounding. `depth` is the cores' along `n`. With it the bound
+/// the sets give the final normal (`c`'s, or `n`'s where none is shallower).
+fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> (Option<Face<T>>, T) {
     // A curved side (a rim in the band) has no finite set: the other's
     // faces alone.
     let sa = corners_within(cso.shape_a(), n, tol).unwrap_or_default();
@@ -143,25 +155,39 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> Option<Fa
             }
         }
     }
-    let (h, c) = best?;
-    // Shallower, and not a direction separating the shapes, radii
-    // included (GJK's verdict stands).
-    if h >= depth - noise || h + cso.radius() < -noise {
-        return None;
-    }
+    // The sets' pairs are CSO points: under a face, a disc; with the
+    // support behind the origin they bound its normal (`aim`).
+    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
+    let sets_bound = |c: V3<T>, h: T| {
+        let behind = cso.support(-c).w;
+        let pairs = sa
+            .iter()
+            .flat_map(|&p| sb.iter().map(move |&q| p - cso.b_point(q)));
+        aim::points(pairs.chain(std::iter::once(behind)), c, h, rounding)
+    };
+    let Some((h, c)) = best.filter(|&(h, _)| {
+        // Shallower, and not a direction separating the shapes, radii
+        // included (GJK's verdict stands).
+        h < depth - noise && h + cso.radius() >= -noise
+    }) else {
+        return (None, sets_bound(n, depth));
+    };
     // The contact points: a convex combination of support points at `c`
     // whose difference is `h·c` (on the support features; two support
     // points alone are a face's width apart on parallel faces, and their
     // midpoint off both shapes: f32 boxes, 0.068).
     let p = cso.support(c);
     let ((a, b), used) = contact::pair(&|d| cso.support(d), (c, h), (p.a, p.b), &[], tol);
-    Some(Face {
+    let within = sets_bound(c, h);
+    let face = Face {
         depth: h,
         normal: c,
         a,
         b,
-        evaluations: evaluations + 1 + used,
-    })
+        evaluations: evaluations + 2 + used,
+        within,
+    };
+    (Some(face), within)
 }
 
 /// Calls `f` with the unit outward normal of every plane through three

@@ -62,6 +62,11 @@ pub struct SignedDistance<T: Real> {
     /// When apart: how far the witnesses and normal can be trusted (the
     /// distance query's [`Witness`]); `None` when the penetration answered.
     pub witness: Option<Witness>,
+    /// A certified bound, in radians, on the angle between `normal` and the
+    /// exact one: the penetration's [`normal_within`](Penetration::normal_within)
+    /// when overlapping; when apart the normal tolerance (1e-7 rad in f64,
+    /// 1e-3 in f32) where the witness is `Unique`, else `π` (no bound).
+    pub normal_within: T,
 }
 
 /// The signed distance of `a` and `b`, overlapping pairs answered by EPA.
@@ -96,7 +101,7 @@ pub fn signed_distance_with<T: Real>(
                 return apart(&d);
             }
             rec::text!("signed distance: overlapping or touching, the penetration answers");
-            return overlapping(&d, &c.penetration());
+            return overlapping(&d, &c.penetration(a, b));
         }
         let mut simplex = Simplex::new();
         let (d, kept) = gjk::distance_keeping(a, b, &mut simplex);
@@ -126,6 +131,7 @@ impl<T: Real> SignedDistance<T> {
         let d = gjk::Distance::<T>::invalid();
         SignedDistance {
             witness: None,
+            normal_within: d.distance,
             ..apart(&d)
         }
     }
@@ -145,6 +151,7 @@ fn apart<T: Real>(d: &gjk::Distance<T>) -> SignedDistance<T> {
         iterations: d.iterations,
         status: d.status,
         witness: Some(d.witness),
+        normal_within: super::aim::witnessed(d.witness),
     }
 }
 
@@ -164,5 +171,6 @@ fn overlapping<T: Real>(d: &gjk::Distance<T>, p: &Penetration<T>) -> SignedDista
         iterations: d.iterations + p.iterations,
         status: p.status,
         witness: None,
+        normal_within: p.normal_within,
     }
 }

@@ -80,6 +80,11 @@ pub enum Outcome {
         bounds: Option<[f64; 2]>,
         /// Whether they overlap or touch.
         intersecting: bool,
+        /// A certified bound (radians) on the angle between `normal` and
+        /// every direction of least depth; π when nothing bounds it (see
+        /// `epa::Penetration::normal_within`). Absent in older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        normal_within: Option<f64>,
     },
     /// Signed distance (`"query": "signed_distance"`).
     #[serde(rename = "signed_distance")]
@@ -102,6 +107,11 @@ pub enum Outcome {
         /// `Witness`). Absent when overlapping and in older answers.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         witness: Option<Witness>,
+        /// A certified bound (radians) on the normal's angle from the exact
+        /// one (see `signed::SignedDistance::normal_within`). Absent in
+        /// older answers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        normal_within: Option<f64>,
     },
     /// Sweep.
     Sweep {
@@ -159,6 +169,7 @@ impl Outcome {
             bounds: [s.lower_bound.to_f64(), s.upper_bound.to_f64()],
             intersecting: s.intersecting,
             witness: s.witness,
+            normal_within: Some(s.normal_within.to_f64()),
         }
     }
 }
@@ -293,6 +304,7 @@ impl<T: Real> Prepared<T> {
                     point_b: v(p.point_b),
                     bounds: Some([p.lower_bound.to_f64(), p.upper_bound.to_f64()]),
                     intersecting: p.intersecting,
+                    normal_within: Some(p.normal_within.to_f64()),
                 };
                 (o, p.iterations, p.status)
             }

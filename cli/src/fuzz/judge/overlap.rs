@@ -5,7 +5,7 @@ use super::{Judge, f32_vs_f64, nums, run, touching, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::Status;
-use cspace::model::{Algorithm, Answer, Precision, Query, QueryKind};
+use cspace::model::{Algorithm, Answer, Outcome, Precision, Query, QueryKind};
 
 /// Judges an intersect case (GJK and MPR).
 pub(super) fn intersect(j: &mut Judge<'_>, rng: &mut Rng) {
@@ -204,6 +204,7 @@ pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
             false,
         );
     } else if en.intersecting {
+        normals_within(j, (&e, &m), (en.normal, mn.normal));
         let md = mn.value;
         j.check(
             "mpr-vs-epa",
@@ -232,4 +233,38 @@ pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
         );
     }
     f32_vs_f64(j, &e, Algorithm::Epa, "depth");
+}
+
+/// EPA's and MPR's normals each lie within their `normal_within` of every
+/// direction of least depth, so within the sum of the two of each other
+/// (`normal-within`; the bounds are certificates, not estimates).
+fn normals_within(j: &mut Judge<'_>, (e, m): (&Answer, &Answer), (en, mn): ([f64; 3], [f64; 3])) {
+    let within = |a: &Answer| match a.outcome {
+        Outcome::Penetration { normal_within, .. } => normal_within,
+        _ => None,
+    };
+    let (Some(we), Some(wm)) = (within(e), within(m)) else {
+        return;
+    };
+    let (en, mn) = (geom::normalize(en), geom::normalize(mn));
+    let off = geom::norm(geom::cross(en, mn)).atan2(geom::dot(en, mn));
+    // The normals' own rounding in their precision.
+    let round = match j.q.precision {
+        Precision::F64 => 8.0 * f64::EPSILON,
+        Precision::F32 => 8.0 * f64::from(f32::EPSILON),
+    };
+    j.check(
+        "normal-within",
+        off - we - wm,
+        round,
+        with(j.q, Algorithm::Mpr),
+        Some(with(j.q, Algorithm::Epa)),
+        None,
+        || {
+            format!(
+                "epa's and mpr's normals are {off:e} rad apart, claimed within {we:e} and {wm:e}"
+            )
+        },
+        false,
+    );
 }
