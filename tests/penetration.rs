@@ -1083,9 +1083,15 @@ fn normal_within_bounds_the_exact_normal() {
     println!("pressed into plates: {plates:#?}");
     // The separating axis test and the closed forms know their candidates;
     // EPA on a face of the CSO bounds it by rounding over the face's width.
-    for (k, c) in boxes.iter().chain(&points).enumerate() {
+    for (k, c) in boxes.iter().chain(&points[..1]).enumerate() {
         assert!(c.certified == c.cases, "{k}: {c:?}");
     }
+    // In f32 a point within ~1e-5 of a cylinder's or cone's axis has a
+    // radial direction rounded by more than 1e-3.
+    assert!(
+        points[1].certified * 100 >= points[1].cases * 99,
+        "{points:?}"
+    );
     // A sphere's centre within rounding of a core leaves its direction
     // open: in f64 one case of 800 (t ≥ 1e-6 of the size).
     assert!(

@@ -203,9 +203,10 @@ impl<T: Real> Centers<T> {
     /// a point core's distance from the other's boundary and axis
     /// ([`project::normal_within`](super::project::normal_within)).
     fn normal_within(&self, a: &Placed<'_, T>, b: &Placed<'_, T>) -> f64 {
-        let (pa, pb) = (a.pose.position, b.pose.position);
-        // |pa| + |pb| ≤ √(2 (|pa|² + |pb|²)): one root.
-        let reach = (T::TWO * (pa.length_squared() + pb.length_squared())).sqrt();
+        // The positions' sizes by their 1-norms (at least their lengths;
+        // no root).
+        let ones = V3::<T>::new(T::ONE, T::ONE, T::ONE);
+        let reach = (a.pose.position.abs() + b.pose.position.abs()).dot(ones);
         let round =
             8.0 * T::EPSILON.to_f64() * (reach + a.shape.scale() + b.shape.scale()).to_f64();
         let core = match (point(a.shape), point(b.shape)) {
@@ -220,6 +221,7 @@ impl<T: Real> Centers<T> {
                 };
             }
         };
-        normal_within(&core.geom, self.local, round).unwrap_or(aim::NONE)
+        let dist = self.dc.abs().to_f64();
+        normal_within(&core.geom, self.local, (dist, round)).unwrap_or(aim::NONE)
     }
 }

@@ -3,7 +3,8 @@
 //! configuration-space object they share; penetration normals polished on
 //! the supports (`polish`) and MPR's penetration search (`recast`);
 //! distance witnesses and normals polished on the support features
-//! (`witness`, over `feature`); closed forms for a point core against a point, segment, box, cylinder or cone (`centers`, `project`).
+//! (`witness`, over `feature`); closed forms for a point core against a point, segment, box, cylinder or cone (`centers`, `project`);
+//! certified bounds on penetration normals (`aim`).
 
 mod aim;
 mod answer;

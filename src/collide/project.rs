@@ -261,11 +261,17 @@ fn triangle<T: Real>(h: T, r: T, p: [T; 2]) -> ([T; 2], [T; 2], T) {
 /// the nearest point; inside, the nearest faces' normals. `aim::NONE`
 /// where two features tie within rounding (a point at a box's centre), `p`
 /// is within it of the boundary from outside (no direction), or of the
-/// axis where the radial direction is the normal. `None` where [`project`]
-/// does not apply.
-pub(crate) fn normal_within<T: Real>(geom: &Geom<T>, p: V3<T>, round: f64) -> Option<f64> {
+/// axis where the radial direction is the normal. `dist` is `p`'s
+/// distance from the boundary ([`Projection::signed`]'s size). `None` where
+/// [`project`] does not apply.
+pub(crate) fn normal_within<T: Real>(
+    geom: &Geom<T>,
+    p: V3<T>,
+    (dist, round): (f64, f64),
+) -> Option<f64> {
     let b = Bounds {
         p: glam::DVec3::from_array(p.to_f64()),
+        dist,
         round,
         tiny: 8.0 * T::EPSILON.to_f64(),
     };
@@ -273,10 +279,7 @@ pub(crate) fn normal_within<T: Real>(geom: &Geom<T>, p: V3<T>, round: f64) -> Op
         Geom::Box { half_extents } => {
             b.cuboid(glam::DVec3::from_array(half_extents.to_f64()).abs())
         }
-        Geom::Capsule { half_height, .. } => {
-            let hh = half_height.to_f64();
-            b.through((b.p - glam::DVec3::new(0.0, b.p.y.clamp(-hh, hh), 0.0)).length())
-        }
+        Geom::Capsule { .. } => b.through(b.dist),
         Geom::Cylinder {
             half_height,
             radius,
@@ -300,6 +303,8 @@ pub(crate) fn normal_within<T: Real>(geom: &Geom<T>, p: V3<T>, round: f64) -> Op
 struct Bounds {
     /// The point, in the core's frame.
     p: glam::DVec3,
+    /// Its distance from the boundary.
+    dist: f64,
     /// How far it may be off.
     round: f64,
     /// The rounding of a normal that is an axis or a formula's constant.
@@ -349,7 +354,7 @@ impl Bounds {
             if g[k] > round && rest.all(|x| x < -round) {
                 self.tiny
             } else {
-                self.through((p - p.clamp(-h, h)).length())
+                self.through(self.dist)
             }
         } else if rest.any(|x| self.tie(x, g[k])) || p[k].abs() <= round {
             super::aim::NONE
@@ -368,9 +373,8 @@ impl Bounds {
             } else if cap < -round && side > round {
                 self.tiny
             } else {
-                let (dr, dy) = ((rho - r).max(0.0), (self.p.y.abs() - hh).max(0.0));
-                let d = (dr * dr + dy * dy).sqrt();
-                self.through(d) + self.azimuth(dr / d, rho)
+                let dr = (rho - r).max(0.0);
+                self.through(self.dist) + self.azimuth(dr / self.dist, rho)
             }
         } else if self.tie(side, cap) {
             super::aim::NONE
