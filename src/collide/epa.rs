@@ -64,12 +64,14 @@ pub const MAX_POLISH: u32 = super::polish::MAX_EVALUATIONS + 4 + 7;
 /// The most support evaluations one [`penetration`] makes (its
 /// `iterations`): GJK, the expansions, the polish and, for an answer
 /// within twice the tolerance, MPR's search from inside and the support
-/// sets' faces (`shallow`).
+/// sets' faces (`shallow`), and the support sets' bound on a loosely
+/// bounded normal.
 pub const MAX_EVALUATIONS: u32 = gjk::MAX_ITERS
     + MAX_ITERS
     + MAX_POLISH
     + mpr::MAX_INSIDE_EVALUATIONS
-    + shallow::MAX_EVALUATIONS;
+    + shallow::MAX_EVALUATIONS
+    + shallow::SETS_EVALUATIONS;
 
 /// The relative tolerance on the depth: EPA stops when the gap between its
 /// bounds is below `REL × scale`.
@@ -124,8 +126,9 @@ pub struct Penetration<T: Real> {
     /// `π` where the answer proves nothing about its normal: two directions
     /// tie (a box centred in a box), a flat contact, MPR's own search. EPA
     /// takes it from its polytope (the module `aim`): on polytope cores
-    /// rounding over the contact face's width; on curved cores about
-    /// `√(2 · gap / depth)` of its depth bracket.
+    /// rounding over the contact face's width; on a curved minimum about
+    /// `√(2 · gap / depth)` of its depth bracket, unless a face of the
+    /// support sets lies under it (a rim or a cylinder's side on a box).
     pub normal_within: T,
 }
 
@@ -369,6 +372,12 @@ fn epa_after<T: Real>(
     let mut e = expand(cso, simplex, (ca, cb));
     if cso.curved() && dc > T::ZERO && e.depth <= rel_tol::<T>() * cso.scale {
         shallower(cso, simplex, core, &mut e);
+    }
+    if e.normal_within > witness::normal_tol::<T>() {
+        // A curved minimum: the support sets may hold a face under it.
+        let tol = rel_tol::<T>() * cso.scale;
+        let (within, used) = shallow::sets_within(cso, e.normal, e.depth, tol);
+        (e.normal_within, e.iterations) = (e.normal_within.min(within), e.iterations + used);
     }
     let normal = cso.world_vector(e.normal);
     // Cores GJK called overlapping (within its tolerance, its last point

@@ -32,6 +32,10 @@ const CANDIDATES: u32 = 512;
 /// contact points' (`contact::pair`).
 pub(crate) const MAX_EVALUATIONS: u32 = CANDIDATES + 2 + contact::MAX_SUPPORTS;
 
+/// The support evaluations of [`sets_within`]: each shape's support point
+/// and the support behind the origin.
+pub(crate) const SETS_EVALUATIONS: u32 = 3;
+
 /// EPA's answer `p`, or a shallower one (see the module) where `p` is
 /// within twice EPA's tolerance; the lower bound is the larger of the two
 /// answers' (each proven).
@@ -117,10 +121,9 @@ struct Face<T: Real> {
 /// more than rounding. `depth` is the cores' along `n`. With it the bound
 /// the sets give the final normal (`c`'s, or `n`'s where none is shallower).
 fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> (Option<Face<T>>, T) {
-    // A curved side (a rim in the band) has no finite set: the other's
-    // faces alone.
-    let sa = corners_within(cso.shape_a(), n, tol).unwrap_or_default();
-    let sb = corners_within(cso.shape_b(), cso.b_direction(-n), tol).unwrap_or_default();
+    // A curved side (a rim in the band) has no finite set: its support
+    // point alone, which makes no face or edge (the other's faces alone).
+    let (sa, sb) = sets(cso, n, tol);
     let noise = T::EPSILON * T::from_f64(64.0) * cso.scale;
     let mut evaluations = 0;
     let mut best: Option<(T, V3<T>)> = None;
@@ -155,16 +158,7 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> (Option<F
             }
         }
     }
-    // The sets' pairs are CSO points: under a face, a disc; with the
-    // support behind the origin they bound its normal (`aim`).
-    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
-    let sets_bound = |c: V3<T>, h: T| {
-        let behind = cso.support(-c).w;
-        let pairs = sa
-            .iter()
-            .flat_map(|&p| sb.iter().map(move |&q| p - cso.b_point(q)));
-        aim::points(pairs.chain(std::iter::once(behind)), c, h, rounding)
-    };
+    let sets_bound = |c: V3<T>, h: T| pairs_within(cso, (&sa, &sb), c, h);
     let Some((h, c)) = best.filter(|&(h, _)| {
         // Shallower, and not a direction separating the shapes, radii
         // included (GJK's verdict stands).
@@ -188,6 +182,44 @@ fn set_faces<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> (Option<F
         within,
     };
     (Some(face), within)
+}
+
+/// Each shape's support set at `n` (A's; B's at `−n`), local: its points
+/// within `tol` of the support plane ([`corners_within`]), or where that
+/// has none to give (a curved rim in the band, too many points) the
+/// support point alone.
+fn sets<T: Real>(cso: &Cso<'_, T>, n: V3<T>, tol: T) -> (Vec<V3<T>>, Vec<V3<T>>) {
+    let set = |shape: &Shape<T>, d: V3<T>| {
+        corners_within(shape, d, tol).unwrap_or_else(|| vec![shape.core_support(d)])
+    };
+    (
+        set(cso.shape_a(), n),
+        set(cso.shape_b(), cso.b_direction(-n)),
+    )
+}
+
+/// The bound the support sets `sa`, `sb` (local) give the core normal `c`
+/// of an answer whose core depth along it is at most `h`: their pairs'
+/// differences are CSO points, under a face a disc, and with the support
+/// behind the origin they bound the normal (`aim::points`). One support
+/// evaluation.
+fn pairs_within<T: Real>(cso: &Cso<'_, T>, (sa, sb): (&[V3<T>], &[V3<T>]), c: V3<T>, h: T) -> T {
+    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
+    let behind = cso.support(-c).w;
+    let pairs = sa
+        .iter()
+        .flat_map(|&p| sb.iter().map(move |&q| p - cso.b_point(q)));
+    aim::points(pairs.chain(std::iter::once(behind)), c, h, rounding)
+}
+
+/// The bound the support sets at the core normal `n` (A's frame) give an
+/// answer whose core depth along it is `depth`, the sets taken within `tol`
+/// of the support planes: where EPA's polytope bounds its normal only
+/// loosely (a curved minimum), a rim or a cylinder's side on a face still
+/// has the face under it. With the support evaluations made.
+pub(crate) fn sets_within<T: Real>(cso: &Cso<'_, T>, n: V3<T>, depth: T, tol: T) -> (T, u32) {
+    let (sa, sb) = sets(cso, n, tol);
+    (pairs_within(cso, (&sa, &sb), n, depth), SETS_EVALUATIONS)
 }
 
 /// Calls `f` with the unit outward normal of every plane through three
