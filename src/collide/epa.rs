@@ -257,11 +257,11 @@ fn box_box<T: Real>(cso: &Cso<'_, T>) -> Option<Penetration<T>> {
     let (ha, hb, axes) = cso.boxes()?;
     let tol = gjk::rel_tol::<T>() * cso.scale;
     let c = sat::box_box_contact(ha, hb, axes, cso.offset(), tol)?;
-    let within = sat::box_box_normal_within((ha, hb, axes, cso.offset()), c.normal, c.sep);
     let r = cso.radius();
     if (c.sep - r - tol).abs() <= tol {
         return None;
     }
+    let within = sat::box_box_normal_within((ha, hb, axes, cso.offset()), c.normal, c.sep);
     let apart = c.sep - r > tol;
     let depth = if apart {
         T::ZERO
