@@ -302,42 +302,15 @@ fn point_core_deep_inside_box_cylinder_cone_exact() {
 fn box_hulls_known_axis_normal_exact() {
     let mut rng = Rng::new(0xa815);
     for i in 0..200_usize {
-        let ha = rng.vec_in(0.3, 2.0);
-        let hb = rng.vec_in(0.3, 2.0);
-        let sum = ha + hb;
-        let axis = i % 3;
-        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
-        // Least overlap along `axis`: 5–40 % of the sum; the others 60–95 %
-        // (of their own sums, so the least may be another axis: found below).
-        let mut c = DVec3::ZERO;
-        for k in 0..3 {
-            let keep = if k == axis {
-                rng.range(0.05, 0.4)
-            } else {
-                rng.range(0.6, 0.95)
-            };
-            c[k] = sum[k]
-                * (1.0 - keep)
-                * if k == axis {
-                    sign
-                } else {
-                    rng.range(-1.0, 1.0).signum()
-                };
-        }
-        let overlaps = sum - c.abs();
-        let truth = overlaps.min_element();
-        let axis = (0..3).fold(0, |i, k| if overlaps[k] < overlaps[i] { k } else { i });
-        if (0..3).any(|k| k != axis && overlaps[k] < 1.1 * truth) {
+        let ((ha, hb, c), (n, truth), unique) = known_axis_boxes(&mut rng, i);
+        if !unique {
             continue; // no unique normal
         }
-        let sign = c[axis].signum();
         let rot = rng.rotation();
         let base = rng.unit() * rng.range(0.0, 5.0);
         let (sa, sb) = (box_hull(ha), box_hull(hb));
         let a = placed(&sa, base, rot);
         let b = placed(&sb, base + rot * c, rot);
-        let mut n = DVec3::ZERO;
-        n[axis] = sign;
         let normal = rot * n;
         for (k, p) in [epa::penetration(&a, &b), mpr::penetration(&a, &b)]
             .iter()
@@ -976,14 +949,18 @@ impl Claims {
     }
 }
 
-/// Two boxes overlapping along a known face normal (the construction of
-/// `box_hulls_known_axis_normal_exact`), as hulls (EPA) and as boxes (the
-/// separating axis test), in f64 and f32; the exact case, the overlaps of
-/// the other axes, and whether the least is unique by 10 %.
-fn known_axis_boxes(rng: &mut Rng, i: usize) -> ((DVec3, DVec3, DVec3, DQuat), DVec3, bool) {
-    let (ha, hb) = (rng.vec_in(0.3, 2.0), rng.vec_in(0.3, 2.0));
+/// Two boxes (half extents `ha`, `hb`) turned alike, B's centre at `c`
+/// in their frame, overlapping least along a known face normal: along axis
+/// `i % 3` (sign by `i`'s parity) by 5–40 % of the summed extents, the
+/// others by 60–95 % of theirs, so the least may be another axis: the
+/// least's local unit normal and depth, and whether every other axis
+/// overlaps at least 1.1 times as much (else the normal is not unique).
+fn known_axis_boxes(rng: &mut Rng, i: usize) -> ((DVec3, DVec3, DVec3), (DVec3, f64), bool) {
+    let ha = rng.vec_in(0.3, 2.0);
+    let hb = rng.vec_in(0.3, 2.0);
     let sum = ha + hb;
     let axis = i % 3;
+    let sign = if i.is_multiple_of(2) { 1.0 } else { -1.0 };
     let mut c = DVec3::ZERO;
     for k in 0..3 {
         let keep = if k == axis {
@@ -991,15 +968,21 @@ fn known_axis_boxes(rng: &mut Rng, i: usize) -> ((DVec3, DVec3, DVec3, DQuat), D
         } else {
             rng.range(0.6, 0.95)
         };
-        c[k] = sum[k] * (1.0 - keep) * rng.range(-1.0, 1.0).signum();
+        c[k] = sum[k]
+            * (1.0 - keep)
+            * if k == axis {
+                sign
+            } else {
+                rng.range(-1.0, 1.0).signum()
+            };
     }
     let overlaps = sum - c.abs();
-    let least = (0..3).fold(0, |i, k| if overlaps[k] < overlaps[i] { k } else { i });
-    let unique = (0..3).all(|k| k == least || overlaps[k] >= 1.1 * overlaps[least]);
-    let rot = rng.rotation();
+    let truth = overlaps.min_element();
+    let axis = (0..3).fold(0, |i, k| if overlaps[k] < overlaps[i] { k } else { i });
+    let unique = (0..3).all(|k| k == axis || overlaps[k] >= 1.1 * truth);
     let mut n = DVec3::ZERO;
-    n[least] = c[least].signum();
-    ((ha, hb, c, rot), rot * n, unique)
+    n[axis] = c[axis].signum();
+    ((ha, hb, c), (n, truth), unique)
 }
 
 /// Every penetration answer's `normal_within` bounds its normal's angle
@@ -1021,11 +1004,12 @@ fn normal_within_bounds_the_exact_normal() {
         Claims::default(),
     ];
     for i in 0..400 {
-        let ((ha, hb, c, rot), n, unique) = known_axis_boxes(&mut rng, i);
+        let ((ha, hb, c), (n, _), unique) = known_axis_boxes(&mut rng, i);
         if !unique {
             continue;
         }
-        let base = rng.unit() * rng.range(0.0, 5.0);
+        let (rot, base) = (rng.rotation(), rng.unit() * rng.range(0.0, 5.0));
+        let n = rot * n;
         let pairs = [
             (box_hull(ha), box_hull(hb)),
             (Shape::cuboid(ha), Shape::cuboid(hb)),
