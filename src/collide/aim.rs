@@ -18,9 +18,11 @@
 //!   around the origin's foot give `h(m) ≥ a cos θ + r sin θ` at an angle
 //!   `θ` from `n_G`: feasible directions are within `θ₁` of `n_G` or past
 //!   `θ₂` (where that curve crosses `ub`), and the first fact rules out
-//!   the second branch. On a face of the CSO `θ₁ ≈ (ub − a) / r`: rounding
-//!   over the face's width, where the first fact alone gives `√(2 (ub −
-//!   a) / ub)`, 1e-7 rad for a depth gap of rounding in f64.
+//!   the second branch, or CSO points behind the origin do (the support
+//!   sets' bound, [`points`], which has no polytope). On a face of the CSO
+//!   `θ₁ ≈ (ub − a) / r`: rounding over the face's width, where the first
+//!   fact alone gives `√(2 (ub − a) / ub)`, 1e-7 rad for a depth gap of
+//!   rounding in f64.
 //!
 //! The box test and the closed forms know their candidates outright: the
 //! separating axes within rounding of the least overlap, the nearest

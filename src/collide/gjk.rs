@@ -6,7 +6,7 @@
 //! B's pose relative to A, which keeps precision when both shapes are far
 //! from the world origin and saves a rotation per support call.
 //!
-//! Termination is relative to the shapes' scale ([`Shape::scale`]) and the
+//! Termination is relative to the shapes' scale ([`Shape::scale`](crate::Shape::scale)) and the
 //! current distance: the gap between the upper bound `|v|` and the lower
 //! bound `v·w / |v|` must fall below about 4e-11 (f64) or 2.4e-5 (f32) of
 //! `distance + scale`. The iteration count is bounded by [`MAX_ITERS`] and the

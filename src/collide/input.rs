@@ -9,7 +9,7 @@
 //! absolute coordinates and both shapes' sizes, the lengths whose products
 //! — up to fourth powers and beyond in the certificates' tests — the
 //! algorithms form) lies outside the range its precision answers directly
-//! runs scaled by a power of two ([`Scaled`]), which is exact, and its
+//! runs scaled by a power of two (`Scaled`), which is exact, and its
 //! answer is scaled back; only a magnitude that overflows or is too small
 //! for any power of two of the precision is refused. The range was
 //! measured by scaling random queries of every kind by powers of two:

@@ -40,7 +40,7 @@ pub const MAX_ITERS: u32 = 128;
 pub const MAX_PENETRATION_EVALUATIONS: u32 = MAX_INSIDE_EVALUATIONS + epa::MAX_EVALUATIONS;
 
 /// The most support evaluations the search from inside makes (the portal
-/// and the bounded search, as [`recast_inside`] runs them).
+/// and the bounded search, as `recast_inside` runs them).
 pub const MAX_INSIDE_EVALUATIONS: u32 =
     2 * (2 * MAX_ITERS + 3) + recast::BUDGET + super::polish::MAX_EVALUATIONS + 16;
 

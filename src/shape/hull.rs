@@ -14,7 +14,7 @@ pub struct Hull<T: Real> {
 }
 
 impl<T: Real> Hull<T> {
-    /// The hull of `points` (an empty set is rejected by [`Shape::validate`]).
+    /// The hull of `points` (an empty set is rejected by [`Shape::validate`](crate::Shape::validate)).
     #[must_use]
     pub fn new(points: Vec<V3<T>>) -> Self {
         let extent = hull_extent::<T>(&points);

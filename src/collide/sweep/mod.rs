@@ -19,7 +19,7 @@
 //!
 //! Shapes that overlap at t = 0 hit at t = 0 whatever the motion.
 //!
-//! Every hit carries its certificate ([`certify`]): a bracket `[toi_lower,
+//! Every hit carries its certificate (`certify`): a bracket `[toi_lower,
 //! toi_upper]` of the time of impact, the contact normal polished on the
 //! shapes' supports at impact, a contact point on each shape, and how far
 //! the points and normal can be trusted (`Sweep::witness`).
