@@ -152,3 +152,111 @@ fn closed_form_queries_declare_their_shapes_and_answer_once() {
         }
     }
 }
+
+/// The certificate each recording holds, and that it comes right after the
+/// one answer.
+fn certificate(bytes: &[u8]) -> rec::Certificate {
+    let events: Vec<Event> = rec::stream::decode(bytes)
+        .events
+        .into_iter()
+        .map(|l| l.event)
+        .filter(|e| !matches!(e, Event::Site(_)))
+        .collect();
+    match events.as_slice() {
+        [
+            ..,
+            Event::Answer { .. },
+            Event::Certificate { certificate, .. },
+        ] => (**certificate).clone(),
+        other => panic!(
+            "an answer then its certificate at the end: {:?}",
+            other.last()
+        ),
+    }
+}
+
+/// What the viewer is told must be what the caller got: every query's
+/// certificate carries the returned status, evaluations and bounds bit for
+/// bit, the witness and the normal's bound where the answer has them.
+#[test]
+fn each_answer_is_followed_by_the_certificate_it_returned() {
+    let bits = |c: &rec::Certificate| {
+        (
+            c.bounds.map(|b| b.map(|x| x.to_f64().to_bits())),
+            c.normal_within.map(|x| x.to_f64().to_bits()),
+        )
+    };
+    let some = |lo: f64, hi: f64| Some([lo.to_bits(), hi.to_bits()]);
+    let cyl = Shape::cylinder(1.0, 0.5);
+    let bx = Shape::cuboid(DVec3::new(1.0, 0.5, 0.5));
+    let (apart_a, apart_b) = (Placed::new(&bx, at(0.0)), Placed::new(&cyl, at(3.0)));
+    let (deep_a, deep_b) = (Placed::new(&bx, at(0.0)), Placed::new(&cyl, at(0.4)));
+
+    let (d, r) = rec::record(|| gjk::distance(&apart_a, &apart_b));
+    let c = certificate(&r.bytes);
+    assert_eq!(c.status, "converged");
+    assert_eq!(c.iterations, d.iterations);
+    assert_eq!(bits(&c), (some(d.lower_bound, d.upper_bound), None));
+    assert_eq!(c.witness.as_deref(), Some(d.witness.name()));
+
+    for (p, r) in [
+        rec::record(|| epa::penetration(&deep_a, &deep_b)),
+        rec::record(|| mpr::penetration(&deep_a, &deep_b)),
+    ] {
+        let c = certificate(&r.bytes);
+        assert_eq!(
+            (c.status.as_str(), c.iterations),
+            (p.status.name(), p.iterations)
+        );
+        assert_eq!(
+            bits(&c),
+            (
+                some(p.lower_bound, p.upper_bound),
+                Some(p.normal_within.to_bits())
+            )
+        );
+        assert_eq!(c.witness, None);
+    }
+
+    for (a, b) in [(&apart_a, &apart_b), (&deep_a, &deep_b)] {
+        for (o, r) in [
+            rec::record(|| gjk::intersect(a, b)),
+            rec::record(|| mpr::intersect(a, b)),
+        ] {
+            let c = certificate(&r.bytes);
+            assert_eq!(
+                (c.status.as_str(), c.iterations),
+                (o.status.name(), o.iterations)
+            );
+            assert_eq!(bits(&c), (None, None));
+        }
+        // Signed: the depth's bounds when overlapping (the signed ones negated).
+        let (s, r) = rec::record(|| signed::signed_distance(a, b));
+        let c = certificate(&r.bytes);
+        assert_eq!(
+            (c.status.as_str(), c.iterations),
+            (s.status.name(), s.iterations)
+        );
+        let bounds = if s.distance > 0.0 {
+            some(s.lower_bound, s.upper_bound)
+        } else {
+            some(-s.upper_bound, -s.lower_bound)
+        };
+        assert_eq!(bits(&c), (bounds, Some(s.normal_within.to_bits())));
+        assert_eq!(c.witness.as_deref(), s.witness.map(cspace::Witness::name));
+    }
+
+    // Sweeps: the toi bracket; a miss has no witness.
+    let start = Placed::new(&bx, at(-3.0));
+    for motion in [DVec3::new(6.0, 0.0, 0.0), DVec3::new(0.0, 6.0, 0.0)] {
+        let (s, r) = rec::record(|| sweep::ray_cast(&start, motion, &apart_b));
+        let c = certificate(&r.bytes);
+        assert_eq!(
+            (c.status.as_str(), c.iterations),
+            (s.status.name(), s.iterations)
+        );
+        assert_eq!(bits(&c), (some(s.toi_lower, s.toi_upper), None));
+        assert_eq!(c.witness.as_deref(), s.witness.map(cspace::Witness::name));
+        assert_eq!(c.witness.is_some(), s.hit);
+    }
+}

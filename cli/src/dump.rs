@@ -128,6 +128,7 @@ pub fn describe(event: &Event, label: &str) -> String {
             s
         }
         Event::Answer { answer, .. } => format!("answer {answer}"),
+        Event::Certificate { certificate, .. } => format!("certificate {certificate}"),
     }
 }
 

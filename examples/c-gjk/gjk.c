@@ -164,5 +164,13 @@ gjk_result gjk_distance(const hull *a, const hull *b) {
     CSPACE_PAUSE("done");
     toward_b = r.distance > 0 ? scale(v, -1.0f / r.distance) : make(0, 0, 0); /* unit A -> B: -v / |v| */
     CSPACE_ANSWER_DISTANCEF(r.distance, r.point_a.v, r.point_b.v, toward_b.v);
+    {
+        /* What the loop proved: the distance lies between the best support
+         * plane's separation and |v| (overlap: both 0). */
+        const float bounds[2] = {lower < r.distance ? lower : r.distance, r.distance};
+        const int stopped = r.iterations > MAX_ITERATIONS;
+        CSPACE_CERTIFICATEF(stopped ? "max_iterations" : "converged",
+                            (unsigned long)(stopped ? MAX_ITERATIONS : r.iterations), bounds, NULL, NULL);
+    }
     return r;
 }

@@ -2,7 +2,7 @@
  * the cspace viewer. One header, C99 or C++11 and later, libc only.
  *
  * Writes the same bytes as the Rust crate cspace-recorder (stream format
- * version 2, see ARCHITECTURE.md "Stream format"), so `cspace-viewer`,
+ * version 3, see ARCHITECTURE.md "Stream format"), so `cspace-viewer`,
  * `cspace dump/stats/diff` and live attach (`CSPACE_LIVE`) work unchanged.
  *
  * USE
@@ -25,6 +25,7 @@
  *       CSPACE_PAUSE("closest point");
  *       CSPACE_POP();
  *       CSPACE_ANSWER_DISTANCE(dist, on_a, on_b, normal); // what the query answered
+ *       CSPACE_CERTIFICATE("converged", iters, bounds, "unique", NULL); // how far it is proven
  *       cspace_end_save("my-gjk.cspace");             // or cspace_end(&buffer)
  *
  *   C++ also has CSPACE_SCOPE("iteration"): a push now and its pop when the
@@ -56,6 +57,17 @@
  *   CSPACE_ANSWER_INTERSECT(intersecting, axis)   axis: a separating axis A->B, or NULL
  *   CSPACE_ANSWER_DISTANCEF / CSPACE_ANSWER_PENETRATIONF / CSPACE_ANSWER_SWEEPF /
  *   CSPACE_ANSWER_INTERSECTF: the same in float
+ *   How far the answer is proven (Rust: certificate!, label "certificate"; the
+ *   viewer shows it with the answer before it, version 3):
+ *   CSPACE_CERTIFICATE(status, iterations, bounds, witness, normal_within)
+ *       status: a string, e.g. "converged" (NULL: ""); iterations: support
+ *       evaluations (unsigned long, above 2^32 - 1 recorded as 2^32 - 1);
+ *       bounds: const double[2], the proven interval of the answer's number
+ *       (lower, upper), or NULL; witness: a string saying what the points are
+ *       worth ("unique", "not_unique", "approximate") or NULL; normal_within:
+ *       const double *, a proven bound in radians on the normal's angle, or NULL.
+ *       Strings are cut at CSPACE_MAX_NAME bytes.
+ *   CSPACE_CERTIFICATEF: the same with const float *bounds and normal_within
  *   CSPACE_ON()                    whether this thread records (0 when compiled out):
  *                                  guard work done only for the macros, once per query
  *   space: CSPACE_OBJECT (world) or CSPACE_CSO (configuration space, A - B)
@@ -102,7 +114,8 @@
  *   - Labels must be string literals in C (a static initialiser); in C++ a
  *     runtime string compiles and the first one seen at the call site is kept.
  *
- * ADDING AN EVENT KIND (when the Rust format gains one, as version 2 did Answer)
+ * ADDING AN EVENT KIND (when the Rust format gains one, as version 2 did Answer
+ * and version 3 Certificate)
  *   1. Bump CSPACE_FORMAT_VERSION to the Rust stream::VERSION.
  *   2. Add its tag to `enum cspace__tag` (same index as the Rust Event variant).
  *   3. Write a cspace__<kind>() emitter like cspace__value_d below: compute the
@@ -130,7 +143,7 @@ extern "C" {
 /* ---- constants ---------------------------------------------------------- */
 
 /** The stream format version written (Rust: cspace_recorder::stream::VERSION). */
-#define CSPACE_FORMAT_VERSION 2
+#define CSPACE_FORMAT_VERSION 3
 /** Largest frame payload in bytes (Rust: stream::MAX_FRAME_LEN). */
 #define CSPACE_MAX_FRAME_LEN (16u << 20)
 /** Labels and file names are cut to this many bytes. */
@@ -361,6 +374,10 @@ void cspace__answer_sweep_f(const cspace_site *s, int hit, float toi, const floa
                             const float *position_a);
 void cspace__answer_intersect_d(const cspace_site *s, int intersecting, const double *axis);
 void cspace__answer_intersect_f(const cspace_site *s, int intersecting, const float *axis);
+void cspace__certificate_d(const cspace_site *s, const char *status, unsigned long iterations, const double *bounds,
+                           const char *witness, const double *normal_within);
+void cspace__certificate_f(const cspace_site *s, const char *status, unsigned long iterations, const float *bounds,
+                           const char *witness, const float *normal_within);
 
 #define CSPACE__DO(label, call)                                                   \
     do {                                                                          \
@@ -418,6 +435,12 @@ void cspace__answer_intersect_f(const cspace_site *s, int intersecting, const fl
     CSPACE__DO("answer", cspace__answer_intersect_d(&cspace__site_, intersecting, axis))
 #define CSPACE_ANSWER_INTERSECTF(intersecting, axis) \
     CSPACE__DO("answer", cspace__answer_intersect_f(&cspace__site_, intersecting, axis))
+#define CSPACE_CERTIFICATE(status, iterations, bounds, witness, normal_within) \
+    CSPACE__DO("certificate",                                                 \
+               cspace__certificate_d(&cspace__site_, status, iterations, bounds, witness, normal_within))
+#define CSPACE_CERTIFICATEF(status, iterations, bounds, witness, normal_within) \
+    CSPACE__DO("certificate",                                                  \
+               cspace__certificate_f(&cspace__site_, status, iterations, bounds, witness, normal_within))
 
 #else /* !CSPACE_RECORD: every macro type-checks its arguments and evaluates none */
 
@@ -457,6 +480,10 @@ int cspace__chk_sweep_d(int hit, double toi, const double *a, const double *b, c
 int cspace__chk_sweep_f(int hit, float toi, const float *a, const float *b, const float *c);
 int cspace__chk_xd(int intersecting, const double *axis);
 int cspace__chk_xf(int intersecting, const float *axis);
+int cspace__chk_cd(const char *status, unsigned long iterations, const double *bounds, const char *witness,
+                   const double *normal_within);
+int cspace__chk_cf(const char *status, unsigned long iterations, const float *bounds, const char *witness,
+                   const float *normal_within);
 
 #define CSPACE__OFF(check) ((void)sizeof(check))
 #define CSPACE_PUSH(label) CSPACE__OFF(cspace__chk_label(label))
@@ -490,6 +517,10 @@ int cspace__chk_xf(int intersecting, const float *axis);
     CSPACE__OFF(cspace__chk_sweep_f(hit, toi, normal, point, position_a))
 #define CSPACE_ANSWER_INTERSECT(intersecting, axis) CSPACE__OFF(cspace__chk_xd(intersecting, axis))
 #define CSPACE_ANSWER_INTERSECTF(intersecting, axis) CSPACE__OFF(cspace__chk_xf(intersecting, axis))
+#define CSPACE_CERTIFICATE(status, iterations, bounds, witness, normal_within) \
+    CSPACE__OFF(cspace__chk_cd(status, iterations, bounds, witness, normal_within))
+#define CSPACE_CERTIFICATEF(status, iterations, bounds, witness, normal_within) \
+    CSPACE__OFF(cspace__chk_cf(status, iterations, bounds, witness, normal_within))
 
 #endif /* CSPACE_RECORD */
 
@@ -595,7 +626,8 @@ enum cspace__tag {
     CSPACE__SIMPLEX = 8,
     CSPACE__VALUE = 9,
     CSPACE__SHAPES = 10,
-    CSPACE__ANSWER = 11
+    CSPACE__ANSWER = 11,
+    CSPACE__CERTIFICATE = 12
 };
 
 typedef struct cspace__live cspace__live;
@@ -1247,6 +1279,52 @@ static int cspace__answer_head(struct cspace__recorder *r, long site, int vector
     }
 CSPACE__ANSWERS(d, double, cspace__vec_d, cspace__scalar_d)
 CSPACE__ANSWERS(f, float, cspace__vec_f, cspace__scalar_f)
+
+/* Event::Certificate (version 3): tag, site, then the Certificate's fields in
+ * declaration order: status string, iterations varint (u32), bounds
+ * Option<[Scalar; 2]>, witness Option<String>, normal_within Option<Scalar>.
+ * Strings are cut at CSPACE_MAX_NAME, so a frame holds at most ~8.3 KB: no
+ * size check. */
+static void cspace__opt_str(struct cspace__recorder *r, const char *s) {
+    if (!s) {
+        cspace__u8(r, 0);
+        return;
+    }
+    cspace__u8(r, 1);
+    cspace__str(r, s, strlen(s), CSPACE_MAX_NAME);
+}
+static void cspace__certificate_head(struct cspace__recorder *r, long site, const char *status,
+                                     unsigned long iterations, size_t *start) {
+    *start = cspace__begin_frame(r);
+    cspace__varint(r, CSPACE__CERTIFICATE);
+    cspace__varint(r, (unsigned long long)site);
+    if (!status) status = "";
+    cspace__str(r, status, strlen(status), CSPACE_MAX_NAME);
+    cspace__varint(r, iterations > 0xffffffffUL ? 0xffffffffULL : (unsigned long long)iterations);
+}
+#define CSPACE__CERTIFICATE(sfx, T, scalar)                                                              \
+    void cspace__certificate_##sfx(const cspace_site *s, const char *status, unsigned long iterations,  \
+                                   const T *bounds, const char *witness, const T *normal_within) {      \
+        long site;                                                                                      \
+        size_t start = 0;                                                                               \
+        struct cspace__recorder *r = cspace__rec(s, &site);                                             \
+        if (!r) return;                                                                                 \
+        cspace__certificate_head(r, site, status, iterations, &start);                                  \
+        if (bounds) {                                                                                   \
+            cspace__u8(r, 1);                                                                           \
+            scalar(r, bounds[0]);                                                                       \
+            scalar(r, bounds[1]);                                                                       \
+        } else cspace__u8(r, 0);                                                                        \
+        cspace__opt_str(r, witness);                                                                    \
+        if (normal_within) {                                                                            \
+            cspace__u8(r, 1);                                                                           \
+            scalar(r, *normal_within);                                                                  \
+        } else cspace__u8(r, 0);                                                                        \
+        cspace__end_frame(r, start);                                                                    \
+        cspace__done(r, 0);                                                                             \
+    }
+CSPACE__CERTIFICATE(d, double, cspace__scalar_d)
+CSPACE__CERTIFICATE(f, float, cspace__scalar_f)
 
 /* ---- control -------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 //! shows the step where f32 leaves f64. Texts are compared only when both
 //! recordings have the same precision, since they print numbers.
 
-use crate::{Answer, Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
+use crate::{Answer, Certificate, Decoded, Event, Located, Precision, Scalar, ShapeDecl, Vec3Data};
 use std::fmt;
 
 /// A recording aligned for comparison: its events without site definitions, each with its label.
@@ -343,8 +343,38 @@ fn compare_events(cmp: &Cmp, a: &Event, b: &Event, texts: bool) -> Option<Differ
         (Event::Answer { answer: x, .. }, Event::Answer { answer: y, .. }) => {
             compare_answers(cmp, x, y)
         }
+        (Event::Certificate { certificate: x, .. }, Event::Certificate { certificate: y, .. }) => {
+            compare_certificates(cmp, x, y)
+        }
         _ => None,
     }
+}
+
+fn compare_certificates(cmp: &Cmp, x: &Certificate, y: &Certificate) -> Option<Difference> {
+    let text = |field: &str, a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| {
+        let (a, b) = (format!("{field}: {a:?}"), format!("{field}: {b:?}"));
+        (a != b).then_some(Difference::Text { a, b })
+    };
+    let present = |field: &str, a: bool, b: bool| {
+        (a != b).then(|| Difference::Length {
+            field: field.into(),
+            a: usize::from(a),
+            b: usize::from(b),
+        })
+    };
+    text("status", &x.status, &y.status)
+        .or_else(|| text("iterations", &x.iterations, &y.iterations))
+        .or_else(|| match (&x.bounds, &y.bounds) {
+            (Some([l0, u0]), Some([l1, u1])) => cmp
+                .scalar("bounds.lower", *l0, *l1)
+                .or_else(|| cmp.scalar("bounds.upper", *u0, *u1)),
+            (a, b) => present("bounds", a.is_some(), b.is_some()),
+        })
+        .or_else(|| text("witness", &x.witness, &y.witness))
+        .or_else(|| match (&x.normal_within, &y.normal_within) {
+            (Some(a), Some(b)) => cmp.scalar("normal_within", *a, *b),
+            (a, b) => present("normal_within", a.is_some(), b.is_some()),
+        })
 }
 
 fn compare_answers(cmp: &Cmp, x: &Answer, y: &Answer) -> Option<Difference> {
@@ -554,6 +584,46 @@ mod tests {
         assert_eq!(ulps_f64(1.0, 1.0 + f64::EPSILON), 1);
         assert_eq!(ulps_f64(f64::NAN, 1.0), u64::MAX);
         assert_eq!(ulps_f32(1.0, 1.0 + f32::EPSILON), 1);
+    }
+
+    fn certified(status: &str, upper: f64, witness: Option<&str>) -> Decoded {
+        let ((), r) = rec::record(|| {
+            rec::certificate!(crate::Certificate {
+                status: status.into(),
+                iterations: 7,
+                bounds: Some([Scalar::F64(1.0), Scalar::F64(upper)]),
+                witness: witness.map(Into::into),
+                normal_within: None,
+            });
+        });
+        rec::decode(&r.bytes)
+    }
+
+    #[test]
+    fn certificates_differ_by_status_bound_or_witness() {
+        let diverge = |a: &Decoded, b: &Decoded| {
+            first_divergence(&Aligned::new(a), &Aligned::new(b), 0).map(|d| d.to_string())
+        };
+        let base = certified("converged", 1.5, Some("unique"));
+        assert_eq!(
+            diverge(&base, &certified("converged", 1.5, Some("unique"))),
+            None
+        );
+        let status = diverge(&base, &certified("degenerate", 1.5, Some("unique")));
+        assert!(
+            status.as_deref().is_some_and(|d| d.contains("degenerate")),
+            "{status:?}"
+        );
+        let upper = diverge(&base, &certified("converged", 1.75, Some("unique")));
+        assert!(
+            upper.as_deref().is_some_and(|d| d.contains("bounds.upper")),
+            "{upper:?}"
+        );
+        let witness = diverge(&base, &certified("converged", 1.5, None));
+        assert!(
+            witness.as_deref().is_some_and(|d| d.contains("witness")),
+            "{witness:?}"
+        );
     }
 
     #[test]

@@ -335,6 +335,69 @@ pub enum Event {
         /// The answer (boxed to keep `Event` small; encoded as a plain `Answer`).
         answer: Box<Answer>,
     },
+    /// How far the query's answer is proven (format version 3): follows its
+    /// `Answer`, which the viewer shows it with.
+    Certificate {
+        /// Call site.
+        site: u32,
+        /// The certificate (boxed to keep `Event` small; encoded as a plain
+        /// `Certificate`).
+        certificate: Box<Certificate>,
+    },
+}
+
+/// How far a query's answer is proven, as the query itself states it: the
+/// viewer shows it beside the answer so a wrong number can be told from an
+/// uncertified one. Names are the engine's own (cspace writes its
+/// `Status` and `Witness` variant names).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// How the query ended, e.g. `"Converged"` (its certificate meets the
+    /// stated tolerance), `"MaxIterations"`, `"Degenerate"`.
+    pub status: String,
+    /// Support evaluations made.
+    pub iterations: u32,
+    /// The interval proven to hold the answer's number (the distance, the
+    /// depth, the time of impact), lower then upper; `None` where the query
+    /// proves none (an intersect test).
+    pub bounds: Option<[Scalar; 2]>,
+    /// How far the answer's points and normal can be trusted, e.g.
+    /// `"Unique"`, `"NotUnique"`, `"Approximate"`; `None` where the query
+    /// does not say.
+    pub witness: Option<String>,
+    /// A proven bound in radians on the angle between the answer's normal
+    /// and every true normal (π: none); `None` where the query has none.
+    pub normal_within: Option<Scalar>,
+}
+
+/// One line: the status, the bounds with their gap, what the points and
+/// normal are worth, the evaluations. Every digit, as [`Answer`]'s.
+impl std::fmt::Display for Certificate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn s(s: &Scalar) -> String {
+            match s {
+                Scalar::F32(x) => format!("{x:?}f32"),
+                Scalar::F64(x) => format!("{x:?}"),
+            }
+        }
+        write!(f, "{}", self.status)?;
+        if let Some([lo, hi]) = &self.bounds {
+            let gap = hi.to_f64() - lo.to_f64();
+            let gap = if gap == 0.0 {
+                "0".to_owned()
+            } else {
+                format!("{gap:.3e}")
+            };
+            write!(f, " | in [{}, {}] (gap {gap})", s(lo), s(hi))?;
+        }
+        if let Some(w) = &self.witness {
+            write!(f, " | points {w}")?;
+        }
+        if let Some(n) = &self.normal_within {
+            write!(f, " | normal within {} rad", s(n))?;
+        }
+        write!(f, " | {} support evaluations", self.iterations)
+    }
 }
 
 /// A query's result, as the viewer draws it at the query's end. Vectors are
@@ -494,7 +557,8 @@ impl Event {
             | Self::Simplex { site, .. }
             | Self::Value { site, .. }
             | Self::Shapes { site, .. }
-            | Self::Answer { site, .. } => *site,
+            | Self::Answer { site, .. }
+            | Self::Certificate { site, .. } => *site,
         }
     }
 
@@ -514,6 +578,7 @@ impl Event {
             Self::Value { .. } => EventKind::Value,
             Self::Shapes { .. } => EventKind::Shapes,
             Self::Answer { .. } => EventKind::Answer,
+            Self::Certificate { .. } => EventKind::Certificate,
         }
     }
 }
@@ -545,11 +610,13 @@ pub enum EventKind {
     Shapes,
     /// [`Event::Answer`]
     Answer,
+    /// [`Event::Certificate`]
+    Certificate,
 }
 
 impl EventKind {
     /// Every kind, in stream-tag order.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::Site,
         Self::Push,
         Self::Pop,
@@ -562,6 +629,7 @@ impl EventKind {
         Self::Value,
         Self::Shapes,
         Self::Answer,
+        Self::Certificate,
     ];
 
     /// Lowercase name, e.g. `"point"`.
@@ -580,6 +648,7 @@ impl EventKind {
             Self::Value => "value",
             Self::Shapes => "shapes",
             Self::Answer => "answer",
+            Self::Certificate => "certificate",
         }
     }
 }

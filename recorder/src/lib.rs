@@ -54,8 +54,8 @@ pub mod stream;
 
 pub use decl::Param;
 pub use event::{
-    Answer, CsoVertex, Event, EventKind, Precision, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef,
-    Space, Vec3Data,
+    Answer, Certificate, CsoVertex, Event, EventKind, Precision, Rgba, Scalar, ShapeDecl,
+    ShapeGeom, SiteDef, Space, Vec3Data,
 };
 pub use record::{
     QueryGuard, Recording, Scope, Sink, Site, emit, enter_query, is_on, record, record_catching,

@@ -285,3 +285,19 @@ macro_rules! answer {
         }
     };
 }
+
+/// Records how far the query's answer is proven, a
+/// [`Certificate`](crate::Certificate), right after its [`answer!`]. The
+/// expression is evaluated only while recording.
+#[macro_export]
+macro_rules! certificate {
+    ($certificate:expr $(,)?) => {
+        if $crate::__guard!() {
+            let certificate: ::std::boxed::Box<$crate::Certificate> =
+                ::std::boxed::Box::new($certificate);
+            $crate::emit($crate::__site!("certificate"), move |site| {
+                $crate::Event::Certificate { site, certificate }
+            });
+        }
+    };
+}

@@ -33,8 +33,10 @@ pub const FILE_EXTENSION: &str = "cspace";
 /// The file name ending of a recording: `.` and [`FILE_EXTENSION`].
 pub const FILE_SUFFIX: &str = ".cspace";
 /// The format version this crate writes and the newest it reads (2 added
-/// [`Event::Answer`](crate::Event::Answer); version 1 streams still read).
-pub const VERSION: u16 = 2;
+/// [`Event::Answer`](crate::Event::Answer), 3
+/// [`Event::Certificate`](crate::Event::Certificate); older streams still
+/// read).
+pub const VERSION: u16 = 3;
 /// Length of the stream header in bytes.
 pub const HEADER_LEN: usize = 8;
 /// Largest frame a writer produces and a reader accepts (16 MiB).
@@ -629,22 +631,24 @@ mod tests {
     #[test]
     fn bad_magic_and_newer_version_are_named() {
         let mut bytes = encode_stream(&sample());
-        bytes[4] = 3;
-        let e = decode(&bytes).error.expect("version 3 must be refused");
+        bytes[4] = 4;
+        let e = decode(&bytes).error.expect("version 4 must be refused");
         assert!(
             matches!(
                 e,
                 DecodeError::UnsupportedVersion {
-                    found: 3,
-                    supported: 2
+                    found: 4,
+                    supported: 3
                 }
             ),
             "{e}"
         );
-        assert!(e.to_string().contains("version 3"));
-        // Version 1 streams still read.
-        bytes[4] = 1;
-        assert_eq!(decode(&bytes).error, None);
+        assert!(e.to_string().contains("version 4"));
+        // Version 1 and 2 streams still read.
+        for v in [1, 2] {
+            bytes[4] = v;
+            assert_eq!(decode(&bytes).error, None);
+        }
         let e = decode(b"PK\x03\x04zip").error.expect("zip is not a stream");
         assert!(matches!(e, DecodeError::BadMagic { .. }), "{e}");
     }

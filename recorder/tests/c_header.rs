@@ -7,8 +7,8 @@ mod c_build;
 
 use c_build::{Build, Lang, build, run, run_ok, scratch};
 use cspace_recorder::{
-    Answer, CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, Site, Space, Vec3Data, decode,
-    emit, record, stream,
+    Answer, Certificate, CsoVertex, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, Site, Space,
+    Vec3Data, decode, emit, record, stream,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -394,6 +394,12 @@ fn same_events_from_rust() -> Vec<u8> {
                 answer: Box::new(answer),
             });
         }
+        for (at, certificate) in certificates() {
+            emit(at, |site| Event::Certificate {
+                site,
+                certificate: Box::new(certificate),
+            });
+        }
         emit(pop, |site| Event::Pop { site });
         for m in &many {
             emit(m, |site| Event::Pause { site });
@@ -401,6 +407,44 @@ fn same_events_from_rust() -> Vec<u8> {
         emit(far, |site| Event::Pause { site });
     });
     recording.bytes
+}
+
+/// The certificates `same_events.c` records after its answers: with every
+/// field, in f32 with a status cut from bad UTF-8, and with none (a NULL
+/// status, an iteration count past `u32`).
+fn certificates() -> Vec<(&'static Site, Certificate)> {
+    vec![
+        (
+            site("certificate", "certificate"),
+            Certificate {
+                status: "converged".into(),
+                iterations: 12,
+                bounds: Some([Scalar::F64(0.25), Scalar::F64(0.250_000_000_1)]),
+                witness: Some("unique".into()),
+                normal_within: Some(Scalar::F64(3e-9)),
+            },
+        ),
+        (
+            site("certificatef", "certificate"),
+            Certificate {
+                status: "degenerate".into(),
+                iterations: 300,
+                bounds: Some([Scalar::F32(0.5), Scalar::F32(0.625)]),
+                witness: Some("\u{fffd} bad".into()),
+                normal_within: Some(Scalar::F32(std::f32::consts::PI)),
+            },
+        ),
+        (
+            site("certificatenull", "certificate"),
+            Certificate {
+                status: String::new(),
+                iterations: u32::MAX,
+                bounds: None,
+                witness: None,
+                normal_within: None,
+            },
+        ),
+    ]
 }
 
 /// Index of the first differing byte and the events around it, for a readable failure.
@@ -781,11 +825,18 @@ fn check_c_gjk_recording(bytes: &[u8]) -> Vec<String> {
         panic!("one answer: {answers:?}");
     };
     assert_eq!(label, "answer");
+    // Then its certificate (the loop's bounds), then only the closing scope.
+    let Some((_, Event::Certificate { certificate: c, .. })) = events.get(at + 1) else {
+        panic!(
+            "the certificate follows the answer: {:?}",
+            events.get(at + 1)
+        );
+    };
     assert!(
-        events[at + 1..]
+        events[at + 2..]
             .iter()
             .all(|(_, e)| matches!(e, Event::Pop { .. })),
-        "only the closing scope follows the answer"
+        "only the closing scope follows the certificate"
     );
     let Answer::Distance {
         distance: answered,
@@ -798,6 +849,12 @@ fn check_c_gjk_recording(bytes: &[u8]) -> Vec<String> {
     };
     assert_eq!(Some(answered), distance);
     assert_eq!(closest, Some((point_a, point_b)));
+    assert_eq!((c.status.as_str(), c.witness.as_ref()), ("converged", None));
+    let Some([lower, upper]) = c.bounds else {
+        panic!("the loop's bounds: {c:?}");
+    };
+    assert_eq!(upper, answered);
+    assert!(lower.to_f64() <= upper.to_f64(), "{c}");
     let len = normal.iter().map(|x| x * x).sum::<f32>().sqrt();
     assert!((len - 1.0).abs() < 1e-5, "{normal:?}");
     scopes

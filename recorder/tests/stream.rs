@@ -2,8 +2,8 @@
 //! corruption, crash safety, and the golden recording of each format version.
 
 use cspace_recorder::{
-    Answer, CsoVertex, DecodeError, Event, Rgba, Scalar, ShapeDecl, ShapeGeom, SiteDef, Space,
-    Vec3Data, decode, stream,
+    Answer, Certificate, CsoVertex, DecodeError, Event, Rgba, Scalar, ShapeDecl, ShapeGeom,
+    SiteDef, Space, Vec3Data, decode, stream,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree as _;
@@ -95,6 +95,25 @@ fn answer() -> impl Strategy<Value = Answer> {
     ]
 }
 
+fn certificate() -> impl Strategy<Value = Certificate> {
+    (
+        ".{0,20}",
+        any::<u32>(),
+        prop::option::of((scalar(), scalar()).prop_map(|(l, u)| [l, u])),
+        prop::option::of(".{0,20}"),
+        prop::option::of(scalar()),
+    )
+        .prop_map(
+            |(status, iterations, bounds, witness, normal_within)| Certificate {
+                status,
+                iterations,
+                bounds,
+                witness,
+                normal_within,
+            },
+        )
+}
+
 fn event() -> impl Strategy<Value = Event> {
     let site = 0u32..300;
     let space = prop_oneof![Just(Space::Object), Just(Space::Config)];
@@ -149,6 +168,10 @@ fn event() -> impl Strategy<Value = Event> {
         (site.clone(), answer()).prop_map(|(site, answer)| Event::Answer {
             site,
             answer: Box::new(answer)
+        }),
+        (site.clone(), certificate()).prop_map(|(site, certificate)| Event::Certificate {
+            site,
+            certificate: Box::new(certificate)
         }),
         (
             site,
@@ -546,10 +569,56 @@ fn golden_events_v2() -> Vec<Event> {
     events
 }
 
+/// Version 3's golden recording: version 2's events, then a certificate
+/// after each of them (the event version 3 added), with and without bounds,
+/// witness and normal bound.
+fn golden_events_v3() -> Vec<Event> {
+    let mut events = golden_events_v2();
+    events.push(Event::Site(SiteDef {
+        id: 7,
+        file: "src/gjk.rs".into(),
+        line: 401,
+        label: "certificate".into(),
+    }));
+    for certificate in [
+        Certificate {
+            status: "Converged".into(),
+            iterations: 12,
+            bounds: Some([Scalar::F64(0.25), Scalar::F64(0.250_000_000_1)]),
+            witness: Some("Unique".into()),
+            normal_within: None,
+        },
+        Certificate {
+            status: "Degenerate".into(),
+            iterations: 300,
+            bounds: Some([Scalar::F32(0.5), Scalar::F32(0.625)]),
+            witness: None,
+            normal_within: Some(Scalar::F32(std::f32::consts::PI)),
+        },
+        Certificate {
+            status: "MaxIterations".into(),
+            iterations: 0,
+            bounds: None,
+            witness: None,
+            normal_within: None,
+        },
+    ] {
+        events.push(Event::Certificate {
+            site: 7,
+            certificate: Box::new(certificate),
+        });
+    }
+    events
+}
+
 #[test]
 fn golden_recordings_of_every_format_version_still_decode() {
     let update = std::env::var_os("UPDATE_GOLDEN").is_some();
-    for (version, expected) in [(1u16, golden_events()), (2, golden_events_v2())] {
+    for (version, expected) in [
+        (1u16, golden_events()),
+        (2, golden_events_v2()),
+        (3, golden_events_v3()),
+    ] {
         let path = golden_dir().join(format!("v{version}/golden.cspace"));
         // Each version's file is today's encoding of its events with its own
         // version in the header: events never change encoding in place.
@@ -571,7 +640,7 @@ fn golden_recordings_of_every_format_version_still_decode() {
     }
     assert_eq!(
         stream::VERSION,
-        2,
+        3,
         "a new version needs its golden file here"
     );
 }

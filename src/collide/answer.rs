@@ -5,11 +5,17 @@
 //! GJK, a signed distance's GJK and EPA, a sweep's distances add nothing.
 //! A refused input (`Status::InvalidInput`, `input::refuse`) never gets
 //! here: its recording ends with the text naming what is wrong.
+//!
+//! Right after the answer comes its certificate (`rec::certificate!`): the
+//! status, the proven interval of the answer's number, what the points and
+//! normal are worth, the support evaluations — the fields the returned
+//! struct carries, under the names `cspace eval` gives them.
 
 use super::epa::Penetration;
 use super::gjk::{Distance, Overlap};
 use super::signed::SignedDistance;
 use super::sweep::Sweep;
+use super::{Status, Witness};
 use crate::real::{Real, V3};
 use crate::shape::Placed;
 use cspace_recorder::{self as rec, IntoVec3 as _};
@@ -24,6 +30,13 @@ pub(crate) fn distance<T: Real>(query: &rec::QueryGuard, d: &Distance<T>) {
             point_b: d.point_b.into_vec3(),
             normal: d.normal.into_vec3(),
         });
+        certificate(
+            d.status,
+            d.iterations,
+            Some([d.lower_bound, d.upper_bound]),
+            Some(d.witness),
+            None,
+        );
     }
 }
 
@@ -35,7 +48,26 @@ pub(crate) fn intersect(query: &rec::QueryGuard, o: Overlap) {
             intersecting: o.intersecting,
             axis: None,
         });
+        certificate::<f64>(o.status, o.iterations, None, None, None);
     }
+}
+
+/// The certificate after an answer (`T` only types the absent numbers).
+#[inline]
+fn certificate<T: Real>(
+    status: Status,
+    iterations: u32,
+    bounds: Option<[T; 2]>,
+    witness: Option<Witness>,
+    normal_within: Option<T>,
+) {
+    rec::certificate!(rec::Certificate {
+        status: status.name().to_owned(),
+        iterations,
+        bounds: bounds.map(|b| b.map(rec::IntoScalar::into_scalar)),
+        witness: witness.map(|w| w.name().to_owned()),
+        normal_within: normal_within.map(rec::IntoScalar::into_scalar),
+    });
 }
 
 /// A penetration query's answer.
@@ -48,6 +80,13 @@ pub(crate) fn penetration<T: Real>(query: &rec::QueryGuard, p: &Penetration<T>) 
             point_a: p.point_a.into_vec3(),
             point_b: p.point_b.into_vec3(),
         });
+        certificate(
+            p.status,
+            p.iterations,
+            Some([p.lower_bound, p.upper_bound]),
+            None,
+            Some(p.normal_within),
+        );
     }
 }
 
@@ -65,6 +104,13 @@ pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
             point_b: s.point_b.into_vec3(),
             normal: s.normal.into_vec3(),
         });
+        certificate(
+            s.status,
+            s.iterations,
+            Some([s.lower_bound, s.upper_bound]),
+            s.witness,
+            Some(s.normal_within),
+        );
     } else {
         rec::answer!(rec::Answer::Penetration {
             depth: (-s.distance).into_scalar(),
@@ -72,6 +118,14 @@ pub(crate) fn signed<T: Real>(query: &rec::QueryGuard, s: &SignedDistance<T>) {
             point_a: s.point_a.into_vec3(),
             point_b: s.point_b.into_vec3(),
         });
+        // The bounds of the depth: the signed bounds negated.
+        certificate(
+            s.status,
+            s.iterations,
+            Some([-s.upper_bound, -s.lower_bound]),
+            s.witness,
+            Some(s.normal_within),
+        );
     }
 }
 
@@ -93,5 +147,12 @@ pub(crate) fn sweep<T: Real>(
             point: s.point.into_vec3(),
             position_a: (a.pose.position + motion * stop).into_vec3(),
         });
+        certificate(
+            s.status,
+            s.iterations,
+            Some([s.toi_lower, s.toi_upper]),
+            s.witness,
+            None,
+        );
     }
 }

@@ -76,3 +76,19 @@ pub enum Status {
     /// [`input::check`] says what is wrong.
     InvalidInput,
 }
+
+impl Status {
+    /// The status as `cspace eval`'s JSON and the recorded certificate name
+    /// it: `"converged"`, `"max_iterations"`, `"local_minimum"`,
+    /// `"degenerate"`, `"invalid_input"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Converged => "converged",
+            Self::MaxIterations => "max_iterations",
+            Self::LocalMinimum => "local_minimum",
+            Self::Degenerate => "degenerate",
+            Self::InvalidInput => "invalid_input",
+        }
+    }
+}

@@ -57,6 +57,19 @@ pub enum Witness {
     Approximate,
 }
 
+impl Witness {
+    /// The name `cspace eval`'s JSON and the recorded certificate use:
+    /// `"unique"`, `"not_unique"`, `"approximate"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Unique => "unique",
+            Self::NotUnique => "not_unique",
+            Self::Approximate => "approximate",
+        }
+    }
+}
+
 /// The most Newton steps one polish makes.
 pub(crate) const MAX_STEPS: u32 = 12;
 

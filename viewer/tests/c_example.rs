@@ -75,4 +75,26 @@ fn the_c_gjk_recording_opens_with_steps_scopes_and_simplices() {
         ),
         "{answer:?}"
     );
+    // Then its certificate (format version 3): the loop's bounds around that
+    // distance, and the viewer attaches it to the answer.
+    let cspace_recorder::Answer::Distance { distance, .. } = **answer else {
+        unreachable!("matched above");
+    };
+    let certificate = decoded.events.iter().find_map(|l| match &l.event {
+        cspace_recorder::Event::Certificate { certificate, .. } => Some(certificate),
+        _ => None,
+    });
+    let Some(c) = certificate else {
+        panic!("the recording holds the answer's certificate");
+    };
+    assert_eq!(c.status, "converged");
+    let Some([lo, hi]) = c.bounds else {
+        panic!("bounds: {c:?}");
+    };
+    assert_eq!(hi, distance);
+    assert!(
+        lo.to_f64() <= hi.to_f64() && hi.to_f64() - lo.to_f64() <= 1e-3 * hi.to_f64(),
+        "{c}"
+    );
+    assert_eq!(trace.answers.last().and_then(|a| a.certificate), Some(0));
 }

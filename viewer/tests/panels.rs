@@ -227,3 +227,48 @@ fn a_point_of_either_recording_shows_its_twin_in_ulps() {
     assert!(h.query_all_by_label_contains("f32: upper bound").count() >= 1);
     assert!(h.query_all_by_label_contains("f64: upper bound").count() >= 1);
 }
+
+/// The inspector over `session` alone.
+fn inspector_harness(session: Session) -> Harness<'static, Session> {
+    Harness::builder()
+        .with_size(egui::vec2(700.0, 900.0))
+        .build_ui_state(
+            |ui, session: &mut Session| {
+                let _ = Inspector {
+                    session,
+                    pair: None,
+                }
+                .ui(ui);
+            },
+            session,
+        )
+}
+
+/// At a query's end the inspector shows the answer and, under it, what
+/// the query proved: the status, the interval with its gap, the normal's
+/// bound, the evaluations — the numbers the caller got.
+#[test]
+fn the_inspector_shows_the_answers_certificate() {
+    use cspace::{Placed, Pose, Shape, epa};
+    use glam::{DQuat, DVec3};
+    let bx = Shape::cuboid(DVec3::new(1.0, 1.0, 1.0));
+    let small = Shape::cuboid(DVec3::new(0.5, 0.5, 0.5));
+    let a = Placed::new(&bx, Pose::new(DVec3::ZERO, DQuat::IDENTITY));
+    let b = Placed::new(
+        &small,
+        Pose::new(DVec3::new(1.2, 0.0, 0.0), DQuat::IDENTITY),
+    );
+    let (p, r) = rec::record(|| epa::penetration(&a, &b));
+    let mut session = Session::new(Trace::from_bytes(&r.bytes), "epa");
+    session.command(cspace_viewer::state::timeline::Command::Last);
+    let mut h = inspector_harness(session);
+    h.run();
+    let _ = h.get_by_label("answer (penetration)");
+    let _ = h.get_by_label(&format!("certificate: {}", p.status.name()));
+    let upper = cspace_viewer::state::inspect::sig17(p.upper_bound);
+    let _ = h.get_by_label_contains(&format!("upper = {upper}"));
+    let _ = h.get_by_label_contains("  gap = ");
+    let _ = h.get_by_label_contains(&format!("normal within {:.3e} rad", p.normal_within));
+    let _ = h.get_by_label(&format!("  {} support evaluations", p.iterations));
+    assert!(p.normal_within < 1e-7, "one least direction: {p:?}");
+}

@@ -365,6 +365,49 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
     }
 }
 
+/// An answer whose certificate is not `converged` carries its status beside
+/// its number in both views; a converged one shows the number alone.
+#[test]
+fn an_uncertified_answer_says_so_beside_its_number() {
+    use cspace_recorder as rec;
+    for (status, suffix) in [("max_iterations", " · max_iterations"), ("converged", "")] {
+        let app = app_of("uncertified", || {
+            let ball = |x: f64| {
+                rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 1.0 })
+                    .at([x, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
+            };
+            rec::shapes!(ball(0.0), ball(2.5));
+            rec::answer!(rec::Answer::Distance {
+                distance: rec::Scalar::F64(0.5),
+                point_a: rec::Vec3Data::F64([1.0, 0.0, 0.0]),
+                point_b: rec::Vec3Data::F64([1.5, 0.0, 0.0]),
+                normal: rec::Vec3Data::F64([1.0, 0.0, 0.0]),
+            });
+            rec::certificate!(rec::Certificate {
+                status: status.into(),
+                iterations: 64,
+                bounds: Some([rec::Scalar::F64(0.25), rec::Scalar::F64(0.5)]),
+                witness: None,
+                normal_within: None,
+            });
+        });
+        let mut h = views_of(app, |_| {});
+        let s = &mut h.state_mut().session;
+        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
+        let texts: Vec<String> = [View::Config, View::Object]
+            .into_iter()
+            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect, 1.0).labels)
+            .map(|l| l.text)
+            .collect();
+        for want in [
+            format!("distance 0.5{suffix}"),
+            format!("closest point · 0.5{suffix}"),
+        ] {
+            assert!(texts.contains(&want), "{want:?} in {texts:?}");
+        }
+    }
+}
+
 /// Object space seen orthographically from +z, framing everything.
 fn front_ortho(s: &mut cspace_viewer::state::session::Session) {
     s.set_ortho(true);

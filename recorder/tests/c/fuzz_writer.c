@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
         rvd(a); rvd(b); rvd(c);
         rvd(q); q[3] = rd();
         rvf(af); rvf(bf); rvf(cf);
-        switch (next() % 21) {
+        switch (next() % 22) {
         case 0: CSPACE_PUSH("scope"); depth++; break;
         case 1: CSPACE_POP(); depth--; break; /* may be a stray pop */
         case 2: CSPACE_PAUSE("pause"); break;
@@ -140,6 +140,17 @@ int main(int argc, char **argv) {
         case 19:
             if (next() % 2) CSPACE_ANSWER_INTERSECT((int)(next() % 3), next() % 2 ? a : NULL);
             else CSPACE_ANSWER_INTERSECTF((int)(next() % 3), next() % 2 ? af : NULL);
+            break;
+        case 20: /* certificates: random bits and text, now and then no bounds, witness or bound */
+            n = (size_t)(next() % sizeof text);
+            for (i = 0; i < n; ++i) text[i] = (char)(1 + next() % 255);
+            text[n] = 0;
+            if (next() % 2)
+                CSPACE_CERTIFICATE(next() % 8 ? text : NULL, (unsigned long)next(), next() % 4 ? a : NULL,
+                                   next() % 4 ? text : NULL, next() % 4 ? b : NULL);
+            else
+                CSPACE_CERTIFICATEF(next() % 8 ? text : NULL, (unsigned long)next(), next() % 4 ? af : NULL,
+                                    next() % 4 ? text : NULL, next() % 4 ? bf : NULL);
             break;
         default: CSPACE_POP_NAMED("named pop"); depth--; break;
         }

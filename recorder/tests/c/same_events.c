@@ -94,6 +94,13 @@ int main(int argc, char **argv) {
     CSPACE_ANSWER_INTERSECT(1, NULL); /* @intersectnull */
     CSPACE_ANSWER_INTERSECTF(0, af); /* @intersectf */
     CSPACE_ANSWER_INTERSECTF(1, NULL); /* @intersectfnull */
+    {
+        const double bounds[2] = {0.25, 0.2500000001}, within = 3e-9;
+        const float boundsf[2] = {0.5f, 0.625f}, withinf = 3.14159274f;
+        CSPACE_CERTIFICATE("converged", 12, bounds, "unique", &within); /* @certificate */
+        CSPACE_CERTIFICATEF("degenerate", 300, boundsf, "\xff bad", &withinf); /* @certificatef */
+        CSPACE_CERTIFICATE(NULL, (unsigned long)-1, NULL, NULL, NULL); /* @certificatenull */
+    }
     CSPACE_POP(); /* @pop */
     MANY100 MANY100 MANY100 /* @many */
 #line 70000

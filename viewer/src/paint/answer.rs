@@ -103,6 +103,13 @@ pub(super) fn draw(
         return;
     };
     let answer = rec.answer.clone();
+    // An answer its certificate does not call converged says so beside its number.
+    let status = rec
+        .certificate
+        .and_then(|c| session.trace.certificates.get(c as usize))
+        .map(|c| c.certificate.status.as_str())
+        .filter(|s| !s.eq_ignore_ascii_case("converged"))
+        .map_or_else(String::new, |s| format!(" · {s}"));
     let event = session.visible.answer.unwrap_or_default();
     // A's position and motion (not the shapes: a hull may be large).
     let shapes = session
@@ -151,7 +158,7 @@ pub(super) fn draw(
                 let [p, q] = seg.map(|s| clipper.screen(s));
                 out.0.labels.push(Label {
                     anchor: p.lerp(q, 0.5),
-                    text: format!("{what} {}", scalar_text(*distance)),
+                    text: format!("{what} {}{status}", scalar_text(*distance)),
                     color: COLOR_ANSWER,
                     priority: priority::HOT,
                 });
@@ -184,7 +191,7 @@ pub(super) fn draw(
             out.point(
                 clipper,
                 c.to_array(),
-                format!("{what} · {}", scalar_text(*distance)),
+                format!("{what} · {}{status}", scalar_text(*distance)),
                 pick(2),
             );
         }
@@ -217,9 +224,9 @@ pub(super) fn draw(
                 );
             }
             let note = if *hit {
-                format!("A at impact · toi {}", scalar_text(*toi))
+                format!("A at impact · toi {}{status}", scalar_text(*toi))
             } else {
-                format!("no hit · toi {}", scalar_text(*toi))
+                format!("no hit · toi {}{status}", scalar_text(*toi))
             };
             out.point(clipper, v(position_a).to_array(), note, pick(1));
             if *hit {
@@ -237,7 +244,7 @@ pub(super) fn draw(
             if let (true, Some(m)) = (*hit, shapes.and_then(|s| s.1)) {
                 let at = DVec3::from(m) * -toi.to_f64();
                 out.segment(clipper, [[0.0; 3], at.to_array()], COLOR_ANSWER, true);
-                let text = format!("−toi · motion · toi {}", scalar_text(*toi));
+                let text = format!("−toi · motion · toi {}{status}", scalar_text(*toi));
                 out.note(clipper, at.to_array(), text, None);
             }
         }

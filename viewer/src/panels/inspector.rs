@@ -43,6 +43,14 @@ impl Inspector<'_> {
             for l in crate::state::inspect::describe_answer(&a.answer) {
                 ui.monospace(l);
             }
+            if let Some(c) = a
+                .certificate
+                .and_then(|c| s.trace.certificates.get(c as usize))
+            {
+                for l in crate::state::inspect::describe_certificate(&c.certificate) {
+                    ui.monospace(l);
+                }
+            }
         }
         ui.separator();
         let lines = s.selection.describe(&s.trace);

@@ -122,6 +122,46 @@ pub fn describe_answer(a: &cspace_recorder::Answer) -> Vec<String> {
     lines
 }
 
+/// The inspector lines for an answer's certificate: the status, the proven
+/// interval digit for digit with its gap (absolute, relative to the upper
+/// bound, and in ULPs), what the points and normal are worth.
+#[must_use]
+pub fn describe_certificate(c: &cspace_recorder::Certificate) -> Vec<String> {
+    let scalar = |name: &str, v: Scalar| format!("{name} = {}  {}", sig17(v.to_f64()), hex(v));
+    let mut lines = vec![format!("certificate: {}", c.status)];
+    if let Some([lo, hi]) = c.bounds {
+        lines.push(scalar("  lower", lo));
+        lines.push(scalar("  upper", hi));
+        let gap = hi.to_f64() - lo.to_f64();
+        let rel = gap / hi.to_f64().abs();
+        let ulps = ulps(lo, hi).map_or_else(|| "NaN".into(), |u| u.to_string());
+        if gap == 0.0 {
+            lines.push("  gap = 0: the bounds meet".into());
+        } else if rel.is_finite() {
+            lines.push(format!(
+                "  gap = {gap:.3e} ({rel:.3e} of the upper), {ulps} ULPs"
+            ));
+        } else {
+            lines.push(format!("  gap = {gap:.3e}, {ulps} ULPs"));
+        }
+    } else {
+        lines.push("  no proven interval".into());
+    }
+    if let Some(w) = &c.witness {
+        lines.push(format!("  points and normal: {w}"));
+    }
+    if let Some(n) = c.normal_within {
+        let n64 = n.to_f64();
+        if n64 >= std::f64::consts::PI * 0.999 {
+            lines.push("  normal within π rad: no proven bound".into());
+        } else {
+            lines.push(format!("  normal within {n64:.3e} rad  {}", hex(n)));
+        }
+    }
+    lines.push(format!("  {} support evaluations", c.iterations));
+    lines
+}
+
 /// The per-coordinate ULP differences `b − a`.
 #[must_use]
 pub fn describe_ulps(a: Vec3Data, b: Vec3Data) -> String {
@@ -139,6 +179,53 @@ pub fn describe_ulps(a: Vec3Data, b: Vec3Data) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_certificate_lists_its_interval_gap_and_bounds() {
+        use cspace_recorder::Certificate;
+        let c = Certificate {
+            status: "degenerate".into(),
+            iterations: 40,
+            bounds: Some([Scalar::F64(1.0), Scalar::F64(1.0 + 4.0 * f64::EPSILON)]),
+            witness: Some("approximate".into()),
+            normal_within: Some(Scalar::F64(std::f64::consts::PI)),
+        };
+        let lines = describe_certificate(&c);
+        assert_eq!(lines[0], "certificate: degenerate");
+        assert!(lines[1].starts_with("  lower = 1.0000000000000000e0  0x3ff0000000000000"));
+        assert_eq!(
+            lines[3],
+            "  gap = 8.882e-16 (8.882e-16 of the upper), 4 ULPs"
+        );
+        assert_eq!(lines[4], "  points and normal: approximate");
+        assert_eq!(lines[5], "  normal within π rad: no proven bound");
+        assert_eq!(lines[6], "  40 support evaluations");
+        let none = Certificate {
+            bounds: Some([Scalar::F32(0.5), Scalar::F32(0.5)]),
+            normal_within: Some(Scalar::F32(1e-4)),
+            witness: None,
+            ..c
+        };
+        let lines = describe_certificate(&none);
+        assert_eq!(lines[3], "  gap = 0: the bounds meet");
+        assert!(
+            lines[4].starts_with("  normal within 1.000e-4 rad  0x"),
+            "{lines:?}"
+        );
+        let intersect = Certificate {
+            bounds: None,
+            normal_within: None,
+            ..none
+        };
+        assert_eq!(
+            describe_certificate(&intersect),
+            [
+                "certificate: degenerate",
+                "  no proven interval",
+                "  40 support evaluations"
+            ]
+        );
+    }
+
     use super::*;
 
     #[test]

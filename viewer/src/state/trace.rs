@@ -19,7 +19,7 @@ mod load;
 
 use crate::state::interval::IntervalIndex;
 use cspace_recorder::{
-    Answer, CsoVertex, DecodeError, Rgba, Scalar, ShapeDecl, SiteDef, Space, Vec3Data,
+    Answer, Certificate, CsoVertex, DecodeError, Rgba, Scalar, ShapeDecl, SiteDef, Space, Vec3Data,
 };
 pub use drawables::Drawables;
 use std::collections::HashMap;
@@ -108,6 +108,18 @@ pub struct AnswerRec {
     pub site: u32,
     /// What the query answered.
     pub answer: Answer,
+    /// How far it is proven: index into [`Trace::certificates`], from the
+    /// certificate event that followed it (before the next query's shapes).
+    pub certificate: Option<u32>,
+}
+
+/// A recorded certificate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CertificateRec {
+    /// Call site.
+    pub site: u32,
+    /// How far the answer before it is proven.
+    pub certificate: Certificate,
 }
 
 /// One event in compact form; bulky payloads live in side tables.
@@ -158,6 +170,8 @@ pub enum Entry {
     Shapes(u32),
     /// What the query answered (index into [`Trace::answers`]).
     Answer(u32),
+    /// How far the answer is proven (index into [`Trace::certificates`]).
+    Certificate(u32),
 }
 
 /// One named series of `value!` samples.
@@ -247,6 +261,8 @@ pub struct Trace {
     pub shapes: Vec<ShapesRec>,
     /// Query answers.
     pub answers: Vec<AnswerRec>,
+    /// Their certificates.
+    pub certificates: Vec<CertificateRec>,
     /// Value series in order of first appearance.
     pub series: Vec<Series>,
     /// Every value sample, in event order.
@@ -304,6 +320,7 @@ impl Trace {
             | Entry::Text { site, .. }
             | Entry::Value { site, .. } => site,
             Entry::Answer(k) => self.answers.get(k as usize)?.site,
+            Entry::Certificate(k) => self.certificates.get(k as usize)?.site,
             Entry::Draw(k) => self.drawables.get(k as usize)?.site,
             Entry::Simplex(k) => self.simplices.get(k as usize)?.site,
             Entry::Shapes(k) => self.shapes.get(k as usize)?.site,
@@ -484,6 +501,10 @@ impl Trace {
                 .answers
                 .get(k as usize)
                 .map_or_else(|| "answer".into(), |a| format!("answer: {}", a.answer)),
+            Entry::Certificate(k) => self.certificates.get(k as usize).map_or_else(
+                || "certificate".into(),
+                |c| format!("certificate: {}", c.certificate),
+            ),
         }
     }
 
@@ -583,6 +604,61 @@ pub(crate) mod tests {
         assert_eq!(t.site_of(p0).map(|s| s.label.as_str()), Some("after add"));
         assert!(t.describe(p0).contains("after add"));
         assert!(t.log_row_at(0).is_none());
+    }
+
+    fn certified(status: &str) -> rec::Certificate {
+        rec::Certificate {
+            status: status.into(),
+            iterations: 3,
+            bounds: Some([Scalar::F64(0.5), Scalar::F64(0.5)]),
+            witness: None,
+            normal_within: None,
+        }
+    }
+
+    /// A certificate belongs to the answer before it: the first one after
+    /// that answer, and not past the next query's shapes.
+    #[test]
+    fn certificates_attach_to_the_answer_before_them() {
+        let answer = || {
+            rec::answer!(rec::Answer::Intersect {
+                intersecting: true,
+                axis: None,
+            });
+        };
+        let ((), r) = rec::record(|| {
+            rec::shapes!(sphere(1.0, 0.0), sphere(0.5, 1.0));
+            answer();
+            rec::certificate!(certified("converged"));
+            rec::certificate!(certified("a second one"));
+            rec::shapes!(sphere(1.0, 0.0), sphere(0.5, 1.0));
+            answer();
+            rec::shapes!(sphere(1.0, 0.0), sphere(0.5, 1.0));
+            rec::certificate!(certified("after new shapes"));
+        });
+        let t = Trace::from_bytes(&r.bytes);
+        assert!(t.error.is_none());
+        assert_eq!(t.certificates.len(), 3);
+        let attached: Vec<Option<&str>> = t
+            .answers
+            .iter()
+            .map(|a| {
+                a.certificate
+                    .map(|c| t.certificates[c as usize].certificate.status.as_str())
+            })
+            .collect();
+        assert_eq!(attached, [Some("converged"), None]);
+        let row = (0..t.len())
+            .find(|&e| matches!(t.entries[e as usize], Entry::Certificate(0)))
+            .expect("a certificate entry");
+        assert_eq!(
+            t.describe(row),
+            "certificate: converged | in [0.5, 0.5] (gap 0) | 3 support evaluations"
+        );
+        assert_eq!(
+            t.site_of(row).map(|s| s.label.as_str()),
+            Some("certificate")
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! intervals, series, log rows.
 
 use super::{
-    AnswerRec, Entry, ItemClass, ItemKind, LogRow, NONE, Prim, Series, ShapesRec, SimplexRec, Trace,
+    AnswerRec, CertificateRec, Entry, ItemClass, ItemKind, LogRow, NONE, Prim, Series, ShapesRec,
+    SimplexRec, Trace,
 };
 use cspace_recorder::{DecodeError, Event, Rgba, Space};
 use std::collections::HashMap;
@@ -67,6 +68,9 @@ pub(super) struct Builder {
     last_shapes: Option<usize>,
     /// The answer shown until the next answer or the next query's shapes.
     last_answer: Option<usize>,
+    /// That answer's index in `Trace::answers`, while a certificate may
+    /// still attach to it.
+    open_answer: Option<usize>,
     series_of_site: BySite<u32>,
     /// The class of each item, for the visible-interval index's groups.
     item_class: Vec<ItemClass>,
@@ -227,6 +231,7 @@ impl Builder {
             }
             Event::Shapes { site, a, b, motion } => {
                 t.log.push(row);
+                self.open_answer = None;
                 let k = u32len(t.shapes.len());
                 t.shapes.push(ShapesRec {
                     site,
@@ -243,10 +248,26 @@ impl Builder {
                 t.answers.push(AnswerRec {
                     site,
                     answer: *answer,
+                    certificate: None,
                 });
+                self.open_answer = Some(k as usize);
                 // Outlives its scope: it is what the query found.
                 self.add_item(i, ItemKind::Answer(k), ItemClass::Answer, false);
                 Entry::Answer(k)
+            }
+            Event::Certificate { site, certificate } => {
+                t.log.push(row);
+                let k = u32len(t.certificates.len());
+                t.certificates.push(CertificateRec {
+                    site,
+                    certificate: *certificate,
+                });
+                // It belongs to the answer before it (the first certificate
+                // after an answer; a second one is only logged).
+                if let Some(a) = self.open_answer.take() {
+                    t.answers[a].certificate = Some(k);
+                }
+                Entry::Certificate(k)
             }
         };
         let t = &mut self.trace;
