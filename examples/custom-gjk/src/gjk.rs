@@ -5,7 +5,7 @@
 use crate::simplex::{self, Simplex, Vertex};
 use crate::vec3::V3;
 use cspace_recorder as rec;
-use rec::Rgba;
+use rec::{IntoVec3 as _, Rgba};
 
 /// Iteration cap; convergence on vertex sets needs far fewer.
 pub const MAX_ITERATIONS: u32 = 64;
@@ -65,6 +65,8 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
     let mut v = s.closest();
     let mut lower = 0.0_f64;
     let mut iterations = 0;
+    // Whether the loop ended on its certificate: the bounds met, or overlap.
+    let mut certified = false;
     rec::simplex!("start", vertices(&s));
     rec::text!("start at a[0] - b[0], |v| = {}", v.length());
     rec::pause!("start");
@@ -76,6 +78,7 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
         rec::value!("upper bound", upper);
         if vv == 0.0 {
             rec::text!("the origin is in the simplex: the shapes overlap");
+            certified = true;
             rec::pause!("overlap");
             rec::pop!("iteration");
             break;
@@ -96,6 +99,7 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
         );
         if vv - vw <= RELATIVE_TOLERANCE * vv || s.contains(new.w) {
             rec::text!("bounds met: stop");
+            certified = true;
             rec::pause!("converged");
             rec::pop!("iteration");
             break;
@@ -113,6 +117,7 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
             s = reduced;
             v = V3::ZERO;
             rec::text!("the origin is inside the tetrahedron: the shapes overlap");
+            certified = true;
             rec::pause!("overlap");
             rec::pop!("iteration");
             break;
@@ -142,12 +147,47 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
     rec::line!("closest points", point_a, point_b, Rgba::GREEN);
     rec::text!("distance {distance} after {iterations} iterations");
     rec::pause!("done");
-    Distance {
+    let out = Distance {
         distance,
         point_a,
         point_b,
         iterations,
-    }
+    };
+    record_answer(&out, -v, lower, certified);
+    out
+}
+
+/// Records the answer (the viewer draws it at the end: the points and the
+/// normal from A to B along `toward_b`), then how far it is proven: the
+/// bounds `[lower, distance]` and how the loop ended (`certified`: on its
+/// bounds or an overlap).
+fn record_answer(d: &Distance, toward_b: V3, lower: f64, certified: bool) {
+    let status = match (certified, d.iterations >= MAX_ITERATIONS) {
+        (true, _) => "converged",
+        (false, true) => "max_iterations",
+        (false, false) => "no_progress",
+    };
+    let normal = if d.distance > 0.0 {
+        toward_b * (1.0 / d.distance)
+    } else {
+        V3::ZERO
+    };
+    rec::answer!(rec::Answer::Distance {
+        distance: rec::Scalar::F64(d.distance),
+        point_a: d.point_a.into_vec3(),
+        point_b: d.point_b.into_vec3(),
+        normal: normal.into_vec3(),
+    });
+    rec::certificate!(rec::Certificate {
+        status: status.into(),
+        iterations: d.iterations,
+        bounds: Some([
+            rec::Scalar::F64(lower.min(d.distance)),
+            rec::Scalar::F64(d.distance),
+        ]),
+        witness: None,
+        normal_within: None,
+    });
 }
 
 /// The simplex as the `(w, a, b)` triples [`cspace_recorder::simplex!`] takes.

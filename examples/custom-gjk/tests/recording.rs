@@ -154,6 +154,41 @@ fn check_structure(a: &[V3], b: &[V3], result: &Distance, rec: &Decoded) {
     );
     assert!(upper.iter().all(|&u| u >= result.distance - tol));
     assert_eq!(rec.series("distance"), vec![result.distance]);
+    check_answer(result, rec);
+}
+
+/// The answer at the end, then its certificate: the bounds around the
+/// same distance, and the loop's own verdict.
+fn check_answer(result: &Distance, rec: &Decoded) {
+    let tail: Vec<&Event> = rec
+        .events
+        .iter()
+        .filter(|e| !matches!(e, Event::Site(_)))
+        .rev()
+        .take(2)
+        .collect();
+    let [
+        Event::Certificate { certificate: c, .. },
+        Event::Answer { answer, .. },
+    ] = tail[..]
+    else {
+        panic!("the recording ends with the answer and its certificate: {tail:?}");
+    };
+    assert!(
+        matches!(**answer, cspace_recorder::Answer::Distance { distance: Scalar::F64(d), .. } if d == result.distance),
+        "{answer:?}"
+    );
+    assert_eq!(c.status, "converged");
+    assert_eq!(c.iterations, result.iterations);
+    let Some([lo, hi]) = c.bounds else {
+        panic!("bounds: {c:?}");
+    };
+    assert_eq!(hi.to_f64(), result.distance);
+    let tol = 1e-9 * (1.0 + result.distance);
+    assert!(
+        lo.to_f64() <= hi.to_f64() && hi.to_f64() - lo.to_f64() <= tol,
+        "{c}"
+    );
 }
 
 fn cube(min: [f64; 3]) -> Vec<V3> {
