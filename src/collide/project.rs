@@ -120,6 +120,7 @@ fn sign<T: Real>(v: T) -> T {
 }
 
 /// A box of half extents `h`.
+#[allow(clippy::needless_bitwise_bool)] // `&` keeps the selections free of branches
 fn cuboid<T: Real>(h: V3<T>, p: V3<T>) -> Projection<T> {
     let v3 = |c: [T; 3]| V3::<T>::new(c[0], c[1], c[2]);
     let (pa, ha): ([T; 3], [T; 3]) = (
@@ -127,19 +128,28 @@ fn cuboid<T: Real>(h: V3<T>, p: V3<T>) -> Projection<T> {
         std::array::from_fn(|k| h.get(k)),
     );
     let gap: [T; 3] = std::array::from_fn(|k| pa[k].abs() - ha[k]);
-    if gap.iter().any(|&g| g > T::ZERO) {
+    // Selections rather than branches where the data decides (a sphere in a
+    // box is the common closed form; branches mispredict on random poses).
+    if gap[0].max(gap[1]).max(gap[2]) > T::ZERO {
         return outside(p, v3(std::array::from_fn(|k| pa[k].max(-ha[k]).min(ha[k]))));
     }
     // Inside: the nearest face (the least negative gap; ties to the lower axis).
-    let k = (0..3).fold(0, |best, k| if gap[k] > gap[best] { k } else { best });
-    let mut q = pa;
-    q[k] = sign(pa[k]) * ha[k];
-    let mut normal = [T::ZERO; 3];
-    normal[k] = sign(pa[k]);
+    let first = (gap[0] >= gap[1]) & (gap[0] >= gap[2]);
+    let second = !first & (gap[1] >= gap[2]);
+    let on = [first, second, !first & !second];
+    let face: [T; 3] = std::array::from_fn(|k| sign(pa[k]) * ha[k]);
     Projection {
-        point: v3(q),
-        normal: v3(normal),
-        signed: gap[k],
+        point: v3(std::array::from_fn(|k| if on[k] { face[k] } else { pa[k] })),
+        normal: v3(std::array::from_fn(|k| {
+            if on[k] { sign(pa[k]) } else { T::ZERO }
+        })),
+        signed: if first {
+            gap[0]
+        } else if second {
+            gap[1]
+        } else {
+            gap[2]
+        },
     }
 }
 
@@ -343,23 +353,35 @@ impl Bounds {
         (self.p.x * self.p.x + self.p.z * self.p.z).sqrt()
     }
 
-    /// A box of half extents `h`.
+    /// A box of half extents `h`. The gaps beyond its faces' planes, `g`:
+    /// the largest (the nearest face's, `k`) and the next (the nearest of
+    /// the other two), both exact (minima and maxima; a sphere in a box is
+    /// the common closed form, and selecting with branches mispredicts on
+    /// every query).
+    #[allow(clippy::needless_bitwise_bool)] // `&`, `|`: no branches on the data
     fn cuboid(&self, h: glam::DVec3) -> f64 {
-        let (p, round) = (self.p, self.round);
-        let g = p.abs() - h;
-        let k = (0..3).fold(0, |b, k| if g[k] > g[b] { k } else { b });
-        let mut rest = (0..3).filter(|&j| j != k).map(|j| g[j]);
-        if g[k] > 0.0 {
+        let (p, round) = (self.p.abs(), self.round);
+        let g = p - h;
+        let best = g.max_element();
+        let next = g.x.min(g.y).max(g.x.max(g.y).min(g.z));
+        if best > 0.0 {
             // Outside: on a face's region the normal is its axis.
-            if g[k] > round && rest.all(|x| x < -round) {
+            if best > round && next < -round {
                 self.tiny
             } else {
                 self.through(self.dist)
             }
-        } else if rest.any(|x| self.tie(x, g[k])) || p[k].abs() <= round {
-            super::aim::NONE
         } else {
-            self.tiny
+            // Inside: the nearest faces tie, or the two faces of axis `k`
+            // do (the point within rounding of its mid-plane).
+            let mid = ((g.x == best) & (p.x <= round))
+                | ((g.y == best) & (p.y <= round))
+                | ((g.z == best) & (p.z <= round));
+            if best - next <= 2.0 * round || mid {
+                super::aim::NONE
+            } else {
+                self.tiny
+            }
         }
     }
 
@@ -574,6 +596,31 @@ mod tests {
         assert_eq!(pr.normal, DVec3::X);
         let signed: f64 = pr.signed;
         assert!((signed + 0.1).abs() < 1e-15);
+        // Ties go to the lower axis; the face's sign is the point's side.
+        let cube: Geom<f64> = Geom::Box {
+            half_extents: DVec3::ONE,
+        };
+        for (p, point, normal) in [
+            (
+                DVec3::new(0.5, -0.5, 0.5),
+                DVec3::new(1.0, -0.5, 0.5),
+                DVec3::X,
+            ),
+            (
+                DVec3::new(0.0, -0.5, 0.5),
+                DVec3::new(0.0, -1.0, 0.5),
+                -DVec3::Y,
+            ),
+            (
+                DVec3::new(0.0, 0.25, -0.75),
+                DVec3::new(0.0, 0.25, -1.0),
+                -DVec3::Z,
+            ),
+            (DVec3::ZERO, DVec3::X, DVec3::X),
+        ] {
+            let pr = project(&cube, p).unwrap();
+            assert_eq!((pr.point, pr.normal), (point, normal), "{p}");
+        }
         let c = Geom::Cone {
             half_height: 1.0,
             radius: 1.0,
