@@ -120,6 +120,15 @@ fn overlapping_constructed_cases_are_minus_the_depth() {
                 s.lower_bound,
                 s.upper_bound
             );
+            // `Converged` means the bracket meets the penetration's
+            // tolerance (1e-8 of the size): not `[−depth, 0]`.
+            assert!(
+                s.status != cspace::Status::Converged
+                    || s.upper_bound - s.lower_bound <= 1e-8 * 4.0 * ha.max(hb).max_element(),
+                "{what}: converged on [{}, {}]",
+                s.lower_bound,
+                s.upper_bound
+            );
         }
     }
 }

@@ -313,20 +313,20 @@ fn problems(loaded: &Loaded) -> Vec<String> {
 pub fn print_stats(s: &Stats, out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
-        "{:<10} {:>10} {:>12} {:>10}",
+        "{:<11} {:>10} {:>12} {:>10}",
         "kind", "events", "bytes", "bytes/ev"
     )?;
     for (kind, (n, bytes)) in &s.kinds {
         writeln!(
             out,
-            "{:<10} {n:>10} {bytes:>12} {:>10.1}",
+            "{:<11} {n:>10} {bytes:>12} {:>10.1}",
             kind.name(),
             *bytes as f64 / (*n).max(1) as f64
         )?;
     }
     writeln!(
         out,
-        "{:<10} {:>10} {:>12} {:>10.1}",
+        "{:<11} {:>10} {:>12} {:>10.1}",
         "total",
         s.events,
         s.frame_bytes,

@@ -61,7 +61,7 @@
  *   viewer shows it with the answer before it, version 3):
  *   CSPACE_CERTIFICATE(status, iterations, bounds, witness, normal_within)
  *       status: a string, e.g. "converged" (NULL: ""); iterations: support
- *       evaluations (unsigned long, above 2^32 - 1 recorded as 2^32 - 1);
+ *       evaluations (unsigned long long, above 2^32 - 1 recorded as 2^32 - 1);
  *       bounds: const double[2], the proven interval of the answer's number
  *       (lower, upper), or NULL; witness: a string saying what the points are
  *       worth ("unique", "not_unique", "approximate") or NULL; normal_within:
@@ -102,8 +102,10 @@
  *     limit of 16777216 bytes".
  *   - A NULL vector argument: the event is replaced by a Text event
  *     "<kind> event left out: a vector argument is NULL" ("answer event ..."
- *     for the answer macros). The axis of CSPACE_ANSWER_INTERSECT(F) is the
- *     exception: NULL there records an intersect answer without an axis.
+ *     for the answer macros). The exceptions say "none" with NULL: the axis
+ *     of CSPACE_ANSWER_INTERSECT(F) (an intersect answer without an axis),
+ *     and every pointer of CSPACE_CERTIFICATE(F) (no bounds, no witness, no
+ *     normal bound; a NULL status records "").
  *   - A hull (or mesh) with 0 points, or NULL points: recorded with 0 points.
  *   - CSPACE_POP() without a push: recorded; the viewer shows a stray end.
  *   - cspace_begin inside a recording: a separate nested recording.
@@ -374,9 +376,9 @@ void cspace__answer_sweep_f(const cspace_site *s, int hit, float toi, const floa
                             const float *position_a);
 void cspace__answer_intersect_d(const cspace_site *s, int intersecting, const double *axis);
 void cspace__answer_intersect_f(const cspace_site *s, int intersecting, const float *axis);
-void cspace__certificate_d(const cspace_site *s, const char *status, unsigned long iterations, const double *bounds,
+void cspace__certificate_d(const cspace_site *s, const char *status, unsigned long long iterations, const double *bounds,
                            const char *witness, const double *normal_within);
-void cspace__certificate_f(const cspace_site *s, const char *status, unsigned long iterations, const float *bounds,
+void cspace__certificate_f(const cspace_site *s, const char *status, unsigned long long iterations, const float *bounds,
                            const char *witness, const float *normal_within);
 
 #define CSPACE__DO(label, call)                                                   \
@@ -480,9 +482,9 @@ int cspace__chk_sweep_d(int hit, double toi, const double *a, const double *b, c
 int cspace__chk_sweep_f(int hit, float toi, const float *a, const float *b, const float *c);
 int cspace__chk_xd(int intersecting, const double *axis);
 int cspace__chk_xf(int intersecting, const float *axis);
-int cspace__chk_cd(const char *status, unsigned long iterations, const double *bounds, const char *witness,
+int cspace__chk_cd(const char *status, unsigned long long iterations, const double *bounds, const char *witness,
                    const double *normal_within);
-int cspace__chk_cf(const char *status, unsigned long iterations, const float *bounds, const char *witness,
+int cspace__chk_cf(const char *status, unsigned long long iterations, const float *bounds, const char *witness,
                    const float *normal_within);
 
 #define CSPACE__OFF(check) ((void)sizeof(check))
@@ -1294,16 +1296,16 @@ static void cspace__opt_str(struct cspace__recorder *r, const char *s) {
     cspace__str(r, s, strlen(s), CSPACE_MAX_NAME);
 }
 static void cspace__certificate_head(struct cspace__recorder *r, long site, const char *status,
-                                     unsigned long iterations, size_t *start) {
+                                     unsigned long long iterations, size_t *start) {
     *start = cspace__begin_frame(r);
     cspace__varint(r, CSPACE__CERTIFICATE);
     cspace__varint(r, (unsigned long long)site);
     if (!status) status = "";
     cspace__str(r, status, strlen(status), CSPACE_MAX_NAME);
-    cspace__varint(r, iterations > 0xffffffffUL ? 0xffffffffULL : (unsigned long long)iterations);
+    cspace__varint(r, iterations > 0xffffffffULL ? 0xffffffffULL : iterations);
 }
 #define CSPACE__CERTIFICATE(sfx, T, scalar)                                                              \
-    void cspace__certificate_##sfx(const cspace_site *s, const char *status, unsigned long iterations,  \
+    void cspace__certificate_##sfx(const cspace_site *s, const char *status, unsigned long long iterations,  \
                                    const T *bounds, const char *witness, const T *normal_within) {      \
         long site;                                                                                      \
         size_t start = 0;                                                                               \

@@ -348,12 +348,14 @@ pub enum Event {
 
 /// How far a query's answer is proven, as the query itself states it: the
 /// viewer shows it beside the answer so a wrong number can be told from an
-/// uncertified one. Names are the engine's own (cspace writes its
-/// `Status` and `Witness` variant names).
+/// uncertified one. Names are the engine's own (cspace writes the names
+/// `cspace eval` gives its `Status` and `Witness`: `"converged"`,
+/// `"not_unique"`, …).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
-    /// How the query ended, e.g. `"Converged"` (its certificate meets the
-    /// stated tolerance), `"MaxIterations"`, `"Degenerate"`.
+    /// How the query ended, e.g. `"converged"` (its certificate meets the
+    /// stated tolerance; the viewer compares it without case),
+    /// `"max_iterations"`, `"degenerate"`.
     pub status: String,
     /// Support evaluations made.
     pub iterations: u32,
@@ -362,7 +364,7 @@ pub struct Certificate {
     /// proves none (an intersect test).
     pub bounds: Option<[Scalar; 2]>,
     /// How far the answer's points and normal can be trusted, e.g.
-    /// `"Unique"`, `"NotUnique"`, `"Approximate"`; `None` where the query
+    /// `"unique"`, `"not_unique"`, `"approximate"`; `None` where the query
     /// does not say.
     pub witness: Option<String>,
     /// A proven bound in radians on the angle between the answer's normal
@@ -371,7 +373,9 @@ pub struct Certificate {
 }
 
 /// One line: the status, the bounds with their gap, what the points and
-/// normal are worth, the evaluations. Every digit, as [`Answer`]'s.
+/// normal are worth, the evaluations. Every digit, as [`Answer`]'s; the
+/// names with control characters escaped (a writer's `"\n"` stays on the
+/// line).
 impl std::fmt::Display for Certificate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         fn s(s: &Scalar) -> String {
@@ -380,7 +384,7 @@ impl std::fmt::Display for Certificate {
                 Scalar::F64(x) => format!("{x:?}"),
             }
         }
-        write!(f, "{}", self.status)?;
+        write!(f, "{}", self.status.escape_debug())?;
         if let Some([lo, hi]) = &self.bounds {
             let gap = hi.to_f64() - lo.to_f64();
             let gap = if gap == 0.0 {
@@ -391,7 +395,7 @@ impl std::fmt::Display for Certificate {
             write!(f, " | in [{}, {}] (gap {gap})", s(lo), s(hi))?;
         }
         if let Some(w) = &self.witness {
-            write!(f, " | points {w}")?;
+            write!(f, " | points {}", w.escape_debug())?;
         }
         if let Some(n) = &self.normal_within {
             write!(f, " | normal within {} rad", s(n))?;
@@ -677,4 +681,25 @@ where
         }
     }
     d.deserialize_seq(Elements(std::marker::PhantomData))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_prints_on_one_line_with_every_digit() {
+        let c = Certificate {
+            status: "two\nlines".into(),
+            iterations: 9,
+            bounds: Some([Scalar::F32(0.5), Scalar::F32(0.75)]),
+            witness: Some("tab\there".into()),
+            normal_within: Some(Scalar::F64(1e-9)),
+        };
+        assert_eq!(
+            c.to_string(),
+            "two\\nlines | in [0.5f32, 0.75f32] (gap 2.500e-1) | points tab\\there \
+             | normal within 1e-9 rad | 9 support evaluations"
+        );
+    }
 }

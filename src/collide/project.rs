@@ -362,6 +362,11 @@ impl Bounds {
     fn cuboid(&self, h: glam::DVec3) -> f64 {
         let (p, round) = (self.p.abs(), self.round);
         let g = p - h;
+        if !g.is_finite() {
+            // No bound from a gap that is not a number (the minima below
+            // would pass over it).
+            return super::aim::NONE;
+        }
         let best = g.max_element();
         let next = g.x.min(g.y).max(g.x.max(g.y).min(g.z));
         if best > 0.0 {
@@ -584,6 +589,23 @@ mod tests {
         };
         let pr = project(&disc, DVec3::new(5.0, 0.0, 0.0)).unwrap();
         assert_eq!((pr.point, pr.signed), (DVec3::new(1.0, 0.0, 0.0), 4.0));
+    }
+
+    #[test]
+    fn a_gap_that_is_not_a_number_bounds_nothing() {
+        let b: Geom<f64> = Geom::Box {
+            half_extents: DVec3::ONE,
+        };
+        for p in [
+            DVec3::new(0.0, 0.0, f64::NAN),
+            DVec3::new(f64::INFINITY, 0.0, 0.0),
+        ] {
+            assert_eq!(
+                normal_within(&b, p, (1.0, 1e-15)),
+                Some(super::super::aim::NONE),
+                "{p}"
+            );
+        }
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub struct SignedDistance<T: Real> {
     pub normal: V3<T>,
     /// The certificate's lower end: the true signed distance lies in
     /// `[lower_bound, upper_bound]` (GJK's bounds when apart, the penetration
-    /// bounds negated when overlapping).
+    /// bounds negated when overlapping; touching within the tolerance, with
+    /// no depth proven above 0, the upper bound is the distance query's).
     pub lower_bound: T,
     /// See [`lower_bound`](Self::lower_bound).
     pub upper_bound: T,
@@ -156,17 +157,25 @@ fn apart<T: Real>(d: &gjk::Distance<T>) -> SignedDistance<T> {
 }
 
 /// The signed distance of touching or overlapping shapes: minus the
-/// penetration `p` (after the distance query `d`). Shapes touching within
-/// the tolerance may be apart by up to the distance's upper bound, which
-/// the upper bound keeps (their depth is 0).
+/// penetration `p` (after the distance query `d`). A depth proven above 0
+/// proves the overlap, and minus it bounds the signed distance from above;
+/// shapes touching within the tolerance may be apart by up to the
+/// distance's upper bound, which the upper bound then keeps (their depth
+/// is 0). (Keeping it everywhere left every overlap's bracket reaching 0:
+/// `[−1.2, 0]` for a sphere 1.2 deep, `Converged`.)
 fn overlapping<T: Real>(d: &gjk::Distance<T>, p: &Penetration<T>) -> SignedDistance<T> {
+    let upper_bound = if p.lower_bound > T::ZERO {
+        T::ZERO - p.lower_bound
+    } else {
+        (T::ZERO - p.lower_bound).max(d.upper_bound)
+    };
     SignedDistance {
         distance: T::ZERO - p.depth,
         point_a: p.point_a,
         point_b: p.point_b,
         normal: p.normal,
         lower_bound: T::ZERO - p.upper_bound,
-        upper_bound: (T::ZERO - p.lower_bound).max(d.upper_bound),
+        upper_bound,
         intersecting: p.intersecting,
         iterations: d.iterations + p.iterations,
         status: p.status,

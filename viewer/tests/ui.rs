@@ -366,11 +366,18 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
 }
 
 /// An answer whose certificate is not `converged` carries its status beside
-/// its number in both views; a converged one shows the number alone.
+/// its number in both views; a converged one (any case) or one without a
+/// status shows the number alone.
 #[test]
 fn an_uncertified_answer_says_so_beside_its_number() {
     use cspace_recorder as rec;
-    for (status, suffix) in [("max_iterations", " · max_iterations"), ("converged", "")] {
+    // An engine that names no status (C's NULL) gets no empty note either.
+    for (status, suffix) in [
+        ("max_iterations", " · max_iterations"),
+        ("converged", ""),
+        ("Converged", ""),
+        ("", ""),
+    ] {
         let app = app_of("uncertified", || {
             let ball = |x: f64| {
                 rec::ShapeDecl::new(rec::ShapeGeom::Sphere { radius: 1.0 })

@@ -108,7 +108,7 @@ pub(super) fn draw(
         .certificate
         .and_then(|c| session.trace.certificates.get(c as usize))
         .map(|c| c.certificate.status.as_str())
-        .filter(|s| !s.eq_ignore_ascii_case("converged"))
+        .filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("converged"))
         .map_or_else(String::new, |s| format!(" · {s}"));
     let event = session.visible.answer.unwrap_or_default();
     // A's position and motion (not the shapes: a hull may be large).
