@@ -1,6 +1,6 @@
 //! Distance cases: GJK's bracket and witnesses, one invariance, f32 against f64.
 
-use super::{Judge, Nums, Tolerance, f32_vs_f64, nums, transform, with};
+use super::{Judge, Nums, Tolerance, converged_bracket, f32_vs_f64, nums, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::model::{Algorithm, Answer, Outcome, Precision};
@@ -23,6 +23,7 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
     let expect = |v: f64, t: f64| Some(("distance".to_owned(), serde_json::json!(v), t));
     let limit = ans.status != Status::Converged && q.precision == Precision::F32;
     let stall = j.stall_tol(d);
+    converged_bracket(j, ans, Algorithm::Gjk, tol, Some(stall));
     if n.intersecting {
         // No axis may separate intersecting shapes by more than the tolerance.
         let centre = geom::normalize(geom::sub(q.b.position, q.a.position));

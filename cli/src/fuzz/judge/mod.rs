@@ -391,6 +391,49 @@ fn f32_vs_f64(j: &mut Judge<'_>, ans: &Answer, alg: Algorithm, field: &str) {
     );
 }
 
+/// The certificate's bounds of an answer, where it has them.
+fn bounds(a: &Answer) -> Option<[f64; 2]> {
+    match &a.outcome {
+        Outcome::Distance { bounds, .. } | Outcome::Penetration { bounds, .. } => *bounds,
+        Outcome::SignedDistance { bounds, .. } => Some(*bounds),
+        Outcome::Intersect { .. } | Outcome::Sweep { .. } => None,
+    }
+}
+
+/// `converged-bracket`: an answer its algorithm calls `Converged` carries a
+/// certificate that meets the tolerance (`Status::Converged` means that and
+/// nothing else): the value lies in its bounds and the bounds lie within
+/// `tol` of each other. `stall` is GJK's documented stall bound where the
+/// value is a distance (a bracket wider than `tol` but within it is that
+/// limit), `None` for depths.
+fn converged_bracket(
+    j: &mut Judge<'_>,
+    ans: &Answer,
+    alg: Algorithm,
+    tol: f64,
+    stall: Option<f64>,
+) {
+    let Some([lo, hi]) = bounds(ans) else {
+        return;
+    };
+    if ans.status != Status::Converged {
+        return;
+    }
+    let v = nums(ans).value;
+    let error = (hi - lo).max(lo - v).max(v - hi);
+    let error = if error.is_nan() { f64::INFINITY } else { error };
+    j.check(
+        "converged-bracket",
+        error,
+        tol,
+        with(j.q, alg),
+        None,
+        None,
+        || format!("{alg}: converged, but the value {v:e} and its bounds [{lo:e}, {hi:e}] are {error:e} apart"),
+        stall.is_some_and(|s| error <= s),
+    );
+}
+
 /// Whether two intersection answers may differ: the shapes touch within the
 /// tolerance (GJK distance or EPA depth below it).
 fn touching(j: &Judge<'_>, q: &Query) -> bool {

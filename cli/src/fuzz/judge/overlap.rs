@@ -1,7 +1,7 @@
 //! Intersect and penetration cases: GJK against MPR, EPA's certificate and
 //! minimality, MPR against EPA, one invariance, f32 against f64.
 
-use super::{Judge, f32_vs_f64, nums, run, touching, transform, with};
+use super::{Judge, converged_bracket, f32_vs_f64, nums, run, touching, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::Status;
@@ -145,6 +145,8 @@ pub(super) fn penetration(j: &mut Judge<'_>, rng: &mut Rng) {
     let (en, mn) = (nums(&e), nums(&m));
     let depth = en.value;
     let tol = j.depth_tol(depth);
+    converged_bracket(j, &e, Algorithm::Epa, tol, None);
+    converged_bracket(j, &m, Algorithm::Mpr, j.depth_tol(mn.value), None);
     let subject = with(q, Algorithm::Epa);
     let limit = e.status == Status::MaxIterations;
     if en.intersecting {

@@ -7,7 +7,7 @@
 //! it by at most `|t|`, by exactly `t` when `t > 0` (away from A): through
 //! contact too.
 
-use super::{Judge, f32_vs_f64, nums, touching, transform, with};
+use super::{Judge, converged_bracket, f32_vs_f64, nums, touching, transform, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
 use cspace::Status;
@@ -50,6 +50,8 @@ fn judge_answer(j: &mut Judge<'_>, rng: &mut Rng, ans: &Answer) {
     let s = nums(ans);
     let d = s.value;
     let tol_d = tol(j, d);
+    let stall = (d > 0.0).then(|| j.stall_tol(d));
+    converged_bracket(j, ans, Algorithm::Epa, tol_d, stall);
     let subject = with(q, Algorithm::Epa);
     // Documented limits: GJK's stall bound apart, EPA's iteration bound
     // overlapping, f32 runs that did not converge.
@@ -312,6 +314,19 @@ mod tests {
         let q = query(unit_box(), unit_box(), 1.5);
         let checks = failing(&q, |o| *value(o).0 *= 0.9);
         assert!(checks.contains(&"signed-vs-depth"), "{checks:?}");
+    }
+
+    #[test]
+    fn a_converged_answer_on_a_loose_bracket_fails() {
+        // The bracket an overlap's signed distance had before it took its
+        // depth's: `[−0.5, 0]`, called converged.
+        let q = query(unit_box(), unit_box(), 1.5);
+        let checks = failing(&q, |o| {
+            if let Outcome::SignedDistance { bounds, .. } = o {
+                bounds[1] = 0.0;
+            }
+        });
+        assert_eq!(checks, ["converged-bracket"]);
     }
 
     #[test]
