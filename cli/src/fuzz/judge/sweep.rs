@@ -4,7 +4,8 @@
 use super::{Judge, nums, run, with};
 use crate::fuzz::generate::Rng;
 use crate::fuzz::geom;
-use cspace::model::{Algorithm, Query, QueryKind};
+use cspace::Status;
+use cspace::model::{Algorithm, Answer, Outcome, Query, QueryKind};
 
 /// The GJK distance of the sweep's shapes at time `t`.
 pub(super) fn distance_at(q: &Query, t: f64) -> Option<f64> {
@@ -16,6 +17,43 @@ pub(super) fn distance_at(q: &Query, t: f64) -> Option<f64> {
 pub(super) fn depth_at(q: &Query, t: f64) -> Option<f64> {
     let d = geom::at_time(q, t, QueryKind::Penetration);
     run(&d, Algorithm::Epa).ok().map(|a| nums(&a).value)
+}
+
+/// `converged-bracket` for a sweep: a hit its method calls `Converged` has
+/// its toi inside `[toi_lower, toi_upper]`, and over that bracket A closes
+/// on B (the motion along the normal) by no more than the distance's
+/// tolerance at contact (the contract: `4 · rel · scale`, tighter).
+fn converged_toi_bracket(j: &mut Judge<'_>, a: &Answer, alg: Algorithm) {
+    let Outcome::Sweep {
+        hit: true,
+        toi: Some(toi),
+        normal: Some(normal),
+        bounds: Some([lo, hi]),
+        ..
+    } = a.outcome
+    else {
+        return;
+    };
+    if a.status != Status::Converged {
+        return;
+    }
+    let closing = geom::dot(j.q.translation.unwrap_or([0.0; 3]), normal).abs();
+    let error = (hi - lo).max(lo - toi).max(toi - hi) * closing;
+    let error = if error.is_nan() { f64::INFINITY } else { error };
+    j.check(
+        "converged-bracket",
+        error,
+        j.dist_tol(0.0),
+        with(j.q, alg),
+        None,
+        None,
+        || {
+            format!(
+                "{alg}: converged at toi {toi:e} on [{lo:e}, {hi:e}], closing {error:e} over it"
+            )
+        },
+        false,
+    );
 }
 
 /// Judges a sweep case (every sweep method).
@@ -35,6 +73,7 @@ pub(super) fn sweep(j: &mut Judge<'_>, _rng: &mut Rng) {
             continue;
         };
         let n = nums(&a);
+        converged_toi_bracket(j, &a, alg);
         // Certificate: a hit is a contact at its toi.
         if n.intersecting {
             let toi = n.value;
@@ -105,5 +144,55 @@ pub(super) fn sweep(j: &mut Judge<'_>, _rng: &mut Rng) {
                 false,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cspace::model::Precision;
+    use cspace_recorder::{ShapeDecl, ShapeGeom};
+
+    /// A box swept by 4 along x into a unit sphere 3 away: a hit at 0.25.
+    fn query() -> Query {
+        Query {
+            id: None,
+            query: QueryKind::Sweep,
+            precision: Precision::F64,
+            algorithm: None,
+            a: ShapeDecl::new(ShapeGeom::Box {
+                half_extents: [1.0, 1.0, 1.0],
+            }),
+            b: ShapeDecl::new(ShapeGeom::Sphere { radius: 1.0 })
+                .at([3.0, 0.0, 0.0], ShapeDecl::IDENTITY),
+            translation: Some([4.0, 0.0, 0.0]),
+        }
+    }
+
+    /// The `converged-bracket` findings on the ray cast's answer after `doctor`.
+    fn findings(doctor: impl Fn(&mut [f64; 2])) -> usize {
+        let q = query();
+        let mut j = Judge::new(&q);
+        let mut a = run(&q, Algorithm::Raycast).expect("answers");
+        assert_eq!(a.status, Status::Converged);
+        if let Outcome::Sweep {
+            bounds: Some(b), ..
+        } = &mut a.outcome
+        {
+            doctor(b);
+        }
+        converged_toi_bracket(&mut j, &a, Algorithm::Raycast);
+        j.verdict.findings.len()
+    }
+
+    #[test]
+    fn a_converged_hit_on_a_wide_bracket_fails() {
+        assert_eq!(findings(|_| {}), 0);
+        assert_eq!(findings(|b| b[1] += 1e-6), 1);
+        assert_eq!(
+            findings(|b| b[0] = b[1] + 1e-6),
+            1,
+            "the toi below its bracket"
+        );
     }
 }
