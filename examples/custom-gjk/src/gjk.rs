@@ -21,6 +21,10 @@ pub struct Distance {
     pub point_a: V3,
     /// Closest point on B.
     pub point_b: V3,
+    /// A proven lower bound on the distance (≤ `distance`): the best
+    /// separation between the two support planes found. With `distance`, the
+    /// upper bound, it brackets the true distance.
+    pub lower_bound: f64,
     /// Iterations run.
     pub iterations: u32,
 }
@@ -63,8 +67,7 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
     );
     let mut s = Simplex::point(Vertex::new(a[0], b[0]));
     let mut v = s.closest();
-    let mut lower = 0.0_f64;
-    let mut iterations = 0;
+    let (mut lower, mut iterations) = (0.0_f64, 0);
     // Whether the loop ended on its certificate: the bounds met, or overlap.
     let mut certified = false;
     rec::simplex!("start", vertices(&s));
@@ -151,17 +154,18 @@ pub fn distance(a: &[V3], b: &[V3]) -> Distance {
         distance,
         point_a,
         point_b,
+        lower_bound: lower.min(distance),
         iterations,
     };
-    record_answer(&out, -v, lower, certified);
+    record_answer(&out, -v, certified);
     out
 }
 
 /// Records the answer (the viewer draws it at the end: the points and the
 /// normal from A to B along `toward_b`), then how far it is proven: the
-/// bounds `[lower, distance]` and how the loop ended (`certified`: on its
-/// bounds or an overlap).
-fn record_answer(d: &Distance, toward_b: V3, lower: f64, certified: bool) {
+/// bounds `[lower_bound, distance]` and how the loop ended (`certified`: on
+/// its bounds or an overlap).
+fn record_answer(d: &Distance, toward_b: V3, certified: bool) {
     let status = match (certified, d.iterations >= MAX_ITERATIONS) {
         (true, _) => "converged",
         (false, true) => "max_iterations",
@@ -182,7 +186,7 @@ fn record_answer(d: &Distance, toward_b: V3, lower: f64, certified: bool) {
         status: status.into(),
         iterations: d.iterations,
         bounds: Some([
-            rec::Scalar::F64(lower.min(d.distance)),
+            rec::Scalar::F64(d.lower_bound),
             rec::Scalar::F64(d.distance),
         ]),
         witness: None,

@@ -16,6 +16,59 @@ fn flag(answer: &serde_json::Value, name: &str) -> Option<bool> {
     answer.get(name).and_then(serde_json::Value::as_bool)
 }
 
+/// The `bounds` an engine's answer claims, `[lower, upper]`; `Err` when the
+/// field is there but is not two numbers in order.
+fn claimed_bounds(answer: &serde_json::Value) -> Option<Result<[f64; 2], String>> {
+    let b = answer.get("bounds")?;
+    let pair = b
+        .as_array()
+        .filter(|v| v.len() == 2)
+        .and_then(|v| Some([v[0].as_f64()?, v[1].as_f64()?]));
+    Some(match pair {
+        Some([lo, hi]) if lo <= hi => Ok([lo, hi]),
+        _ => Err(format!(
+            "`bounds` must be [lower, upper], two numbers in order: {b}"
+        )),
+    })
+}
+
+/// `engine-bounds`: where an engine's answer claims `bounds`, they hold
+/// cspace's reference value `truth` (to `tol`, the value's tolerance): a
+/// certificate that excludes the answer is wrong whatever the answer is.
+fn check_bounds(
+    j: &mut Judge<'_>,
+    answer: &serde_json::Value,
+    truth: f64,
+    tol: f64,
+    subject: &cspace::model::Query,
+    reference: Option<&cspace::model::Query>,
+    limit: bool,
+) {
+    let Some(claimed) = claimed_bounds(answer) else {
+        return;
+    };
+    let (error, tol, message) = match claimed {
+        Ok([lo, hi]) => {
+            let outside = (lo - truth).max(truth - hi).max(0.0);
+            let message = format!(
+                "engine bounds [{lo:e}, {hi:e}] do not hold cspace's {truth:e} (tolerance {tol:e})"
+            );
+            (outside, tol, message)
+        }
+        Err(e) => (1.0, 0.0, e),
+    };
+    j.check(
+        "engine-bounds",
+        error,
+        tol,
+        subject.clone(),
+        reference.cloned(),
+        Some(("bounds".to_owned(), serde_json::json!([truth, truth]), tol)),
+        || message,
+        limit,
+    );
+}
+
 /// Judges an engine's `answer` to `case` against cspace's reference, with
 /// relative tolerance `rel` on distances, depths and contact distances.
 #[must_use]
@@ -73,6 +126,15 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                 || format!("engine distance {d:e}, cspace {rv:e} (tolerance {tol:e})"),
                 r.value < 0.0 && reference.status == Status::MaxIterations,
             );
+            check_bounds(
+                &mut j,
+                answer,
+                r.value,
+                tol,
+                &subject,
+                reference_q.as_ref(),
+                r.value < 0.0 && reference.status == Status::MaxIterations,
+            );
         }
         QueryKind::Intersect | QueryKind::Penetration => {
             let Some(i) = flag(answer, "intersecting") else {
@@ -111,6 +173,15 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                     reference_q.clone(),
                     Some(("depth".to_owned(), serde_json::json!(r.value), tol)),
                     || format!("engine depth {d:e}, cspace {rv:e} (tolerance {tol:e})"),
+                    reference.status == Status::MaxIterations,
+                );
+                check_bounds(
+                    &mut j,
+                    answer,
+                    r.value,
+                    tol,
+                    &subject,
+                    reference_q.as_ref(),
                     reference.status == Status::MaxIterations,
                 );
             }
@@ -154,4 +225,72 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
         }
     }
     j.verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::generate::Family;
+    use cspace::model::{Precision, Query};
+    use cspace_recorder::{ShapeDecl, ShapeGeom};
+
+    /// Two unit boxes 3 apart along x: distance 1, or overlapping by 0.5.
+    fn case(kind: QueryKind, x: f64) -> Case {
+        let cube = || {
+            ShapeDecl::new(ShapeGeom::Box {
+                half_extents: [1.0, 1.0, 1.0],
+            })
+        };
+        Case {
+            index: 0,
+            family: Family::Random,
+            query: Query {
+                id: None,
+                query: kind,
+                precision: Precision::F64,
+                algorithm: None,
+                a: cube(),
+                b: cube().at([x, 0.0, 0.0], ShapeDecl::IDENTITY),
+                translation: None,
+            },
+        }
+    }
+
+    fn checks(case: &Case, answer: &serde_json::Value) -> Vec<&'static str> {
+        judge_engine(case, answer, 1e-6)
+            .findings
+            .iter()
+            .map(|f| f.check)
+            .collect()
+    }
+
+    #[test]
+    fn an_engines_bounds_must_hold_the_answer() {
+        let apart = case(QueryKind::Distance, 3.0);
+        let answer = |bounds: serde_json::Value| serde_json::json!({"ok": true, "distance": 1.0, "bounds": bounds});
+        assert!(checks(&apart, &serde_json::json!({"ok": true, "distance": 1.0})).is_empty());
+        assert!(checks(&apart, &answer(serde_json::json!([0.999, 1.0]))).is_empty());
+        // Right distance, a certificate that excludes it.
+        assert_eq!(
+            checks(&apart, &answer(serde_json::json!([1.01, 1.02]))),
+            ["engine-bounds"]
+        );
+        // Not a bracket at all.
+        for bad in [
+            serde_json::json!([1.0]),
+            serde_json::json!([1.1, 1.0]),
+            serde_json::json!("1"),
+        ] {
+            assert_eq!(
+                checks(&apart, &answer(bad.clone())),
+                ["engine-bounds"],
+                "{bad}"
+            );
+        }
+        // A depth's bracket too.
+        let deep = case(QueryKind::Penetration, 1.5);
+        let depth = |lo: f64, hi: f64| serde_json::json!({"ok": true, "intersecting": true, "depth": 0.5, "bounds": [lo, hi]});
+        assert!(checks(&deep, &depth(0.5, 0.5)).is_empty());
+        assert_eq!(checks(&deep, &depth(0.0, 0.4)), ["engine-bounds"]);
+    }
 }

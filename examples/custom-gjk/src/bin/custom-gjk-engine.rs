@@ -65,6 +65,7 @@ fn answer(q: &Value, planted_bug: bool, record_dir: Option<&std::path::Path>) ->
     let mut out = json!({
         "id": id, "ok": true, "query": kind,
         "distance": d.distance, "point_a": p(d.point_a), "point_b": p(d.point_b),
+        "bounds": [d.lower_bound, d.distance],
         "intersecting": d.distance == 0.0, "iterations": d.iterations,
     });
     if let Some(path) = recording {
