@@ -209,6 +209,20 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                     .any(|d| d > 2.0 * j.depth_tol(0.0)),
                 (false, false) => false,
             };
+            // A hit's claimed bracket holds cspace's toi, to the time A
+            // takes to close the contact band (grazing: no bound).
+            let closing = crate::fuzz::geom::dot(q.translation.unwrap_or([0.0; 3]), r.normal).abs();
+            if hit && r.intersecting && closing > 0.0 {
+                check_bounds(
+                    &mut j,
+                    answer,
+                    r.value,
+                    band / closing,
+                    &subject,
+                    reference_q.as_ref(),
+                    reference.status != Status::Converged,
+                );
+            }
             if wrong {
                 let (rh, rt) = (r.intersecting, r.value);
                 j.check(
@@ -287,6 +301,13 @@ mod tests {
                 "{bad}"
             );
         }
+        // A sweep's toi bracket: box A moved by 4 along x hits B (3 away)
+        // at t = 0.25.
+        let mut sweep = case(QueryKind::Sweep, 3.0);
+        sweep.query.translation = Some([4.0, 0.0, 0.0]);
+        let hit = |lo: f64, hi: f64| serde_json::json!({"ok": true, "hit": true, "toi": 0.25, "bounds": [lo, hi]});
+        assert!(checks(&sweep, &hit(0.2499, 0.25)).is_empty());
+        assert_eq!(checks(&sweep, &hit(0.2, 0.24)), ["engine-bounds"]);
         // A depth's bracket too.
         let deep = case(QueryKind::Penetration, 1.5);
         let depth = |lo: f64, hi: f64| serde_json::json!({"ok": true, "intersecting": true, "depth": 0.5, "bounds": [lo, hi]});
