@@ -109,7 +109,10 @@ pub(super) fn draw(
         .and_then(|c| session.trace.certificates.get(c as usize))
         .map(|c| c.certificate.status.as_str())
         .filter(|s| !s.is_empty() && !s.eq_ignore_ascii_case("converged"))
-        .map_or_else(String::new, |s| format!(" · {s}"));
+        .map_or_else(String::new, |s| {
+            let s = crate::state::trace::clip(s, crate::state::inspect::NAME_MAX_CHARS);
+            format!(" · {s}")
+        });
     let event = session.visible.answer.unwrap_or_default();
     // A's position and motion (not the shapes: a hull may be large).
     let shapes = session

@@ -122,13 +122,18 @@ pub fn describe_answer(a: &cspace_recorder::Answer) -> Vec<String> {
     lines
 }
 
+/// The most characters of a certificate's status or witness name shown.
+pub const NAME_MAX_CHARS: usize = 64;
+
 /// The inspector lines for an answer's certificate: the status, the proven
 /// interval digit for digit with its gap (absolute, relative to the upper
 /// bound, and in ULPs), what the points and normal are worth.
 #[must_use]
 pub fn describe_certificate(c: &cspace_recorder::Certificate) -> Vec<String> {
     let scalar = |name: &str, v: Scalar| format!("{name} = {}  {}", sig17(v.to_f64()), hex(v));
-    let mut lines = vec![format!("certificate: {}", c.status)];
+    // A writer's names are shown cut to a line (a hostile one may be megabytes).
+    let name = |s: &str| super::trace::clip(s, NAME_MAX_CHARS);
+    let mut lines = vec![format!("certificate: {}", name(&c.status))];
     if let Some([lo, hi]) = c.bounds {
         lines.push(scalar("  lower", lo));
         lines.push(scalar("  upper", hi));
@@ -148,7 +153,7 @@ pub fn describe_certificate(c: &cspace_recorder::Certificate) -> Vec<String> {
         lines.push("  no proven interval".into());
     }
     if let Some(w) = &c.witness {
-        lines.push(format!("  points and normal: {w}"));
+        lines.push(format!("  points and normal: {}", name(w)));
     }
     if let Some(n) = c.normal_within {
         let n64 = n.to_f64();
@@ -209,6 +214,20 @@ mod tests {
         assert_eq!(lines[3], "  gap = 0: the bounds meet");
         assert!(
             lines[4].starts_with("  normal within 1.000e-4 rad  0x"),
+            "{lines:?}"
+        );
+        let hostile = Certificate {
+            status: "x".repeat(1 << 20),
+            witness: Some("two\nlines".into()),
+            ..none.clone()
+        };
+        let lines = describe_certificate(&hostile);
+        assert!(lines[0].len() < 120, "{}", lines[0].len());
+        assert!(lines[0].ends_with("more characters)"), "{}", lines[0]);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.ends_with("two … (6 more characters)")),
             "{lines:?}"
         );
         let intersect = Certificate {
