@@ -329,6 +329,16 @@ fn views_at_the_end(name: &str) -> Harness<'static, ViewerApp> {
     h
 }
 
+/// The labels both views draw for `s`, 300×250 points each.
+fn label_texts(s: &mut cspace_viewer::state::session::Session) -> Vec<String> {
+    let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
+    [View::Config, View::Object]
+        .into_iter()
+        .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect, 1.0).labels)
+        .map(|l| l.text)
+        .collect()
+}
+
 #[test]
 fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
     let mut snapshots = egui_kittest::SnapshotResults::new();
@@ -348,12 +358,7 @@ fn the_answer_stays_drawn_at_the_end_of_each_query_kind() {
         assert_eq!(s.timeline.cursor(), s.trace.len(), "{name}: at the end");
         assert!(s.visible.answer.is_some(), "{name}: the answer is visible");
         assert!(s.visible.shapes.is_some(), "{name}: the shapes too");
-        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
-        let texts: Vec<String> = [View::Config, View::Object]
-            .into_iter()
-            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect, 1.0).labels)
-            .map(|l| l.text)
-            .collect();
+        let texts = label_texts(s);
         for label in labels {
             assert!(
                 texts.iter().any(|t| t.contains(label)),
@@ -400,12 +405,7 @@ fn an_uncertified_answer_says_so_beside_its_number() {
         });
         let mut h = views_of(app, |_| {});
         let s = &mut h.state_mut().session;
-        let rect = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(300.0, 250.0));
-        let texts: Vec<String> = [View::Config, View::Object]
-            .into_iter()
-            .flat_map(|v| cspace_viewer::paint::build_frame(s, v, rect, 1.0).labels)
-            .map(|l| l.text)
-            .collect();
+        let texts = label_texts(s);
         for want in [
             format!("distance 0.5{suffix}"),
             format!("closest point · 0.5{suffix}"),
