@@ -130,7 +130,8 @@ fn cuboid<T: Real>(h: V3<T>, p: V3<T>) -> Projection<T> {
     let gap: [T; 3] = std::array::from_fn(|k| pa[k].abs() - ha[k]);
     // Selections rather than branches where the data decides (a sphere in a
     // box is the common closed form; branches mispredict on random poses).
-    if gap[0].max(gap[1]).max(gap[2]) > T::ZERO {
+    let best = gap[0].max(gap[1]).max(gap[2]);
+    if best > T::ZERO {
         return outside(p, v3(std::array::from_fn(|k| pa[k].max(-ha[k]).min(ha[k]))));
     }
     // Inside: the nearest face (the least negative gap; ties to the lower axis).
@@ -143,13 +144,7 @@ fn cuboid<T: Real>(h: V3<T>, p: V3<T>) -> Projection<T> {
         normal: v3(std::array::from_fn(|k| {
             if on[k] { sign(pa[k]) } else { T::ZERO }
         })),
-        signed: if first {
-            gap[0]
-        } else if second {
-            gap[1]
-        } else {
-            gap[2]
-        },
+        signed: best,
     }
 }
 
