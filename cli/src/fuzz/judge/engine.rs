@@ -101,6 +101,9 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
             false,
         );
     };
+    // What a claimed `bounds` must hold: cspace's value, its tolerance, and
+    // whether a miss is the reference's documented limit.
+    let mut bracket: Option<(f64, f64, bool)> = None;
     match q.query {
         QueryKind::Distance | QueryKind::SignedDistance => {
             let Some(d) = field(answer, "distance") else {
@@ -126,15 +129,11 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                 || format!("engine distance {d:e}, cspace {rv:e} (tolerance {tol:e})"),
                 r.value < 0.0 && reference.status == Status::MaxIterations,
             );
-            check_bounds(
-                &mut j,
-                answer,
+            bracket = Some((
                 r.value,
                 tol,
-                &subject,
-                reference_q.as_ref(),
                 r.value < 0.0 && reference.status == Status::MaxIterations,
-            );
+            ));
         }
         QueryKind::Intersect | QueryKind::Penetration => {
             let Some(i) = flag(answer, "intersecting") else {
@@ -175,15 +174,7 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                     || format!("engine depth {d:e}, cspace {rv:e} (tolerance {tol:e})"),
                     reference.status == Status::MaxIterations,
                 );
-                check_bounds(
-                    &mut j,
-                    answer,
-                    r.value,
-                    tol,
-                    &subject,
-                    reference_q.as_ref(),
-                    reference.status == Status::MaxIterations,
-                );
+                bracket = Some((r.value, tol, reference.status == Status::MaxIterations));
             }
         }
         QueryKind::Sweep => {
@@ -213,15 +204,11 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
             // takes to close the contact band (grazing: no bound).
             let closing = crate::fuzz::geom::dot(q.translation.unwrap_or([0.0; 3]), r.normal).abs();
             if hit && r.intersecting && closing > 0.0 {
-                check_bounds(
-                    &mut j,
-                    answer,
+                bracket = Some((
                     r.value,
                     band / closing,
-                    &subject,
-                    reference_q.as_ref(),
                     reference.status != Status::Converged,
-                );
+                ));
             }
             if wrong {
                 let (rh, rt) = (r.intersecting, r.value);
@@ -237,6 +224,17 @@ pub fn judge_engine(case: &Case, answer: &serde_json::Value, rel: f64) -> Verdic
                 );
             }
         }
+    }
+    if let Some((truth, tol, limit)) = bracket {
+        check_bounds(
+            &mut j,
+            answer,
+            truth,
+            tol,
+            &subject,
+            reference_q.as_ref(),
+            limit,
+        );
     }
     j.verdict
 }
