@@ -99,14 +99,13 @@ pub(crate) fn hull_support<T: Real>(points: &[V3<T>], d: V3<T>) -> V3<T> {
             best[k] = base + k;
         }
     }
-    let mut i = best[0];
-    let mut i_dot = best_dot[0];
-    for k in 1..4 {
-        if best_dot[k] > i_dot || (best_dot[k] == i_dot && best[k] < i) {
-            i = best[k];
-            i_dot = best_dot[k];
-        }
-    }
+    // The merge without branches on the data: the largest of the four,
+    // then the lowest index reaching it (which chain leads is a coin toss
+    // for a random direction; the branches were mispredicted ~once a call).
+    let top = |x: T, y: T| if y > x { y } else { x };
+    let m = top(top(best_dot[0], best_dot[1]), top(best_dot[2], best_dot[3]));
+    let at = |k: usize| best[k] | usize::from(best_dot[k] != m).wrapping_neg();
+    let i = at(0).min(at(1)).min(at(2).min(at(3)));
     // Only when no dot product beats −MAX (infinite or NaN input): the first point.
     points.get(i).copied().unwrap_or(points[0])
 }
@@ -123,4 +122,48 @@ fn hull_extent<T: Real>(points: &[V3<T>]) -> T {
         }
     }
     m[0].max(m[1]).max(m[2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    /// The sequential scan the interleaved one must equal: the first point
+    /// with the largest dot product (the first point when none is finite).
+    fn first_farthest(points: &[DVec3], d: DVec3) -> DVec3 {
+        let mut best = 0;
+        for (i, p) in points.iter().enumerate() {
+            if p.dot(d) > points[best].dot(d) {
+                best = i;
+            }
+        }
+        points[best]
+    }
+
+    /// Grid points tie often along axis-aligned and diagonal directions:
+    /// every length (each remainder of the four chains), the first of the
+    /// tied points, bit for bit; a NaN direction gives the first point.
+    #[test]
+    fn the_scan_returns_the_first_farthest_point() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            #[allow(clippy::cast_precision_loss)]
+            let v = ((seed >> 33) % m) as f64;
+            v
+        };
+        for n in 1..=40 {
+            for _ in 0..200 {
+                let points: Vec<DVec3> = (0..n)
+                    .map(|_| DVec3::new(next(3), next(3), next(3)) - 1.0)
+                    .collect();
+                let d = DVec3::new(next(3), next(3), next(3)) - 1.0;
+                let got = hull_support::<f64>(&points, d);
+                assert_eq!(got, first_farthest(&points, d), "{points:?} along {d}");
+            }
+            let points: Vec<DVec3> = (0..n).map(|i| DVec3::splat(f64::from(i))).collect();
+            assert_eq!(hull_support::<f64>(&points, DVec3::NAN), points[0]);
+        }
+    }
 }
