@@ -211,6 +211,13 @@ impl<'a, T: Real> Cso<'a, T> {
         self.pos_b
     }
 
+    /// How far rounding may move a support point (B's are turned into
+    /// A's frame): a few ulps of the offset and the size.
+    #[inline]
+    pub fn rounding(&self) -> T {
+        T::EPSILON * T::from_f64(16.0) * (self.scale + self.pos_b.length())
+    }
+
     /// The core support point of `A − B` in direction `d` (A's frame).
     /// Inlined with the shapes' supports (see [`Shape::core_support`]).
     #[allow(clippy::inline_always)]

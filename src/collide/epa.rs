@@ -595,10 +595,7 @@ fn expand<T: Real>(
     let on = (&*poly, face, normal, depth, tol);
     iterations += on_features(cso, on, (&mut point_a, &mut point_b));
     // A broken polytope's points are still the CSO's (the second fact).
-    // Support points are B's turned into A's frame: a few ulps of its
-    // offset and size.
-    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
-    let normal_within = aim::polytope(&poly, normal, depth, rounding, !broken);
+    let normal_within = aim::polytope(&poly, normal, depth, cso.rounding(), !broken);
     poly.recycle();
     if status != Status::Converged && depth - lower <= tol {
         // The bounds meet the tolerance: after a polish and its ring, or

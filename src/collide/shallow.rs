@@ -52,8 +52,12 @@ pub(crate) fn checked<T: Real>(
     if !p.intersecting || p.depth > T::TWO * tol {
         return p;
     }
+    // Shallower by rounding only is no better an answer, and would trade
+    // EPA's proven normal for one bounded through it: the bound grows by
+    // the angle between them (f64 witnessed at the tolerance, 1e-7 rad, then
+    // past it).
     let mut p = match mpr::recast_inside(a, b) {
-        Some(m) if m.intersecting && m.depth < p.depth => {
+        Some(m) if m.intersecting && m.depth < p.depth - cso.rounding() => {
             rec::text!(
                 "shallow: MPR from inside finds a shallower face, {:?}",
                 m.depth
@@ -67,7 +71,13 @@ pub(crate) fn checked<T: Real>(
                 ..m
             }
         }
+        // Its lower bound is proven all the same.
         Some(m) => Penetration {
+            lower_bound: if m.intersecting {
+                p.lower_bound.max(m.lower_bound).min(p.depth)
+            } else {
+                p.lower_bound
+            },
             iterations: p.iterations + m.iterations,
             ..p
         },
@@ -204,7 +214,7 @@ fn sets<T: Real>(cso: &Cso<'_, T>, n: V3<T>, tol: T) -> (Vec<V3<T>>, Vec<V3<T>>)
 /// behind the origin they bound the normal (`aim::points`). One support
 /// evaluation.
 fn pairs_within<T: Real>(cso: &Cso<'_, T>, (sa, sb): (&[V3<T>], &[V3<T>]), c: V3<T>, h: T) -> T {
-    let rounding = T::EPSILON * T::from_f64(16.0) * (cso.scale + cso.offset().length());
+    let rounding = cso.rounding();
     let behind = cso.support(-c).w;
     let pairs = sa
         .iter()
