@@ -1092,6 +1092,124 @@ fn normal_within_bounds_the_exact_normal() {
     assert!(on_box.certified * 100 >= on_box.cases * 95, "{on_box:?}");
 }
 
+/// A shape of f32-exact sizes for [`f32_claims_hold_in_f64`]: a box,
+/// cone, cylinder, capsule, sphere or 12-point hull, 0.3–2 across.
+fn f32_exact_shape(rng: &mut Rng) -> Shape<f64> {
+    let kind = rng.below(6);
+    let mut size = || f64::from(rng.range(0.3, 2.0) as f32);
+    match kind {
+        0 => Shape::cuboid(DVec3::new(size(), size(), size())),
+        1 => Shape::cone(size(), size()),
+        2 => Shape::cylinder(size(), size()),
+        3 => Shape::capsule(size(), size()),
+        4 => Shape::sphere(size()),
+        _ => {
+            let points = (0..12)
+                .map(|_| DVec3::new(size(), size(), size()) - 1.2)
+                .collect();
+            Shape::hull(points)
+        }
+    }
+}
+
+/// f32 penetration normals' claims judged by f64 on the same input (widened
+/// exactly: f32 sizes and positions, rotations whose quaternion components
+/// are 0, ±½ or ±1, exact in both): shapes overlapping 1e-8…1e-4 of their
+/// size, where f32's rounding may read overlapping cores apart. Wherever
+/// f64 bounds its own normal to 1e-6 rad, the f32 normal is within the sum
+/// of the two bounds (the cone and box case below is one such claim this
+/// sampling does not reach).
+#[test]
+fn f32_claims_hold_in_f64() {
+    let mut rng = Rng::new(0xf32);
+    let turns: Vec<DQuat> = (0..16)
+        .map(|i: u32| {
+            let c = [0, 1, 2, 3].map(|k| if i >> k & 1 == 1 { 0.5 } else { -0.5 });
+            DQuat::from_xyzw(c[0], c[1], c[2], c[3])
+        })
+        .chain([DQuat::IDENTITY, DQuat::from_xyzw(1.0, 0.0, 0.0, 0.0)])
+        .collect();
+    let (mut judged, mut certified) = (0, 0);
+    for i in 0..3000 {
+        let (a, b) = (f32_exact_shape(&mut rng), f32_exact_shape(&mut rng));
+        let qa = turns[rng.below(turns.len() as u64) as usize];
+        let qb = turns[rng.below(turns.len() as u64) as usize];
+        let pa = Pose::new(DVec3::ZERO, qa);
+        let u = rng.unit();
+        let target = -10f64.powf(rng.range(-8.0, -4.0));
+        // B along `u` until f64's signed distance reads `target`.
+        let mut t = 4.0;
+        for _ in 0..8 {
+            let s = cspace::signed::signed_distance(
+                &Placed::new(&a, pa),
+                &Placed::new(&b, Pose::new(u * t, qb)),
+            );
+            let slope = u.dot(s.normal);
+            if slope.abs() < 0.1 {
+                break;
+            }
+            t -= (s.distance - target) / slope;
+        }
+        let pb = Pose::new((u * t).as_vec3().as_dvec3(), qb);
+        let (a32, b32) = (a.to_precision::<f32>(), b.to_precision::<f32>());
+        let p32 = epa::penetration(
+            &Placed::new(&a32, gjk_common::pose_f32(&pa)),
+            &Placed::new(&b32, gjk_common::pose_f32(&pb)),
+        );
+        let p64 = epa::penetration(&Placed::new(&a, pa), &Placed::new(&b, pb));
+        if !(p32.intersecting && p64.intersecting && p64.normal_within <= 1e-6) {
+            continue;
+        }
+        judged += 1;
+        certified += usize::from(p32.normal_within <= 1e-3);
+        let off = angle(DVec3::from_array(p32.normal.to_f64()), p64.normal);
+        let within = f64::from(p32.normal_within) + p64.normal_within;
+        assert!(
+            off <= within + 1e-6,
+            "case {i}: f32's normal is {off:e} rad off f64's, claimed within {within:e}:\n{a:?} {pa:?}\n{b:?} {pb:?}\n{p32:?}\n{p64:?}"
+        );
+    }
+    println!("f32 claims judged {judged}, certified 1e-3 rad {certified}");
+    assert!(judged >= 1000, "{judged}");
+}
+
+/// An f32 cone and box overlapping by rounding (6.4e-7 along a normal
+/// f64 certifies, on the same input widened): f32 GJK reads the cores
+/// apart, and the distance witness's normal, 0.81 rad from the least
+/// depth's, claimed 1e-3 rad. Cores not proven apart prove nothing about
+/// the least depth's direction: the claim must hold against f64's, in the
+/// penetration and the signed distance.
+#[test]
+fn an_f32_cone_read_apart_from_a_box_claims_no_normal_it_lacks() {
+    let a = Shape::<f32>::cone(1.551_702_1, 1.376_722_9);
+    let b = Shape::<f32>::cuboid(glam::Vec3A::new(1.185_141_7, 0.285_257_04, 1.997_949_7));
+    let pa = Pose::new(
+        glam::Vec3A::new(-2.943_722, 2.676_751_4, 2.816_849_7),
+        glam::Quat::from_xyzw(-0.083_204_94, -0.274_886_07, 0.418_208_36, 0.861_751_9),
+    );
+    let pb = Pose::new(
+        glam::Vec3A::new(-1.194_042_3, 0.708_246_3, 5.481_559_3),
+        glam::Quat::from_xyzw(0.857_085_8, -0.365_558_56, -0.177_467_24, 0.316_664_13),
+    );
+    let wide = |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+    let p64 = epa::penetration(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
+    assert!(p64.intersecting && p64.normal_within <= 1e-6, "{p64:?}");
+    let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    let p = epa::penetration(&x, &y);
+    let s = cspace::signed::signed_distance(&x, &y);
+    for (normal, within, what) in [
+        (p.normal, p.normal_within, "penetration"),
+        (s.normal, s.normal_within, "signed distance"),
+    ] {
+        let off = angle(DVec3::from_array(normal.to_f64()), p64.normal);
+        assert!(
+            off <= f64::from(within) + p64.normal_within,
+            "{what}: {off:e} rad off f64's least depth, claimed within {within:e}"
+        );
+    }
+}
+
 /// Shallow overlaps (1e-9…1e-3 deep) of every family of constructed
 /// cases, judged where the answer's lower bound proves the constructed
 /// normal the least: every claim holds, and all but curved features on

@@ -366,7 +366,15 @@ fn epa_after<T: Real>(
             intersecting: !apart,
             iterations: core.iterations + sep.evaluations + 1,
             status: held(core.status, upper - lower, cso),
-            normal_within: aim::witnessed(sep.witness),
+            // The distance witness's normal is the least depth's only for
+            // cores proven apart: cores GJK read apart by rounding may
+            // overlap, least along another direction (f32 cone on a box,
+            // 6.4e-7 deep along a normal 0.81 rad from it).
+            normal_within: if sep.lower > T::ZERO {
+                aim::witnessed(sep.witness)
+            } else {
+                aim::bound(aim::NONE)
+            },
         };
     }
     let mut e = expand(cso, simplex, (ca, cb));

@@ -130,12 +130,13 @@ mod tests {
     use glam::DVec3;
 
     /// The sequential scan the interleaved one must equal: the first point
-    /// with the largest dot product (the first point when none is finite).
+    /// whose dot product beats all before it and −MAX (the first point when
+    /// none does: NaN or infinite input).
     fn first_farthest(points: &[DVec3], d: DVec3) -> DVec3 {
-        let mut best = 0;
+        let (mut best, mut best_dot) = (0, -f64::MAX);
         for (i, p) in points.iter().enumerate() {
-            if p.dot(d) > points[best].dot(d) {
-                best = i;
+            if p.dot(d) > best_dot {
+                (best, best_dot) = (i, p.dot(d));
             }
         }
         points[best]
@@ -143,7 +144,7 @@ mod tests {
 
     /// Grid points tie often along axis-aligned and diagonal directions:
     /// every length (each remainder of the four chains), the first of the
-    /// tied points, bit for bit; a NaN direction gives the first point.
+    /// tied points; a NaN direction gives the first point.
     #[test]
     fn the_scan_returns_the_first_farthest_point() {
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
