@@ -1210,6 +1210,57 @@ fn an_f32_cone_read_apart_from_a_box_claims_no_normal_it_lacks() {
     }
 }
 
+/// An f32 hull with a margin grazing a small box (f64, on the same input
+/// widened: apart by 2.7e-6, the normal `Unique`): f32 GJK stopped at its
+/// gap tolerance on the polytope cores, and the penetration claimed their
+/// `Unique` normal within 1e-3 rad, 7.4e-3 rad off (the distance query ran
+/// on to rounding and was right). Both penetration methods and the signed
+/// distance now hold their claim against f64's normal.
+#[test]
+fn an_f32_hull_with_a_margin_on_a_small_box_claims_its_normal_rightly() {
+    use glam::{Quat, Vec3A};
+    let points = [
+        [-3.747_191, -0.628_181_46, -1.290_185_9],
+        [-0.937_253, 0.726_666_45, -0.985_075],
+        [-6.914_142_6, -2.925_831_3, 5.066_508_3],
+        [2.801_135, -1.139_548_3, -5.298_443_3],
+        [-0.081_006_05, -2.179_559_2, 2.580_101],
+        [5.675_643, 6.737_081_5, 1.947_579_4],
+    ];
+    let a = Shape::<f32>::hull(points.iter().map(|&p| Vec3A::from_array(p)).collect())
+        .with_margin(0.347_730_1);
+    let b = Shape::<f32>::cuboid(Vec3A::new(0.041_799_445, 0.001_695_738_4, 0.023_223_568));
+    let pa = Pose::new(
+        Vec3A::new(0.351_919_53, -0.824_617_1, -0.657_537_16),
+        Quat::from_xyzw(0.5, -0.5, -0.5, 0.5),
+    );
+    let pb = Pose::new(
+        Vec3A::new(3.625_408, -4.783_251, 0.255_113_27),
+        Quat::from_xyzw(-0.5, -0.5, -0.5, 0.5),
+    );
+    let wide = |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
+    let d64 = cspace::gjk::distance(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
+    assert!(
+        d64.distance > 0.0 && d64.witness == cspace::Witness::Unique,
+        "{d64:?}"
+    );
+    let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
+    let (p, m) = (epa::penetration(&x, &y), mpr::penetration(&x, &y));
+    let s = cspace::signed::signed_distance(&x, &y);
+    for (normal, within, what) in [
+        (p.normal, p.normal_within, "epa"),
+        (m.normal, m.normal_within, "mpr"),
+        (s.normal, s.normal_within, "signed distance"),
+    ] {
+        let off = angle(DVec3::from_array(normal.to_f64()), d64.normal);
+        assert!(
+            off <= f64::from(within) + 1e-7,
+            "{what}: {off:e} rad off f64's normal, claimed within {within:e}"
+        );
+    }
+}
+
 /// Shallow overlaps (1e-9…1e-3 deep) of every family of constructed
 /// cases, judged where the answer's lower bound proves the constructed
 /// normal the least: every claim holds, and all but curved features on
