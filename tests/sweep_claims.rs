@@ -2754,3 +2754,27 @@ fn an_f32_capsule_end_of_a_tiny_radius_at_a_hull_edge_claims_no_normal() {
     check_f64("a tiny capsule's end at a hull's edge", &c);
     check_f32_unique_normals(&c);
 }
+
+/// An f32 capsule, its axis level with a cone 1.5e-5 high (nearly a disc),
+/// moved onto the cone's side 0.387 from its axis: the ray cast and swept
+/// MPR polished the normal onto the axis exactly, where the cone's feature
+/// was its apex alone, and answered the apex, `Unique`, 0.387 from the
+/// contact. A cone flatter than the tolerance is a disc under its apex.
+#[test]
+fn an_f32_capsule_on_a_nearly_flat_cone_does_not_claim_its_apex() {
+    let c = Case {
+        a: Shape::capsule(0.313_424_65, 0.918_196_86),
+        start: pose(
+            [-0.396_003_28, -1.442_838_5, -1.878_274_4],
+            [0.5, -0.5, -0.5, 0.5],
+        ),
+        b: Shape::cone(7.332_029_3e-6, 1.116_208_7),
+        pose_b: pose(
+            [1.223_340_2, 0.140_007_64, 0.272_360_27],
+            [-0.5, 0.5, 0.5, 0.5],
+        ),
+        motion: DVec3::new(1.805_830_2, 3.118_743, 4.456_434),
+        truth: (0.0, DVec3::ZERO, None),
+    };
+    check_f32_points("a capsule on a flat cone", &c, c.a.scale().max(c.b.scale()));
+}

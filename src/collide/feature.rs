@@ -484,7 +484,13 @@ fn cone_feature<T: Real>(point: V3<T>, hh: T, r: T, d: V3<T>, eta: T) -> Feature
     let s = (d.x() * d.x() + d.z() * d.z()).sqrt();
     let apex = V3::<T>::new(T::ZERO, hh, T::ZERO);
     let (apex_h, rim_h) = (d.y() * hh, s * r - d.y() * hh);
-    if r > T::ZERO && s * T::TWO * r <= eta && d.y() < T::ZERO {
+    // The base within `eta` of the support plane, or (a cone flatter than
+    // `eta`) the whole cone under its apex: a disc either way (at exactly
+    // the axis an f32 sweep called a cone 1.5e-5 high's apex its unique
+    // contact, 0.387 from the true one on its side).
+    let base = d.y() < T::ZERO && s * T::TWO * r <= eta;
+    let flat = d.y() > T::ZERO && s * r + d.y() * hh * T::TWO <= eta;
+    if r > T::ZERO && (base || flat) {
         let centre = V3::<T>::new(T::ZERO, -hh, T::ZERO);
         return Feature {
             flats: [V3::<T>::X, V3::<T>::Z],
