@@ -346,7 +346,7 @@ fn nearly_parallel_sides_in_f32_do_not_claim_unique_points() {
         [-1.635_413e-5, 3.443_213e-5, -2.611_271_2e-5, 1.0],
     );
     let narrow = gjk::distance(&Placed::new(&sa, pa), &Placed::new(&sb, pb));
-    let widen = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let widen = gjk_common::pose_f64;
     let (wa, wb) = (sa.to_precision::<f64>(), sb.to_precision::<f64>());
     let wide = gjk::distance(&Placed::new(&wa, widen(&pa)), &Placed::new(&wb, widen(&pb)));
     assert_eq!(wide.witness, Witness::Unique, "{wide:?}");
@@ -1336,7 +1336,7 @@ fn nearly_parallel_edges_in_f32_say_whether_their_points_hold() {
         let r = distance_f32(&c);
         let (a, b) = (c.a.to_precision::<f32>(), c.b.to_precision::<f32>());
         let (wa, wb) = (a.to_precision::<f64>(), b.to_precision::<f64>());
-        let widen = |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat());
+        let widen = gjk_common::pose_f64;
         let (pa, pb) = (
             gjk_common::pose_f32(&c.pose_a),
             gjk_common::pose_f32(&c.pose_b),

@@ -6,7 +6,7 @@
 
 mod gjk_common;
 
-use cspace::{Placed, Pose, Shape, Witness, gjk};
+use cspace::{Placed, Shape, Witness, gjk};
 use gjk_common::{Rng, pose_f32, random_case, wide};
 use glam::DVec3;
 
@@ -26,8 +26,7 @@ fn far_away_f32_answers_carry_only_their_coordinates_rounding() {
             let d32 = gjk::distance(&Placed::new(&a32, qa), &Placed::new(&b32, qb));
             // The reference: f64 on the f32-rounded input.
             let (a64, b64): (Shape<f64>, Shape<f64>) = (a32.to_precision(), b32.to_precision());
-            let wider =
-                |p: &Pose<f32>| Pose::<f64>::new(wide::<f32>(p.position), p.rotation.as_dquat());
+            let wider = gjk_common::pose_f64;
             let d64 = gjk::distance(
                 &Placed::new(&a64, wider(&qa)),
                 &Placed::new(&b64, wider(&qb)),

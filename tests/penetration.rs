@@ -1177,8 +1177,8 @@ fn f32_claims_hold_in_f64() {
 /// f64 certifies, on the same input widened): f32 GJK reads the cores
 /// apart, and the distance witness's normal, 0.81 rad from the least
 /// depth's, claimed 1e-3 rad. Cores not proven apart prove nothing about
-/// the least depth's direction: the claim must hold against f64's, in the
-/// penetration and the signed distance.
+/// the least depth's direction: the claim must hold against f64's, in both
+/// penetration methods and the signed distance.
 #[test]
 fn an_f32_cone_read_apart_from_a_box_claims_no_normal_it_lacks() {
     let a = Shape::<f32>::cone(1.551_702_1, 1.376_722_9);
@@ -1191,23 +1191,14 @@ fn an_f32_cone_read_apart_from_a_box_claims_no_normal_it_lacks() {
         glam::Vec3A::new(-1.194_042_3, 0.708_246_3, 5.481_559_3),
         glam::Quat::from_xyzw(0.857_085_8, -0.365_558_56, -0.177_467_24, 0.316_664_13),
     );
-    let wide = |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let wide = gjk_common::pose_f64;
     let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let p64 = epa::penetration(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
     assert!(p64.intersecting && p64.normal_within <= 1e-6, "{p64:?}");
-    let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
-    let p = epa::penetration(&x, &y);
-    let s = cspace::signed::signed_distance(&x, &y);
-    for (normal, within, what) in [
-        (p.normal, p.normal_within, "penetration"),
-        (s.normal, s.normal_within, "signed distance"),
-    ] {
-        let off = angle(DVec3::from_array(normal.to_f64()), p64.normal);
-        assert!(
-            off <= f64::from(within) + p64.normal_within,
-            "{what}: {off:e} rad off f64's least depth, claimed within {within:e}"
-        );
-    }
+    f32_normals_hold(
+        (&Placed::new(&a, pa), &Placed::new(&b, pb)),
+        (p64.normal, p64.normal_within),
+    );
 }
 
 /// An f32 hull with a margin grazing a small box (f64, on the same input
@@ -1238,25 +1229,33 @@ fn an_f32_hull_with_a_margin_on_a_small_box_claims_its_normal_rightly() {
         Vec3A::new(3.625_408, -4.783_251, 0.255_113_27),
         Quat::from_xyzw(-0.5, -0.5, -0.5, 0.5),
     );
-    let wide = |p: &Pose<f32>| Pose::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let wide = gjk_common::pose_f64;
     let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let d64 = cspace::gjk::distance(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
     assert!(
         d64.distance > 0.0 && d64.witness == cspace::Witness::Unique,
         "{d64:?}"
     );
-    let (x, y) = (Placed::new(&a, pa), Placed::new(&b, pb));
-    let (p, m) = (epa::penetration(&x, &y), mpr::penetration(&x, &y));
-    let s = cspace::signed::signed_distance(&x, &y);
+    f32_normals_hold(
+        (&Placed::new(&a, pa), &Placed::new(&b, pb)),
+        (d64.normal, 1e-7),
+    );
+}
+
+/// The f32 answers' normal claims (EPA's, MPR's, the signed distance's) of
+/// `x` and `y` hold against `truth`, known to within `known` radians.
+fn f32_normals_hold((x, y): (&Placed<'_, f32>, &Placed<'_, f32>), (truth, known): (DVec3, f64)) {
+    let (p, m) = (epa::penetration(x, y), mpr::penetration(x, y));
+    let s = cspace::signed::signed_distance(x, y);
     for (normal, within, what) in [
         (p.normal, p.normal_within, "epa"),
         (m.normal, m.normal_within, "mpr"),
         (s.normal, s.normal_within, "signed distance"),
     ] {
-        let off = angle(DVec3::from_array(normal.to_f64()), d64.normal);
+        let off = angle(DVec3::from_array(normal.to_f64()), truth);
         assert!(
-            off <= f64::from(within) + 1e-7,
-            "{what}: {off:e} rad off f64's normal, claimed within {within:e}"
+            off <= f64::from(within) + known,
+            "{what}: {off:e} rad off the truth, claimed within {within:e}"
         );
     }
 }

@@ -20,7 +20,7 @@ use glam::{DQuat, DVec3, Quat, Vec3A};
 /// unless both say `Unique`.
 fn f32_error(a: &Shape<f32>, pa: Pose<f32>, b: &Shape<f32>, pb: Pose<f32>) -> Option<f64> {
     let r = gjk::distance(&Placed::new(a, pa), &Placed::new(b, pb));
-    let wide = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let wide = gjk_common::pose_f64;
     let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let t = gjk::distance(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
     if r.witness != Witness::Unique || t.witness != Witness::Unique {
@@ -112,7 +112,7 @@ fn a_cones_apex_by_a_much_smaller_box_does_not_claim_a_far_point_in_f32() {
 /// size (plus their coordinates' rounding).
 fn f32_agrees(a: &Shape<f32>, pa: Pose<f32>, b: &Shape<f32>, pb: Pose<f32>) {
     let r = gjk::distance(&Placed::new(a, pa), &Placed::new(b, pb));
-    let wide = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let wide = gjk_common::pose_f64;
     let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let t = gjk::distance(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
     if r.witness == Witness::Unique && t.witness == Witness::Unique {
@@ -302,7 +302,7 @@ fn f32_bracket_miss(
     pb: Pose<f32>,
 ) -> Option<(f64, bool)> {
     let r = epa::penetration(&Placed::new(a, pa), &Placed::new(b, pb));
-    let wide = |p: &Pose<f32>| Pose::<f64>::new(p.position.as_dvec3(), p.rotation.as_dquat());
+    let wide = gjk_common::pose_f64;
     let (a64, b64) = (a.to_precision::<f64>(), b.to_precision::<f64>());
     let t = epa::penetration(&Placed::new(&a64, wide(&pa)), &Placed::new(&b64, wide(&pb)));
     if t.status != Status::Converged {

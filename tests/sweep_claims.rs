@@ -53,13 +53,12 @@ impl Rounded {
             gjk_common::pose_f32(&c.pose_b),
         );
         let motion = Vec3A::from(c.motion.as_vec3());
-        let widen =
-            |p: Pose<f32>| Pose::new(gjk_common::wide::<f32>(p.position), p.rotation.as_dquat());
+        let widen = gjk_common::pose_f64;
         let (aw, bw) = (a.to_precision::<f64>(), b.to_precision::<f64>());
         let truth = sweep::ray_cast(
-            &Placed::new(&aw, widen(start)),
+            &Placed::new(&aw, widen(&start)),
             gjk_common::wide::<f32>(motion),
-            &Placed::new(&bw, widen(pose_b)),
+            &Placed::new(&bw, widen(&pose_b)),
         );
         Rounded {
             a,

@@ -355,6 +355,12 @@ pub fn pose_f32(p: &Pose<f64>) -> Pose<f32> {
     )
 }
 
+/// An f32 pose widened to f64 exactly (the quaternion as it is, not
+/// normalised again): the same input for an f64 reference.
+pub fn pose_f64(p: &Pose<f32>) -> Pose<f64> {
+    Pose::new(p.position.as_dvec3(), p.rotation.as_dquat())
+}
+
 /// Widens a vector of precision `T` to f64.
 pub fn wide<T: Real>(v: V3<T>) -> DVec3 {
     DVec3::from_array(v.to_f64())
