@@ -2777,3 +2777,68 @@ fn an_f32_capsule_on_a_nearly_flat_cone_does_not_claim_its_apex() {
     };
     check_f32_points("a capsule on a flat cone", &c, c.a.scale().max(c.b.scale()));
 }
+
+/// A hull plate 1.8e-6 thick, 1e4 from the origin, swept onto a box's edge:
+/// the plate's diagonal edge (across its thickness) crosses the box's
+/// bottom edge, a unique contact. Swept MPR's crossing came from a fan of
+/// supports around the normal, whose triangles mixed the plate's faces
+/// nearly level with the edge (3e-6 rad): its points lay 1.6e-4 along the
+/// box's edge, `Unique`. Crossing edges now place their contact at their
+/// common perpendicular. The truth: where the moving edge meets the box's.
+#[test]
+fn a_thin_plates_edge_on_a_boxs_edge_places_its_contact_exactly() {
+    let plate = [
+        [-0.773_394_7, -8.949_367e-7, 0.128_409_62],
+        [-0.126_411_8, -8.949_367e-7, -0.844_859_5],
+        [-0.244_798_36, 8.949_367e-7, -0.015_596_867],
+        [0.178_166_63, 8.949_367e-7, -0.364_515_24],
+        [-0.471_672, -8.949_367e-7, 0.677_794],
+        [-0.256_861_27, 8.949_367e-7, 0.158_607_96],
+        [0.033_712_387, 8.949_367e-7, -0.746_484_5],
+        [-0.347_288_85, 8.949_367e-7, 0.106_377_48],
+        [-0.553_464, -8.949_367e-7, -0.721_438_4],
+        [-0.335_267_2, 8.949_367e-7, -0.385_654_93],
+        [-0.311_214_15, -8.949_367e-7, 0.743_189_1],
+    ]
+    .map(DVec3::from);
+    let half = DVec3::new(1.828_660_7, 0.079_602_86, 0.537_752_33);
+    let start = pose([-5547.745, 1340.5275, 11821.5], [0.5, -0.5, -0.5, 0.5]);
+    let pose_b = pose([-5548.552, 1340.7953, 11824.586], [-0.5, -0.5, -0.5, 0.5]);
+    let motion = DVec3::new(-1.688_977_8, 2.441_028_4, 5.806_216_7);
+    // The plate's edge (its two highest points along the contact normal)
+    // and the box's bottom edge along y at its largest x, in the world.
+    let (p, q) = (
+        start.transform_point(plate[5]),
+        start.transform_point(plate[10]),
+    );
+    let corner = pose_b.transform_point(DVec3::new(0.0, 0.0, 0.0));
+    let box_min = DVec3::new(corner.x + half.y, corner.y, corner.z - half.x);
+    assert_eq!(
+        (pose_b.rotation * DVec3::X, pose_b.rotation * DVec3::Y),
+        (DVec3::Z, DVec3::X),
+        "the box's x half extent lies along the world's z, its y along x"
+    );
+    let (u, v) = (q - p, DVec3::Y);
+    let normal = u.cross(v).normalize();
+    let normal = if normal.z > 0.0 { normal } else { -normal };
+    let toi = (box_min - p).dot(normal) / motion.dot(normal);
+    // Where the moved edge meets the box's line: along u, across v.
+    let moved = p + motion * toi;
+    let s = (box_min - moved).cross(v).dot(u.cross(v)) / u.cross(v).length_squared();
+    let point = moved + u * s;
+    assert!(
+        (0.0..=1.0).contains(&s),
+        "the contact lies on the plate's edge"
+    );
+    check_f64(
+        "thin plate's edge on a box's edge",
+        &Case {
+            a: Shape::hull(plate.to_vec()),
+            start,
+            b: Shape::cuboid(half),
+            pose_b,
+            motion,
+            truth: (toi, normal, Some(point)),
+        },
+    );
+}

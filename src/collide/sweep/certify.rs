@@ -141,12 +141,14 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
         }
     };
     let blur = blur(&polished, (m, touch), (t_e, lower, upper));
-    let (witness, side) = hit_witness(cso, &polished, status, &blur);
-    let (on_a, on_b) = match (polished.points, side, crossing) {
-        (Some(points), _, _) => points,
-        (None, Some(side), Some(c)) if closing > T::ZERO => snap(c, side, hub, m).on,
+    let contact = hit_witness(cso, &polished, status, &blur);
+    let (on_a, on_b) = match (polished.points, contact.feet, contact.side, crossing) {
+        (Some(points), _, _, _) => points,
+        (None, Some(feet), _, _) => feet,
+        (None, None, Some(side), Some(c)) if closing > T::ZERO => snap(c, side, hub, m).on,
         _ => (on_a, on_b),
     };
+    let witness = contact.witness;
     let (point_a, point_b) = (cso.world_point(on_a) + motion * toi, cso.world_point(on_b));
     let sweep = Sweep {
         hit: true,

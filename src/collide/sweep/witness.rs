@@ -50,13 +50,49 @@ pub(super) fn hit_witness<T: Real>(
     p: &Polished<T>,
     status: Status,
     blur: &Blur<T>,
-) -> (Witness, Option<Unique>) {
+) -> HitContact<T> {
     let eta = normal_eta(cso);
     let f = (
         feature(cso.shape_a(), p.n, eta),
         feature(cso.shape_b(), cso.b_direction(-p.n), eta),
     );
-    match contact_witness(cso, p, &f) {
+    let (witness, side) = judged(cso, p, status, blur, &f);
+    // Two crossing edges touch at their common perpendicular, taken at the
+    // bracket's lower end (the toi wherever the bracket is tight).
+    let (_, n, m, [_, lower, _]) = blur.path;
+    let feet =
+        (witness != Witness::NotUnique && side.is_none() && crossing_edges(cso, (&f.0, &f.1), n))
+            .then(|| edge_feet(cso, (&f.0, &f.1), n, m, lower))
+            .flatten();
+    HitContact {
+        witness,
+        side,
+        feet,
+    }
+}
+
+/// How far a hit's contact can be trusted and where its points come from
+/// ([`hit_witness`]).
+pub(super) struct HitContact<T: Real> {
+    /// How far the contact points can be trusted.
+    pub witness: Witness,
+    /// The side whose support point is the contact point, if one is.
+    pub side: Option<Unique>,
+    /// The contact points of two crossing edges (A's at t = 0, B's; A's
+    /// frame), where the contact is theirs.
+    pub feet: Option<(V3<T>, V3<T>)>,
+}
+
+/// [`contact_witness`] judged against the bracket, the slide and the
+/// support sets' ends (see [`hit_witness`]).
+fn judged<T: Real>(
+    cso: &Cso<'_, T>,
+    p: &Polished<T>,
+    status: Status,
+    blur: &Blur<T>,
+    f: &(Feature<T>, Feature<T>),
+) -> (Witness, Option<Unique>) {
+    match contact_witness(cso, p, f) {
         (Witness::Unique, side) if status != Status::Converged => (Witness::Approximate, side),
         (Witness::Unique, side) if !placed(blur.slide, cso.scale) => {
             rec::text!(
@@ -64,33 +100,33 @@ pub(super) fn hit_witness<T: Real>(
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if moved(cso, &f, blur, side.or(p.unique)) => {
+        (Witness::Unique, side) if moved(cso, f, blur, side.or(p.unique)) => {
             rec::text!(
                 "the normal's error may move the contact points past the witness tolerance: approximate"
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if off_face(cso, p.n, &f, blur) => {
+        (Witness::Unique, side) if off_face(cso, p.n, f, blur) => {
             rec::text!(
                 "a curved point off the face at the normal: the face's normal is not the contact's"
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if at_face_boundary(cso, p.n, &f, blur) => {
+        (Witness::Unique, side) if at_face_boundary(cso, p.n, f, blur) => {
             rec::text!(
                 "a point at a face's boundary within the tolerance: the face fixes no normal"
             );
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if at_edge_end(cso, &f, blur) => {
+        (Witness::Unique, side) if at_edge_end(cso, f, blur) => {
             rec::text!("two edges meeting at an end of one: a vertex on an edge fixes no normal");
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if at_side_end(cso, &f, blur) => {
+        (Witness::Unique, side) if at_side_end(cso, f, blur) => {
             rec::text!("a point at the end of a curved side: the rim or apex fixes no normal");
             (Witness::Approximate, side)
         }
-        (Witness::Unique, side) if blurred(cso, p, &f, blur.spread) => {
+        (Witness::Unique, side) if blurred(cso, p, f, blur.spread) => {
             rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
             (Witness::Approximate, side)
         }
@@ -147,10 +183,7 @@ fn contact_witness<T: Real>(
     // than the rounding's (see `least` below).
     let rounded = cso.radius_a + cso.radius_b > T::from_f64(CURVED) * cso.scale;
     let f64_ = T::PRECISION == rec::Precision::F64;
-    let turn = match T::PRECISION {
-        rec::Precision::F32 => T::from_f64(3e-3),
-        rec::Precision::F64 => T::from_f64(1e-7),
-    };
+    let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
     let face = |f: &Feature<T>, d: V3<T>| {
         f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
@@ -182,9 +215,7 @@ fn contact_witness<T: Real>(
     if f64_ && rounded && stayed && !tilted && !p.unconfirmed && !slide {
         return (Witness::Unique, None);
     }
-    let crossing = fa.count == 1
-        && fb.count == 1
-        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > turn;
+    let crossing = crossing(cso, (fa, fb));
     let vertex = |f: &Feature<T>| f.count == 0 && f.radius == T::ZERO;
     // The contact point is the vertex's where the probes saw neither
     // support stay put, or where the side they saw stay put is not a point
@@ -201,8 +232,7 @@ fn contact_witness<T: Real>(
     if !stayed && cso.curved() {
         return (Witness::Approximate, side);
     }
-    let edges =
-        f64_ && crossing && fa.flats[0].dot(n).abs() <= turn && fb.flats[0].dot(db).abs() <= turn;
+    let edges = crossing_edges(cso, (fa, fb), n);
     // A curved support fixes the normal only where its radius is more than
     // the rounding's: a needle's rim (radius 1.2e-9 of the size) on a
     // plate's narrow face kept a normal 0.13 rad off as `Unique`.
@@ -223,6 +253,37 @@ fn contact_witness<T: Real>(
         Witness::NotUnique
     };
     (witness, side)
+}
+
+/// How far a support set's directions may turn from level with the normal
+/// and still count as level (a face's normal, an edge across it): the
+/// normal's error at the precision.
+fn set_turn<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(3e-3),
+        rec::Precision::F64 => T::from_f64(1e-7),
+    }
+}
+
+/// Whether both support sets are segments that cross (not parallel).
+fn crossing<T: Real>(cso: &Cso<'_, T>, (fa, fb): (&Feature<T>, &Feature<T>)) -> bool {
+    fa.count == 1
+        && fb.count == 1
+        && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > set_turn::<T>()
+}
+
+/// Whether, in f64, two crossing edges are both level with the normal
+/// `n`: their common perpendicular fixes the normal and the contact point.
+fn crossing_edges<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    n: V3<T>,
+) -> bool {
+    let turn = set_turn::<T>();
+    T::PRECISION == rec::Precision::F64
+        && crossing(cso, (fa, fb))
+        && fa.flats[0].dot(n).abs() <= turn
+        && fb.flats[0].dot(cso.b_direction(-n)).abs() <= turn
 }
 
 /// Whether a rim point of either shape leaves the normal's turn about its
@@ -621,23 +682,72 @@ fn at_edge_end<T: Real>(
     if cso.curved() || blur.touch <= normal_tol::<T>() * radii {
         return false;
     }
-    let (Region::Segment(a0, a1), Region::Segment(b0, b1)) = (fa.region, fb.region) else {
+    let (_, _, m, [t_e, _, _]) = blur.path;
+    let Some(c) = edge_crossing(cso, (fa, fb), m * t_e) else {
         return false;
     };
-    let (_, _, m, [t_e, _, _]) = blur.path;
-    let shift = m * t_e;
+    let margin = blur.touch;
+    let end = |x: T, len: T| (x * len).min((T::ONE - x) * len) <= margin;
+    end(c.s, c.u.length()) || end(c.t, c.v.length())
+}
+
+/// Two support segments' common perpendicular, B's taken back by `shift`
+/// (A's motion to the contact): where along each it lies (`s` on A's
+/// `a0 + s·u`, `t` on B's `b0 + t·v`, A's frame).
+struct EdgeCrossing<T: Real> {
+    a0: V3<T>,
+    u: V3<T>,
+    s: T,
+    b0: V3<T>,
+    v: V3<T>,
+    t: T,
+}
+
+/// [`EdgeCrossing`] of two segment support sets; `None` for other sets or
+/// parallel segments.
+fn edge_crossing<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    shift: V3<T>,
+) -> Option<EdgeCrossing<T>> {
+    let (Region::Segment(a0, a1), Region::Segment(b0, b1)) = (fa.region, fb.region) else {
+        return None;
+    };
     let (b0, b1) = (cso.b_point(b0) - shift, cso.b_point(b1) - shift);
     let (u, v) = (a1 - a0, b1 - b0);
     let w = u.cross(v);
     let ww = w.length_squared();
     if ww <= T::ZERO {
-        return false;
+        return None;
     }
     let r = b0 - a0;
     let (s, t) = (r.cross(v).dot(w) / ww, r.cross(u).dot(w) / ww);
-    let margin = blur.touch;
-    let end = |x: T, len: T| (x * len).min((T::ONE - x) * len) <= margin;
-    end(s, u.length()) || end(t, v.length())
+    Some(EdgeCrossing { a0, u, s, b0, v, t })
+}
+
+/// The contact points of two crossing edges (`crossing_edges`) at time
+/// `t`: their common perpendicular's feet on A (A's frame at t = 0) and B
+/// (A's frame), pushed out by the radii along `n`, where both lie on their
+/// segments. Exact to rounding whatever the method's simplex: a crossing's
+/// barycentric points mix the support points of `K`'s neighbouring faces
+/// where they are nearly level with the edges' (swept MPR, a hull plate
+/// 1.8e-6 thick on a box's edge: 1.6e-4 of the size along the box's edge,
+/// `Unique`).
+fn edge_feet<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    n: V3<T>,
+    m: V3<T>,
+    t: T,
+) -> Option<(V3<T>, V3<T>)> {
+    let c = edge_crossing(cso, (fa, fb), m * t)?;
+    let within = |x: T| (T::ZERO..=T::ONE).contains(&x);
+    if !(within(c.s) && within(c.t)) {
+        return None;
+    }
+    let on_a = c.a0 + c.u * c.s + n * cso.radius_a;
+    let on_b = c.b0 + c.v * c.t + m * t - n * cso.radius_b;
+    Some((on_a, on_b))
 }
 
 /// Whether a sharp vertex of one shape touches the other's curved side (a
