@@ -2842,3 +2842,121 @@ fn a_thin_plates_edge_on_a_boxs_edge_places_its_contact_exactly() {
         },
     );
 }
+
+/// Every f32 method's `Unique` contact has its normal within 1e-3 rad and
+/// its points within 1e-4 of the size of the f64 ray cast's on the same
+/// (rounded) input, which must be `Unique` itself; and at least one f32
+/// method claims it.
+fn check_f32_claims(name: &str, c: &Case) {
+    let r = Rounded::new(c);
+    let truth = &r.truth;
+    assert_eq!(
+        truth.witness,
+        Some(Witness::Unique),
+        "{name}: f64 {truth:?}"
+    );
+    let size = c.a.scale().max(c.b.scale());
+    let mut claimed = 0;
+    for (method, s) in r.sweeps() {
+        if s.witness != Some(Witness::Unique) {
+            continue;
+        }
+        claimed += 1;
+        let off = angle(gjk_common::wide::<f32>(s.normal), truth.normal);
+        let points = [(s.point_a, truth.point_a), (s.point_b, truth.point_b)]
+            .map(|(p, exact)| (gjk_common::wide::<f32>(p) - exact).length() / size);
+        assert!(
+            off <= 1e-3 && points.iter().all(|&p| p <= 1e-4),
+            "{name}, {method}: `Unique` with the normal {off:e} rad and the points {points:?} of the size off: {s:?}"
+        );
+    }
+    assert!(claimed > 0, "{name}: no f32 method claims the contact");
+}
+
+/// An f32 hull's vertex halfway up a cone's side: the polish's probes read
+/// the side by its ends (the apex standing still, the rim turning at its
+/// full radius), settled 9.3e-3 rad off and claimed the normal
+/// (conservative advancement, `Unique`). The side's own normal where the
+/// vertex touches it is now taken in closed form.
+#[test]
+fn an_f32_vertex_on_a_cones_side_takes_the_sides_normal() {
+    check_f32_claims(
+        "vertex on a cone's side",
+        &Case {
+            a: Shape::cone(1.3678238, 1.3826605),
+            start: pose([0.64181685, -1.5842426, -4.5749664], [0.0, 0.0, 0.0, 1.0]),
+            b: Shape::hull(vec![
+                DVec3::new(-0.7133332, 0.05097562, 0.07674279),
+                DVec3::new(-0.14547908, -0.0058244937, -0.44038475),
+                DVec3::new(-0.87346613, -0.28340685, 0.80622715),
+                DVec3::new(-0.054015808, 0.7923307, -0.12623855),
+                DVec3::new(0.08736848, 0.25852796, 0.24038136),
+                DVec3::new(0.222436, -0.641348, 0.86128634),
+                DVec3::new(-0.87277883, 0.43601716, 0.45059916),
+                DVec3::new(-0.0073168846, 0.14083768, 0.5899466),
+                DVec3::new(0.106523916, -0.7584739, 0.30014598),
+                DVec3::new(0.18356329, 0.79212403, -0.93632126),
+                DVec3::new(0.46199796, -0.4813286, 0.8589653),
+                DVec3::new(0.38623548, 1.2037541, -0.32345134),
+                DVec3::new(-0.14610259, -0.7263995, 0.0034871502),
+            ]),
+            pose_b: pose(
+                [0.07776506, 1.9213485, -1.2832397],
+                [0.6767581, -0.3603123, 0.42879528, -0.47781596],
+            ),
+            motion: DVec3::new(-1.7524885, 4.3953967, 3.5729616),
+            truth: (0.0, DVec3::ZERO, None),
+        },
+    );
+}
+
+/// An f32 cylinder's rim onto a capsule's end, its centre 2.7e-3 past the
+/// rim: swept MPR polished the side's normal (perpendicular to the side)
+/// and claimed it, 5e-3 rad from the end's (`Unique`). A normal
+/// perpendicular to a segment whose partner lies past its end is not
+/// claimed.
+#[test]
+fn an_f32_capsule_past_a_cylinders_rim_does_not_claim_the_sides_normal() {
+    check_f32_claims(
+        "capsule past a cylinder's rim",
+        &Case {
+            a: Shape::cylinder(1.0141392, 0.55329895),
+            start: pose([-0.37936693, -0.43661064, 0.7273693], [0.5, -0.5, 0.5, 0.5]),
+            b: Shape::capsule(0.32446176, 0.54282033),
+            pose_b: pose(
+                [0.8136365, -1.6609852, 1.9357109],
+                [-0.9606627, -0.055565547, -0.2616106, -0.07482958],
+            ),
+            motion: DVec3::new(0.89838195, -1.979157, 1.2432724),
+            truth: (0.0, DVec3::ZERO, None),
+        },
+    );
+}
+
+/// An f32 hull's vertex on a cone's side 5.3e-5 from its rim:
+/// conservative advancement polished the normal at the bracket's lower
+/// end, beside the rim, where it is perpendicular to a hull edge, 6.8e-2
+/// rad off, and claimed it (`Unique`). The side's normal where the vertex
+/// touches is taken where the vertex lies on the side, and a normal
+/// perpendicular to an edge whose partner sits at its end is not claimed.
+#[test]
+fn an_f32_vertex_beside_a_cones_rim_claims_no_edges_normal() {
+    check_f32_claims(
+        "vertex beside a cone's rim",
+        &Case {
+            a: Shape::hull(vec![
+                DVec3::new(-0.09157741, 0.04134953, -0.26499927),
+                DVec3::new(-0.046981573, -0.21533573, -0.5152863),
+                DVec3::new(0.7632226, -0.2010954, -0.40297467),
+                DVec3::new(-0.6996639, 0.46971774, -0.44957697),
+                DVec3::new(0.57574904, -0.19462353, 0.69378626),
+                DVec3::new(0.5661168, -0.62205994, -0.45907408),
+            ]),
+            start: pose([0.52181834, 0.50025564, 1.3257979], [0.0, 0.0, 0.0, 1.0]),
+            b: Shape::cone(0.49586523, 1.115602),
+            pose_b: pose([-1.4434857, -0.1676211, 0.90726537], [-0.5, -0.5, 0.5, 0.5]),
+            motion: DVec3::new(-3.1015496, -0.55294895, -1.3219005),
+            truth: (0.0, DVec3::ZERO, None),
+        },
+    );
+}

@@ -126,6 +126,12 @@ fn judged<T: Real>(
             rec::text!("a point at the end of a curved side: the rim or apex fixes no normal");
             (Witness::Approximate, side)
         }
+        (Witness::Unique, side) if past_segment_end(cso, f, blur) => {
+            rec::text!(
+                "the other shape's point lies at or past an end of a segment: its perpendicular is not the contact's normal"
+            );
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if blurred(cso, p, f, blur.spread) => {
             rec::text!("the normal's curvature is too small, or the bracket blurs it: approximate");
             (Witness::Approximate, side)
@@ -779,6 +785,55 @@ fn at_side_end<T: Real>(
         // A's point is at the contact with B standing still.
         (_, Region::Segment(b0, b1)) if side(fb) && vertex(fa, cso.radius_a) => {
             near_end(cso.b_point(b0), cso.b_point(b1), blur.at.0)
+        }
+        _ => false,
+    }
+}
+
+/// Whether one shape's support set at the normal is a segment (an edge, a
+/// cylinder's or cone's side, a capsule's core) perpendicular to the normal
+/// and the other's point lies past either of its ends: the normal, polished
+/// perpendicular to the segment, is then not the contact's, which is the
+/// end's (an f32 cylinder's
+/// side against a capsule's end 2.7e-3 past its rim: the side's normal, 5e-3
+/// rad off, `Unique`). A point with no radius of its own (a vertex, a rim's
+/// point) against the end fixes no normal with it either, so it counts
+/// within the touching tolerance of the end too (an f32 hull's vertex on a
+/// cone's side 5.3e-5 from its rim, the bracket's lower end beside the rim:
+/// the normal perpendicular to a hull edge, 6.8e-2 rad off, `Unique`);
+/// radii (a sphere's, a capsule's, margins) turn the normal from the
+/// segment's perpendicular by the distance past the end over them: allowed
+/// below the normal's tolerance.
+fn past_segment_end<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    blur: &Blur<T>,
+) -> bool {
+    let n = blur.path.1;
+    // Only a normal polished perpendicular to the segment (level with it
+    // to its tolerance) took the segment's word for it.
+    let inside = |p0: V3<T>, p1: V3<T>, q: V3<T>| {
+        let u = p1 - p0;
+        let uu = u.length_squared();
+        let len = uu.sqrt();
+        let s = (q - p0).dot(u) / uu;
+        (uu > T::ZERO && n.dot(u).abs() <= normal_tol::<T>() * len)
+            .then(|| (s * len).min((T::ONE - s) * len))
+    };
+    let radii = cso.radius_a + cso.radius_b;
+    let allowed = if radii > T::from_f64(CURVED) * cso.scale {
+        -normal_tol::<T>() * radii
+    } else {
+        blur.touch
+    };
+    let past = |d: Option<T>| d.is_some_and(|d| d < allowed);
+    match (fa.region, fb.region) {
+        (Region::Segment(a0, a1), _) if fa.count == 1 && fb.count == 0 => {
+            past(inside(a0, a1, blur.at.1))
+        }
+        // A's point is at the contact with B standing still.
+        (_, Region::Segment(b0, b1)) if fb.count == 1 && fa.count == 0 => {
+            past(inside(cso.b_point(b0), cso.b_point(b1), blur.at.0))
         }
         _ => false,
     }
