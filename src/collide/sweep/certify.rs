@@ -556,13 +556,7 @@ fn contact_normal<T: Real>(
             unconfirmed = true;
         }
     }
-    if let Some((side, side_hub)) = vertex_on_side(cso, (m, t_e), n, hub, iterations) {
-        rec::text!(
-            "a vertex on a curved side: the side's normal where the vertex touches, turned by {:?} rad",
-            side.cross(n).length()
-        );
-        (n, hub) = (side, side_hub);
-    }
+    (n, hub) = vertex_on_side(cso, (m, t_e), n, hub, iterations).unwrap_or((n, hub));
     // A normal within the witness tolerance of a face's is that face's
     // ([`face_at`]).
     if let Some(f) = face_at(cso, n)
@@ -665,7 +659,14 @@ fn vertex_on_side<T: Real>(
         (next, next_hub) = (again, support(cso, again));
         *iterations += 1;
     }
-    ((vertex(&next_hub) - vertex(&hub)).length() <= touch).then_some((next, next_hub))
+    if (vertex(&next_hub) - vertex(&hub)).length() > touch {
+        return None;
+    }
+    rec::text!(
+        "a vertex on a curved side: the side's normal where the vertex touches, turned by {:?} rad",
+        next.cross(n).length()
+    );
+    Some((next, next_hub))
 }
 
 /// How far A backs off from the contact for [`backed_off`], relative to
