@@ -2845,9 +2845,9 @@ fn a_thin_plates_edge_on_a_boxs_edge_places_its_contact_exactly() {
 
 /// Every f32 method's `Unique` contact has its normal within 1e-3 rad and
 /// its points within 1e-4 of the size of the f64 ray cast's on the same
-/// (rounded) input, which must be `Unique` itself; and at least one f32
-/// method claims it.
-fn check_f32_claims(name: &str, c: &Case) {
+/// (rounded) input, which must be `Unique` itself; and at least `claims`
+/// f32 methods claim it.
+fn check_f32_claims(name: &str, c: &Case, claims: usize) {
     let r = Rounded::new(c);
     let truth = &r.truth;
     assert_eq!(
@@ -2870,7 +2870,10 @@ fn check_f32_claims(name: &str, c: &Case) {
             "{name}, {method}: `Unique` with the normal {off:e} rad and the points {points:?} of the size off: {s:?}"
         );
     }
-    assert!(claimed > 0, "{name}: no f32 method claims the contact");
+    assert!(
+        claimed >= claims,
+        "{name}: {claimed} f32 methods claim the contact, not {claims}"
+    );
 }
 
 /// An f32 hull's vertex halfway up a cone's side: the polish's probes read
@@ -2910,6 +2913,7 @@ fn an_f32_vertex_on_a_cones_side_takes_the_sides_normal() {
             motion: DVec3::new(-1.752_488_5, 4.395_396_7, 3.572_961_6),
             truth: (0.0, DVec3::ZERO, None),
         },
+        1,
     );
 }
 
@@ -2936,6 +2940,7 @@ fn an_f32_capsule_past_a_cylinders_rim_does_not_claim_the_sides_normal() {
             motion: DVec3::new(0.898_381_95, -1.979_157, 1.243_272_4),
             truth: (0.0, DVec3::ZERO, None),
         },
+        1,
     );
 }
 
@@ -2970,5 +2975,93 @@ fn an_f32_vertex_beside_a_cones_rim_claims_no_edges_normal() {
             motion: DVec3::new(-3.101_549_6, -0.552_948_95, -1.321_900_5),
             truth: (0.0, DVec3::ZERO, None),
         },
+        1,
+    );
+}
+
+/// An f32 hull's vertex onto a thin hull's face near its edge: the ray
+/// cast's polish settled on the plane of three of the hull's points, with
+/// a fourth 4.3e-4 above it (no face of the hull), 5.8e-2 rad from the face
+/// the contact is on, and claimed it (`Unique`). A hull's face must be one
+/// to rounding for its normal to be claimed.
+#[test]
+fn an_f32_vertex_on_a_thin_hull_claims_no_plane_that_is_not_a_face() {
+    check_f32_claims(
+        "vertex on a thin hull",
+        &Case {
+            a: Shape::hull(vec![
+                DVec3::new(-0.023_312_818, 0.027_087_132, 0.269_398_42),
+                DVec3::new(-0.304_060_8, 0.229_086_92, 0.137_314_45),
+                DVec3::new(0.011_724_146, 0.591_414_5, -0.014_856_077),
+                DVec3::new(-0.781_081_7, 0.264_399_26, -0.016_895_896),
+                DVec3::new(-0.001_143_285_7, 0.098_704_07, 0.038_294_554),
+                DVec3::new(0.012_240_141, -0.015_948_107, 0.013_061_106),
+                DVec3::new(-0.037_301_652, -0.042_251_915, 0.018_690_39),
+                DVec3::new(0.014_115_116, 0.047_832_76, 0.022_687_085),
+                DVec3::new(-0.035_400_707, 0.530_101, -0.013_870_445),
+                DVec3::new(-0.087_264_724, 0.001_058_569_1, -0.018_508_572),
+                DVec3::new(-0.024_280_842, -0.341_215_46, 0.034_488_436),
+                DVec3::new(-0.042_144_05, -0.024_098_199, -0.304_715_4),
+                DVec3::new(-0.007_746_678_3, -1.279_969_7, -0.022_283_997),
+                DVec3::new(-0.308_182_9, -0.041_277_643, 0.943_083_05),
+            ]),
+            start: pose(
+                [-3.816_846_1, -0.272_634_03, -1.720_631_8],
+                [-0.618_624_57, -0.578_530_9, -0.149_257_56, 0.510_223_27],
+            ),
+            b: Shape::hull(vec![
+                DVec3::new(-0.039_923_415, 0.052_265_36, -0.031_976_774),
+                DVec3::new(0.016_641_608, -0.035_643_995, -0.018_219_605),
+                DVec3::new(-0.043_541_834, -0.470_239, 1.287_847_8),
+                DVec3::new(0.663_767_6, -0.609_909_3, 0.008_747_489),
+                DVec3::new(0.046_934_687, 0.027_398_37, -0.028_907_795),
+                DVec3::new(-0.016_091_399, -0.040_793_143, -0.130_985_42),
+                DVec3::new(0.216_783_63, 0.014_642_567, -0.048_135_81),
+                DVec3::new(-0.017_251_482, 0.028_293_4, 0.089_250_06),
+                DVec3::new(0.047_362_387, 0.008_120_577, 0.042_448_14),
+                DVec3::new(0.012_067_208, -0.466_970_95, 0.041_381_504),
+            ]),
+            pose_b: pose(
+                [-0.461_649_57, -1.299_484_3, -0.029_402_766],
+                [0.493_808, 0.305_568_16, 0.597_255_7, -0.553_233_56],
+            ),
+            motion: DVec3::new(4.630_979_5, -1.592_106_3, 2.258_047),
+            truth: (0.0, DVec3::ZERO, None),
+        },
+        0,
+    );
+}
+
+/// An f32 hull's edge across a needle (a capsule 1.5e-6 thick), 0.03 of
+/// the edge from its end: swept MPR's normal, 1.9e-4 rad off, made the
+/// end's vertex the hull's support, and the contact points landed on it,
+/// 2.4e-2 of the size off (`Unique`). Two crossing segments level with
+/// the normal touch at their common perpendicular, in f32 too.
+#[test]
+fn an_f32_edge_across_a_needle_places_its_contact_at_the_crossing() {
+    check_f32_claims(
+        "edge across a needle",
+        &Case {
+            a: Shape::hull(vec![
+                DVec3::new(0.029_588_243, 0.010_722_806, -0.021_691_94),
+                DVec3::new(0.203_283_27, -0.032_236_94, -0.029_290_074),
+                DVec3::new(1.274_467_8, 0.029_159_136, 0.046_540_823),
+                DVec3::new(-0.174_582_62, 0.033_659_667, -0.005_863_704_3),
+                DVec3::new(0.218_310_61, 0.014_527_152, 0.137_894_39),
+                DVec3::new(-0.124_064_66, 0.036_869_27, -0.712_043_5),
+            ]),
+            start: pose(
+                [-2.714_841, -2.580_823_7, 2.457_822],
+                [0.708_655_54, 0.536_503_9, 0.457_516_82, 0.025_480_13],
+            ),
+            b: Shape::capsule(1.256_636_6, 1.453_376_6e-06),
+            pose_b: pose(
+                [-1.621_023, -1.327_663_3, 0.190_449_1],
+                [-0.5, -0.5, 0.5, 0.5],
+            ),
+            motion: DVec3::new(1.703_044_7, 1.724_908_8, -2.408_042_4),
+            truth: (0.0, DVec3::ZERO, None),
+        },
+        3,
     );
 }

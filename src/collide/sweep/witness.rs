@@ -5,7 +5,7 @@
 use super::crossing::{Unique, support};
 use super::polish::{NormalFrom, Polished};
 use crate::collide::cso::Cso;
-use crate::collide::feature::{Feature, Region, feature};
+use crate::collide::feature::{Feature, Region, face_below, feature};
 use crate::collide::outline::inside_hull_face;
 use crate::collide::witness::{edges_slide, normal_tol, witness_tol};
 use crate::collide::{Status, Witness, gjk};
@@ -191,15 +191,18 @@ fn contact_witness<T: Real>(
     let f64_ = T::PRECISION == rec::Precision::F64;
     let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
-    let face = |f: &Feature<T>, d: V3<T>| {
-        f.count == 2 && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
+    let face = |f: &Feature<T>, shape: &Shape<T>, d: V3<T>| {
+        f.count == 2
+            && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
+            && hull_face_at(shape, d, cso.scale)
     };
     // A face within the normal's error whose own normal `n` is not: the
     // contact is on the face (its normal is the contact's) or at its
     // boundary, which the polish could not tell. Neither radii nor a
     // curved support fix the normal there (a rim, a rounded cylinder, on a
     // plate's narrow face kept normals 7.8e-6 and 4.3e-6 rad off, `Unique`).
-    let tilted = (fa.count == 2 && !face(fa, n)) || (fb.count == 2 && !face(fb, db));
+    let tilted = (fa.count == 2 && !face(fa, cso.shape_a(), n))
+        || (fb.count == 2 && !face(fb, cso.shape_b(), db));
     // The side whose support stayed put must be a point at the normal's
     // error too: in f32 the probes call a hull's short edge a vertex (the
     // contact then an edge on a face, 0.11 rad off, `Unique`), and beside
@@ -238,7 +241,7 @@ fn contact_witness<T: Real>(
     if !stayed && cso.curved() {
         return (Witness::Approximate, side);
     }
-    let edges = crossing_edges(cso, (fa, fb), n);
+    let edges = f64_ && crossing_edges(cso, (fa, fb), n);
     // A curved support fixes the normal only where its radius is more than
     // the rounding's: a needle's rim (radius 1.2e-9 of the size) on a
     // plate's narrow face kept a normal 0.13 rad off as `Unique`.
@@ -248,10 +251,17 @@ fn contact_witness<T: Real>(
     // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
     // slides it by that turn (1e-2 of the size at 100 sizes a radian).
     let sliding = !f64_ && fa.radius.max(fb.radius) > T::from_f64(F32_TURN) * cso.scale;
-    let loose = !rounded && !face(fa, n) && !face(fb, db) && rim_loose(cso, (fa, fb));
+    let loose = !rounded
+        && !face(fa, cso.shape_a(), n)
+        && !face(fb, cso.shape_b(), db)
+        && rim_loose(cso, (fa, fb));
     let witness = if p.unconfirmed || sliding || slide || loose {
         Witness::Approximate
-    } else if face(fa, n) || face(fb, db) || edges || (!tilted && (rounded || curved)) {
+    } else if face(fa, cso.shape_a(), n)
+        || face(fb, cso.shape_b(), db)
+        || edges
+        || (!tilted && (rounded || curved))
+    {
         Witness::Unique
     } else if rounded || curved {
         Witness::Approximate
@@ -259,6 +269,20 @@ fn contact_witness<T: Real>(
         Witness::NotUnique
     };
     (witness, side)
+}
+
+/// Whether a hull's support set at `d` is a face of the hull to rounding
+/// (three points off a line within 1e3 ε of the size of its height; true
+/// for other shapes, whose faces are exact): a hull's set taken within
+/// the normal's error (f32: 4e-3 of the size) spans points of several
+/// faces, and the plane of three of them is no face (an f32 polish settled
+/// on such a plane, a vertex 4.3e-4 above it, 5.8e-2 rad from the face
+/// the contact is on, `Unique`).
+fn hull_face_at<T: Real>(shape: &Shape<T>, d: V3<T>, scale: T) -> bool {
+    !matches!(shape.geom, Geom::Hull(_))
+        || face_below(shape, d, T::from_f64(1e3) * T::EPSILON * scale, || {
+            shape.core_support(d).dot(d)
+        })
 }
 
 /// How far a support set's directions may turn from level with the normal
@@ -278,16 +302,17 @@ fn crossing<T: Real>(cso: &Cso<'_, T>, (fa, fb): (&Feature<T>, &Feature<T>)) -> 
         && fa.flats[0].cross(cso.b_vector(fb.flats[0])).length() > set_turn::<T>()
 }
 
-/// Whether, in f64, two crossing edges are both level with the normal
-/// `n`: their common perpendicular fixes the normal and the contact point.
+/// Whether two crossing segments are both level with the normal `n`:
+/// their common perpendicular is the contact point (and in f64 fixes the
+/// normal; f32's error may as well make one a vertex beside a nearly level
+/// edge).
 fn crossing_edges<T: Real>(
     cso: &Cso<'_, T>,
     (fa, fb): (&Feature<T>, &Feature<T>),
     n: V3<T>,
 ) -> bool {
     let turn = set_turn::<T>();
-    T::PRECISION == rec::Precision::F64
-        && crossing(cso, (fa, fb))
+    crossing(cso, (fa, fb))
         && fa.flats[0].dot(n).abs() <= turn
         && fb.flats[0].dot(cso.b_direction(-n)).abs() <= turn
 }
