@@ -3065,3 +3065,42 @@ fn an_f32_edge_across_a_needle_places_its_contact_at_the_crossing() {
         3,
     );
 }
+
+/// A sphere 5.4e-6 in radius onto the side of a cylinder 1.5e-3 high (a
+/// disc): under the polish's probes the whole side stayed within their
+/// jump threshold, so it was taken for the unique point, and the contact
+/// snapped to its rim, 9e-4 of the size from the sphere, `Unique` in f64
+/// (every method). A side is no point: every `Unique` contact point lies
+/// on its shape.
+#[test]
+fn a_tiny_sphere_on_a_discs_side_keeps_its_contact_on_the_sphere() {
+    let disc = Shape::cylinder(0.000_750_164_1, 1.111_641_6);
+    let start = pose(
+        [-0.432_530_9, -1.849_787_8, 4.447_786],
+        [0.235_253_66, 0.607_557_5, -0.627_094_8, 0.426_944_58],
+    );
+    let sphere = Shape::sphere(5.417_410_6e-6);
+    let centre = DVec3::new(-1.486_020_6, 0.928_818_2, 0.679_561_44);
+    let motion = DVec3::new(-0.614_932_8, 3.404_405_4, -4.165_286);
+    for (method, f) in methods::<f64>() {
+        let s = f(
+            &Placed::new(&disc, start),
+            motion,
+            &Placed::new(&sphere, Pose::new(centre, DQuat::IDENTITY)),
+        );
+        assert!(s.hit, "{method}: {s:?}");
+        if s.witness == Some(Witness::Unique) {
+            let off = ((s.point_b - centre).length() - 5.417_410_6e-6).abs();
+            assert!(
+                off <= 1e-8 * 1.111_641_6,
+                "{method}: B's `Unique` point {off:e} off the sphere: {s:?}"
+            );
+        }
+        // Claimed or not, B's point is the sphere's.
+        assert!(
+            (s.point_b - centre).length() <= 5.417_410_6e-6 + 1e-8 * 1.111_641_6,
+            "{method}: B's point {:e} from the sphere's centre: {s:?}",
+            (s.point_b - centre).length()
+        );
+    }
+}
