@@ -187,7 +187,7 @@ fn contact_witness<T: Real>(
     }
     // Radii, like a curved support, fix the normal only where they are more
     // than the rounding's (see `least` below).
-    let rounded = cso.radius_a + cso.radius_b > T::from_f64(CURVED) * cso.scale;
+    let rounded = cso.radius_a + cso.radius_b > curved::<T>() * cso.scale;
     let f64_ = T::PRECISION == rec::Precision::F64;
     let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
@@ -249,7 +249,7 @@ fn contact_witness<T: Real>(
     // A curved support fixes the normal only where its radius is more than
     // the rounding's: a needle's rim (radius 1.2e-9 of the size) on a
     // plate's narrow face kept a normal 0.13 rad off as `Unique`.
-    let least = T::from_f64(CURVED) * cso.scale;
+    let least = curved::<T>() * cso.scale;
     let curved = fa.radius > least || fb.radius > least;
     // A rim point nearly level with its partner turns fast with the
     // normal (`Feature::radius`): f32's normal, off by up to ~1e-4 rad,
@@ -850,7 +850,7 @@ fn past_segment_end<T: Real>(
             .then(|| (s * len).min((T::ONE - s) * len))
     };
     let radii = cso.radius_a + cso.radius_b;
-    let allowed = if radii > T::from_f64(CURVED) * cso.scale {
+    let allowed = if radii > curved::<T>() * cso.scale {
         -normal_tol::<T>() * radii
     } else {
         blur.touch
@@ -973,9 +973,18 @@ const SMALL: f64 = 1e-2;
 /// times squared sine a rim needs against an edge ([`rim_loose`]).
 const LOOSE: f64 = 16.0;
 
-/// The least turning radius (of the size) a curved support needs to fix
-/// the contact normal (see `contact_witness`).
-const CURVED: f64 = 1e-6;
+/// The least turning radius (of the size) a curved support or the radii
+/// need to fix the contact normal (see `contact_witness`): the core
+/// points' error over it turns the normal. In f64 1e-6; in f32, whose
+/// rounding (6e-8 of the size) over its normal's tolerance (1e-3 rad) is
+/// 6e-5 already, 1e-4 (a capsule 8.4e-6 in radius, 1e-5 of the size, on a
+/// hull's edge kept a normal 1e-2 rad off, `Unique`).
+fn curved<T: Real>() -> T {
+    match T::PRECISION {
+        rec::Precision::F32 => T::from_f64(1e-4),
+        rec::Precision::F64 => T::from_f64(1e-6),
+    }
+}
 
 /// The fastest a contact point claimed unique in f32 may move with its
 /// normal, in sizes per radian: f32's normal is off by up to ~1e-4 rad,
