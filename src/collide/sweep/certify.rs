@@ -31,7 +31,8 @@ use super::crossing::{
     Crossing, Full, Path, Unique, cross_fan, cross_near, cross_point, earliest, snap, support,
 };
 use super::polish::{NormalFrom, Polished, polish, unique_near};
-use super::witness::{Blur, edges_sliding, face_at, hit_witness, normal_eta, placed};
+use super::segments::edges_sliding;
+use super::witness::{Blur, face_at, hit_witness, normal_eta, placed};
 use super::{Sweep, gjk_tol, record_hit};
 use crate::collide::cso::Cso;
 use crate::collide::feature::feature;

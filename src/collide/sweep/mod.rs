@@ -31,6 +31,7 @@ mod certify;
 mod crossing;
 mod polish;
 mod ray;
+mod segments;
 mod swept;
 mod witness;
 
