@@ -3144,3 +3144,88 @@ fn an_f32_edge_across_a_tiny_capsule_claims_no_normal_its_radius_cannot_fix() {
         0,
     );
 }
+
+/// A box 1e5 away swept onto a hull's face (its plane `0.6 x + 0.8 y = 5`):
+/// the polished normal carries the supports' rounding at that offset
+/// (1.9e-12 rad), which tilted the face's points apart by more than a
+/// face's rounding, and the contact read `not_unique` (a review). A
+/// hull's face is judged level to that rounding too.
+#[test]
+fn a_far_box_on_a_hulls_face_keeps_its_unique_contact() {
+    let hull = Shape::hull(vec![
+        DVec3::new(3.0, 4.0, 1.0),
+        DVec3::new(3.0, 4.0, -1.0),
+        DVec3::new(4.2, 3.1, 0.0),
+        DVec3::new(1.8, 4.9, 0.0),
+        DVec3::ZERO,
+    ]);
+    let cube = Shape::cuboid(DVec3::splat(0.5));
+    let pose_b = pose(
+        [60_003.0, 80_004.0, 0.1],
+        [0.2, 0.3, 0.4, 0.842_614_977_317_635_8],
+    );
+    let face = DVec3::new(0.6, 0.8, 0.0);
+    let s = sweep::ray_cast(
+        &Placed::new(&hull, Pose::IDENTITY),
+        DVec3::new(60_000.0, 80_000.0, 0.0),
+        &Placed::new(&cube, pose_b),
+    );
+    assert_eq!(s.witness, Some(Witness::Unique), "{s:?}");
+    assert!(angle(s.normal, face) <= 1e-7, "{s:?}");
+}
+
+/// A capsule's end (radius 0.3) swept onto a cone's side halfway up, at
+/// six azimuths: the side's normal where the end's centre touches it is
+/// taken in closed form with the radius (`vertex_on_side` compares the
+/// cores' points, not the inflated ones, which differ by the radius times
+/// the turn). Every method claims it, within 1e-7 rad in f64 and 1e-3 in
+/// f32 of the exact side normal.
+#[test]
+fn a_capsules_end_on_a_cones_side_claims_the_sides_normal() {
+    let cone = Shape::cone(1.0, 1.0);
+    let capsule = Shape::capsule(0.5, 0.3);
+    let slope = 0.5_f64.atan();
+    for phi in [0.3_f64, 1.1, 2.0, 2.9, 4.0, 5.2] {
+        let n = DVec3::new(
+            slope.cos() * phi.cos(),
+            slope.sin(),
+            slope.cos() * phi.sin(),
+        );
+        let touch = DVec3::new(0.5 * phi.cos(), 0.0, 0.5 * phi.sin()) + n * 0.3;
+        let tangent = DVec3::new(-phi.sin(), 0.0, phi.cos());
+        let axis = (n + tangent * 0.4).normalize();
+        let centre = touch + axis * 0.5;
+        let motion = -n * 2.0 + tangent * 0.3;
+        let start = Pose::new(
+            centre - motion * 0.5,
+            DQuat::from_rotation_arc(DVec3::Y, axis),
+        );
+        for (method, f) in methods::<f64>() {
+            let s = f(
+                &Placed::new(&capsule, start),
+                motion,
+                &Placed::new(&cone, Pose::IDENTITY),
+            );
+            assert_eq!(s.witness, Some(Witness::Unique), "{phi}, {method}: {s:?}");
+            assert!(angle(s.normal, -n) <= 1e-7, "{phi}, {method}: {s:?}");
+        }
+        let (c32, s32) = (capsule.to_precision::<f32>(), gjk_common::pose_f32(&start));
+        let cone32 = cone.to_precision::<f32>();
+        for (method, f) in methods::<f32>() {
+            let s = f(
+                &Placed::new(&c32, s32),
+                Vec3A::from(motion.as_vec3()),
+                &Placed::new(&cone32, Pose::IDENTITY),
+            );
+            assert_eq!(
+                s.witness,
+                Some(Witness::Unique),
+                "{phi}, f32 {method}: {s:?}"
+            );
+            assert!(
+                angle(gjk_common::wide::<f32>(s.normal), -n) <= 1e-3,
+                "{phi}, f32 {method}: {s:?}"
+            );
+        }
+    }
+}

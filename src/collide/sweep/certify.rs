@@ -141,7 +141,7 @@ pub(super) fn certify<T: Real>(cso: &Cso<'_, T>, motion: V3<T>, found: &Found<'_
             (t_e, t_e.max(lower), (hub.a, hub.b), status)
         }
     };
-    let blur = blur(&polished, (m, touch), (t_e, lower, upper));
+    let blur = blur(&polished, (m, touch), (t_e, lower, upper), toi);
     let contact = hit_witness(cso, &polished, status, &blur);
     let (on_a, on_b) = match (polished.points, contact.feet, contact.side, crossing) {
         (Some(points), _, _, _) => points,
@@ -274,6 +274,7 @@ fn blur<T: Real>(
     polished: &Polished<T>,
     (m, touch): (V3<T>, T),
     (t_e, lower, upper): (T, T, T),
+    toi: T,
 ) -> Blur<T> {
     let (n, hub) = (polished.n, polished.hub);
     let across = (m - n * n.dot(m)).length();
@@ -284,6 +285,7 @@ fn blur<T: Real>(
         touch,
         slide: (upper - lower) * m.length(),
         path: (hub.k, n, m, [t_e, lower, upper]),
+        toi,
     }
 }
 
@@ -618,15 +620,24 @@ fn vertex_on_side<T: Real>(
         return None;
     }
     let touch = T::from_f64(4.0) * gjk_tol(cso);
-    // The vertex's core point (A's frame, with A at its path point at `t`)
-    // projected onto the side's shape: its normal, from A towards B.
-    let normal_at = |hub: &Full<T>, t: T| {
+    // The vertex's core point of the support `h` taken at `d` (A's frame;
+    // the inflated points sit the radius along `d` off it).
+    let core = |h: &Full<T>, d: V3<T>| {
+        if on_a {
+            h.b + d * cso.radius_b
+        } else {
+            h.a - d * cso.radius_a
+        }
+    };
+    // That core point, with A at its path point at `t`, projected onto the
+    // side's shape: its normal, from A towards B.
+    let normal_at = |core: V3<T>, t: T| {
         let x = m * -t;
         // B moves by `x` against A standing still, A by `−x` against B.
         let pr = if on_a {
-            project(ga, hub.b + n * cso.radius_b + x)?
+            project(ga, core + x)?
         } else {
-            project(gb, cso.b_local_point(hub.a - n * cso.radius_a - x))?
+            project(gb, cso.b_local_point(core - x))?
         };
         let off = pr.signed - (cso.radius_a + cso.radius_b);
         let normal = if on_a {
@@ -636,13 +647,13 @@ fn vertex_on_side<T: Real>(
         };
         (off.abs() <= T::from_f64(4.0) * touch && normal.is_finite()).then_some(normal)
     };
-    let vertex = |h: &Full<T>| if on_a { h.b } else { h.a };
-    let mut next = normal_at(&hub, t_e)?;
+    let vertex = core(&hub, n);
+    let mut next = normal_at(vertex, t_e)?;
     let mut next_hub = support(cso, next);
     *iterations += 1;
     for _ in 0..2 {
         // The same vertex must be the support at the side's normal.
-        if (vertex(&next_hub) - vertex(&hub)).length() > touch {
+        if (core(&next_hub, next) - vertex).length() > touch {
             return None;
         }
         let closing = next.dot(m);
@@ -653,14 +664,14 @@ fn vertex_on_side<T: Real>(
         let t = (t_e + next.dot(x - next_hub.k) / closing)
             .max(T::ZERO)
             .min(T::ONE);
-        let again = normal_at(&next_hub, t)?;
+        let again = normal_at(core(&next_hub, next), t)?;
         if again == next {
             break;
         }
         (next, next_hub) = (again, support(cso, again));
         *iterations += 1;
     }
-    if (vertex(&next_hub) - vertex(&hub)).length() > touch {
+    if (core(&next_hub, next) - vertex).length() > touch {
         return None;
     }
     rec::text!(

@@ -34,6 +34,8 @@ pub(super) struct Blur<T: Real> {
     /// (A's frame) and the times it was polished at and the bracket's
     /// ends: how far the normal's error moved the points ([`moved`]).
     pub path: (V3<T>, V3<T>, V3<T>, [T; 3]),
+    /// The reported time of impact, where the contact points are placed.
+    pub toi: T,
 }
 
 /// [`contact_witness`] of a hit with `status`: without a tight bracket
@@ -47,7 +49,9 @@ pub(super) struct Blur<T: Real> {
 /// where its normal cannot be trusted to the tolerance though the polish
 /// settled: a vertex at a face's boundary within the touching tolerance
 /// ([`at_face_boundary`]), or a normal fixed by a curvature too small
-/// or blurred by the bracket ([`blurred`]).
+/// or blurred by the bracket ([`blurred`]). Where two crossing edges meet,
+/// the contact points too: their common perpendicular's feet at the toi
+/// ([`HitContact::feet`]).
 pub(super) fn hit_witness<T: Real>(
     cso: &Cso<'_, T>,
     p: &Polished<T>,
@@ -61,11 +65,11 @@ pub(super) fn hit_witness<T: Real>(
     );
     let (witness, side) = judged(cso, p, status, blur, &f);
     // Two crossing edges touch at their common perpendicular, taken at the
-    // bracket's lower end (the toi wherever the bracket is tight).
-    let (_, n, m, [_, lower, _]) = blur.path;
+    // reported toi.
+    let (_, n, m, _) = blur.path;
     let feet =
         (witness != Witness::NotUnique && side.is_none() && crossing_edges(cso, (&f.0, &f.1), n))
-            .then(|| edge_feet(cso, (&f.0, &f.1), n, m, lower))
+            .then(|| edge_feet(cso, (&f.0, &f.1), n, m, blur.toi))
             .flatten();
     HitContact {
         witness,
@@ -194,10 +198,11 @@ fn contact_witness<T: Real>(
     let f64_ = T::PRECISION == rec::Precision::F64;
     let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
+    let slack = T::from_f64(1e3) * T::EPSILON * cso.scale + cso.rounding();
     let face = |f: &Feature<T>, shape: &Shape<T>, d: V3<T>| {
         f.count == 2
             && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
-            && hull_face_at(shape, d, cso.scale)
+            && hull_face_at(shape, d, slack)
     };
     // A face within the normal's error whose own normal `n` is not: the
     // contact is on the face (its normal is the contact's) or at its
@@ -278,18 +283,20 @@ fn contact_witness<T: Real>(
     (witness, side)
 }
 
-/// Whether a hull's support set at `d` is a face of the hull to rounding
-/// (three points off a line within 1e3 ε of the size of its height; true
-/// for other shapes, whose faces are exact): a hull's set taken within
-/// the normal's error (f32: 4e-3 of the size) spans points of several
-/// faces, and the plane of three of them is no face (an f32 polish settled
-/// on such a plane, a vertex 4.3e-4 above it, 5.8e-2 rad from the face
-/// the contact is on, `Unique`).
-fn hull_face_at<T: Real>(shape: &Shape<T>, d: V3<T>, scale: T) -> bool {
+/// Whether a hull's support set at `d` is a face of the hull to rounding:
+/// three points off a line within `slack` of the top along `d` (1e3 ε of
+/// the size plus the supports' rounding, [`Cso::rounding`], which tilts a
+/// polished normal by about that over the size: a review, a box 1e5 away
+/// on a hull's face, its normal 1.9e-12 rad off, read `not_unique` without
+/// it). True for other shapes, whose faces are exact. A hull's set taken
+/// within the normal's error (f32: 4e-3 of the size) spans points of
+/// several faces, and the plane of three of them is no face (an f32 polish
+/// settled on such a plane, a vertex 4.3e-4 above it, 5.8e-2 rad from the
+/// face the contact is on, `Unique`); the set's own flats may span a real
+/// face beside it, so the test is along `d`.
+fn hull_face_at<T: Real>(shape: &Shape<T>, d: V3<T>, slack: T) -> bool {
     !matches!(shape.geom, Geom::Hull(_))
-        || face_below(shape, d, T::from_f64(1e3) * T::EPSILON * scale, || {
-            shape.core_support(d).dot(d)
-        })
+        || face_below(shape, d, slack, || shape.core_support(d).dot(d))
 }
 
 /// How far a support set's directions may turn from level with the normal
