@@ -303,6 +303,7 @@ fn campaign(run: &RunArgs) -> Result<Summary, String> {
     let mut table = Table::default();
     let mut failing: Vec<(Case, Finding)> = Vec::new();
     let mut failures = Vec::new();
+    let mut limits = Vec::new();
     for batch in indices.chunks(4096) {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
@@ -320,6 +321,9 @@ fn campaign(run: &RunArgs) -> Result<Summary, String> {
             .collect();
         for j in judged {
             record(&mut table, &j.case, &j.verdict);
+            if limits.len() < summary::LISTED {
+                limits.extend(limit_line(&j.case, &j.verdict));
+            }
             for f in j.verdict.findings.into_iter().filter(|f| !f.limit) {
                 failures.push(failure_line(&j.case, &f));
                 if failing.len() < run.max_saved
@@ -355,12 +359,13 @@ fn campaign(run: &RunArgs) -> Result<Summary, String> {
             });
         }
     }
-    failures.truncate(1000);
+    failures.truncate(summary::LISTED);
     Ok(Summary {
         seed: run.seed,
         shards: vec![format!("{}/{}", run.shard.0, run.shard.1)],
         rows: table.rows(),
         failures,
+        limits,
         seconds,
     })
 }
@@ -378,6 +383,20 @@ fn record(table: &mut Table, case: &Case, verdict: &Verdict) {
         limit,
         verdict.worst,
     );
+}
+
+/// A case's documented limit as a summary line: only for a case that
+/// failed nothing (the table counts it as a limit), its worst limit.
+fn limit_line(case: &Case, verdict: &Verdict) -> Option<FailureLine> {
+    if verdict.failed() {
+        return None;
+    }
+    verdict
+        .findings
+        .iter()
+        .filter(|f| f.limit)
+        .max_by(|x, y| x.ratio.total_cmp(&y.ratio))
+        .map(|f| failure_line(case, f))
 }
 
 fn failure_line(case: &Case, f: &Finding) -> FailureLine {
@@ -432,6 +451,7 @@ fn campaign_engine(run: &RunArgs, mut engine: engine::Engine) -> Summary {
     let bar = progress(run, indices.len() as u64);
     let mut table = Table::default();
     let mut failures = Vec::new();
+    let mut limits = Vec::new();
     let mut saved = 0;
     let dir = out_dir(run);
     for i in indices {
@@ -447,6 +467,9 @@ fn campaign_engine(run: &RunArgs, mut engine: engine::Engine) -> Summary {
             Ok(answer) => {
                 let verdict = judge::judge_engine(&case, &answer, run.engine_tol);
                 record(&mut table, &case, &verdict);
+                if limits.len() < summary::LISTED {
+                    limits.extend(limit_line(&case, &verdict));
+                }
                 if let Some(f) = verdict.findings.iter().find(|f| !f.limit) {
                     let mut line = failure_line(&case, f);
                     if saved < run.max_saved {
@@ -495,12 +518,13 @@ fn campaign_engine(run: &RunArgs, mut engine: engine::Engine) -> Summary {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    failures.truncate(1000);
+    failures.truncate(summary::LISTED);
     Summary {
         seed: run.seed,
         shards: vec![format!("{}/{}", run.shard.0, run.shard.1)],
         rows: table.rows(),
         failures,
+        limits,
         seconds: start.elapsed().as_secs_f64(),
     }
 }

@@ -6,6 +6,12 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::Path;
 
+/// How many limits a summary keeps (failures are kept to the same count).
+pub const LISTED: usize = 1000;
+
+/// How many limits the table prints.
+pub const SHOWN: usize = 20;
+
 /// One row: a family and a query kind.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -26,7 +32,7 @@ pub struct Row {
     pub worst: f64,
 }
 
-/// One failure, as listed in the summary.
+/// One failure (or documented limit), as listed in the summary.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FailureLine {
     /// The case's index in the campaign.
@@ -35,7 +41,7 @@ pub struct FailureLine {
     pub family: String,
     /// Query kind.
     pub kind: String,
-    /// The check that failed.
+    /// The check that failed (or met its documented limit).
     pub check: String,
     /// What is wrong.
     pub message: String,
@@ -59,6 +65,10 @@ pub struct Summary {
     pub rows: Vec<Row>,
     /// Failures (at most the ones the campaign kept).
     pub failures: Vec<FailureLine>,
+    /// Checks outside tolerance that are a documented limit: reported so
+    /// each can be reproduced (`--case`), not counted as failures.
+    #[serde(default)]
+    pub limits: Vec<FailureLine>,
     /// Seconds spent judging.
     pub seconds: f64,
 }
@@ -123,6 +133,7 @@ impl Summary {
             out.seed = p.seed;
             out.shards.extend(p.shards.iter().cloned());
             out.failures.extend(p.failures.iter().cloned());
+            out.limits.extend(p.limits.iter().cloned());
             out.seconds = out.seconds.max(p.seconds);
             for r in &p.rows {
                 let row = table.row(&r.family, &r.kind);
@@ -135,10 +146,14 @@ impl Summary {
         }
         out.rows = table.rows();
         out.failures.sort_by_key(|f| f.case);
+        out.limits.sort_by_key(|f| f.case);
+        out.limits.truncate(LISTED);
         out
     }
 
-    /// Prints the table (or JSON lines: one per row, one per failure, then a total).
+    /// Prints the table (or JSON lines: one per row, one per failure, one
+    /// per limit, then a total). The table lists the first [`SHOWN`]
+    /// limits and says how many more there are.
     ///
     /// # Errors
     /// Writing failed.
@@ -150,6 +165,10 @@ impl Summary {
             }
             for f in &self.failures {
                 serde_json::to_writer(&mut *out, &serde_json::json!({"failure": f}))?;
+                writeln!(out)?;
+            }
+            for f in &self.limits {
+                serde_json::to_writer(&mut *out, &serde_json::json!({"limit": f}))?;
                 writeln!(out)?;
             }
             let total = serde_json::json!({"total": {
@@ -207,6 +226,21 @@ impl Summary {
                     .unwrap_or_default()
             )?;
         }
+        for f in self.limits.iter().take(SHOWN) {
+            writeln!(
+                out,
+                "limit case {} [{} {}] {}: {}",
+                f.case, f.family, f.kind, f.check, f.message
+            )?;
+        }
+        let limits: u64 = self.rows.iter().map(|r| r.limits).sum();
+        if limits > SHOWN as u64 {
+            writeln!(
+                out,
+                "… {} more limits (`--json` lists up to {LISTED})",
+                limits - SHOWN as u64
+            )?;
+        }
         Ok(())
     }
 
@@ -262,5 +296,50 @@ mod tests {
         assert_eq!(m.shards, ["0/2", "1/2"]);
         let r = m.rows.iter().find(|r| r.family == "random").unwrap();
         assert_eq!((r.checked, r.worst), (2, 3.0));
+    }
+
+    fn line(case: u64) -> FailureLine {
+        FailureLine {
+            case,
+            family: "thin".into(),
+            kind: "sweep".into(),
+            check: "unique-contact".into(),
+            message: format!("case {case} off"),
+            ratio: 2.0,
+            query: String::new(),
+            fixture: None,
+        }
+    }
+
+    #[test]
+    fn limits_are_listed_by_case_and_merged() {
+        let mut t = Table::default();
+        for _ in 0..SHOWN + 3 {
+            t.add("thin", "sweep", false, true, 0.5);
+        }
+        let s = Summary {
+            rows: t.rows(),
+            limits: (0..SHOWN as u64 + 3).rev().map(line).collect(),
+            ..Summary::default()
+        };
+        let m = Summary::merge(&[s]);
+        assert_eq!(m.limits[0].case, 0, "merged limits are sorted by case");
+        let mut text = Vec::new();
+        m.print(false, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.contains("limit case 0 [thin sweep] unique-contact: case 0 off"));
+        assert_eq!(text.matches("limit case").count(), SHOWN);
+        assert!(text.contains("… 3 more limits"), "{text}");
+        let mut json = Vec::new();
+        m.print(true, &mut json).unwrap();
+        let json = String::from_utf8(json).unwrap();
+        assert_eq!(json.matches(r#"{"limit":"#).count(), SHOWN + 3);
+    }
+
+    #[test]
+    fn a_summary_without_limits_still_loads() {
+        let old = r#"{"seed":1,"shards":["0/1"],"rows":[],"failures":[],"seconds":1.0}"#;
+        let s: Summary = serde_json::from_str(old).unwrap();
+        assert!(s.limits.is_empty());
     }
 }
