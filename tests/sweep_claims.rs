@@ -775,6 +775,62 @@ fn an_f32_corner_on_a_capsule_places_the_capsules_point() {
     );
 }
 
+/// An f32 capsule 8e-4 thick swept across a triangle 2.5e-3 wide and 3.3
+/// long (fuzz seed 70, case 13828, `thin` family): within f32's set
+/// height the triangle is a face, narrower than that height, so taken as
+/// its long edge; the capsule's axis crosses it there, and conservative
+/// advancement placed both points on that edge, 9.8e-4 of the size from
+/// the contact on the edge beside it (the normal right to 1.4e-8 rad),
+/// `Unique`. A thin face wider than the points' tolerance places no
+/// `Unique` point against a segment now.
+#[test]
+fn an_f32_capsule_across_a_sliver_does_not_claim_the_slivers_long_edge() {
+    check_f32_points(
+        "capsule across a sliver",
+        &Case {
+            a: Shape::capsule(1.471_182_703_971_862_8, 0.000_807_063_770_480_454),
+            start: pose(
+                [
+                    -0.154_719_024_896_621_7,
+                    0.082_704_156_637_191_77,
+                    0.762_548_327_445_983_9,
+                ],
+                [
+                    0.107_829_034_328_460_7,
+                    -0.569_631_278_514_862_1,
+                    -0.489_141_255_617_141_7,
+                    0.651_639_401_912_689_2,
+                ],
+            ),
+            b: Shape::hull(vec![
+                DVec3::new(0.0, -1.626_399_755_477_905_3, 0.0),
+                DVec3::new(0.0, 1.626_399_755_477_905_3, 0.0),
+                DVec3::new(0.002_513_528_801_500_797_3, 0.0, 0.0),
+            ]),
+            pose_b: pose(
+                [
+                    -0.823_447_823_524_475_1,
+                    0.623_637_855_052_948,
+                    -0.469_859_808_683_395_4,
+                ],
+                [
+                    0.397_448_509_931_564_33,
+                    -0.799_406_230_449_676_5,
+                    0.302_880_078_554_153_44,
+                    -0.333_538_621_664_047_24,
+                ],
+            ),
+            motion: DVec3::new(
+                -0.285_606_652_498_245_24,
+                0.801_908_850_669_860_8,
+                -1.212_255_120_277_404_8,
+            ),
+            truth: (0.181_158_352_630_760_05, DVec3::ZERO, None),
+        },
+        1.626_399_755_477_905_3,
+    );
+}
+
 /// An f32 cone's rim onto a cylinder's side, both ~300 in size: near the
 /// top the support plane's gap is flat to second order, and its rounding
 /// hid every better normal below ~1e-4 rad; the polish stopped there, and

@@ -107,6 +107,12 @@ fn judged<T: Real>(
             );
             (Witness::Approximate, side)
         }
+        (Witness::Unique, side) if too_wide(cso, f, blur) => {
+            rec::text!(
+                "a thin face taken as its longest spread is wider than the contact points' tolerance: approximate"
+            );
+            (Witness::Approximate, side)
+        }
         (Witness::Unique, side) if moved(cso, f, blur, side.or(p.unique)) => {
             rec::text!(
                 "the normal's error may move the contact points past the witness tolerance: approximate"
@@ -145,6 +151,26 @@ fn judged<T: Real>(
         }
         w => w,
     }
+}
+
+/// Whether a face narrower than the support sets' height tolerance, taken
+/// as its longest spread ([`Feature::thin`]), is wider than the contact
+/// points may be off, against a segment or face of the other shape: the
+/// contact is on the face's boundary, anywhere across that width from the
+/// spread, and the points were placed on the spread. A vertex against it
+/// is the contact point itself. (f32 conservative advancement, a capsule
+/// across a triangle 2.5e-3 wide and 3.3 long, its three edges within
+/// 1.5e-3 rad: the points on its long edge, 9.8e-4 of the size from the
+/// contact on another, `Unique` with the normal right to 1.4e-8 rad.)
+fn too_wide<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): &(Feature<T>, Feature<T>),
+    blur: &Blur<T>,
+) -> bool {
+    let wide = |f: &Feature<T>, other: &Feature<T>| {
+        f.thin && other.count >= 1 && !placed(f.across.length() + blur.slide, cso.scale)
+    };
+    wide(fa, fb) || wide(fb, fa)
 }
 
 /// Whether contact points placed within `len` of the contact (A's slide
