@@ -2932,6 +2932,261 @@ fn check_f32_claims(name: &str, c: &Case, claims: usize) {
     );
 }
 
+/// Two f32 cylinders, a rim onto the other's rim (fuzz seed 71, case
+/// 133082, `touching` family): the polish's narrow probes read a jump and
+/// proposed steps that lowered the gap; wide ones took a step and then
+/// settled, their own step below rounding, 6.2e-4 rad off with the points
+/// 5.8e-4 of the size (ray cast, `Unique`). Wide probes' step is not
+/// Newton's, and a polish that stops on it has not settled.
+#[test]
+fn an_f32_rim_on_a_rim_does_not_settle_on_wide_probes() {
+    check_f32_claims(
+        "rim on a rim",
+        &Case {
+            a: Shape::cylinder(0.482_375_770_807_266_24, 0.975_868_105_888_366_7),
+            start: pose(
+                [
+                    0.667_816_162_109_375,
+                    -0.424_279_212_951_660_16,
+                    -0.790_584_564_208_984_4,
+                ],
+                [
+                    -0.404_944_688_081_741_33,
+                    0.082_936_234_772_205_35,
+                    0.908_003_389_835_357_7,
+                    0.068_346_336_483_955_38,
+                ],
+            ),
+            b: Shape::cylinder(0.816_774_189_472_198_5, 0.924_447_596_073_150_6),
+            pose_b: pose(
+                [
+                    -1.088_335_514_068_603_5,
+                    -0.656_274_199_485_778_8,
+                    -2.269_874_572_753_906_2,
+                ],
+                [
+                    -0.655_955_016_613_006_6,
+                    -0.472_961_366_176_605_2,
+                    0.527_145_087_718_963_6,
+                    -0.261_052_906_513_214_1,
+                ],
+            ),
+            motion: DVec3::new(
+                -1.072_080_373_764_038,
+                -0.205_916_821_956_634_52,
+                -1.405_871_629_714_965_8,
+            ),
+            truth: (0.040_249_687_876_329_65, DVec3::ZERO, None),
+        },
+        2,
+    );
+}
+
+/// An f32 point onto a hull near a vertex (fuzz seed 71, case 85466, a
+/// hull of 1 516 points in the `big-hull` family, six of them kept): the
+/// polish settled on a normal in the vertex's cone 1.35e-3 rad from the
+/// face the point touches beside it, and three points of the hull within
+/// 1e3 ε of the size of its plane passed for that normal's own face:
+/// `Unique` (ray cast). A face is now level to 64 ε.
+#[test]
+fn an_f32_point_by_a_hulls_vertex_does_not_take_a_normal_in_its_cone() {
+    check_f32_claims(
+        "point by a hull's vertex",
+        &Case {
+            a: Shape::hull(vec![
+                DVec3::new(
+                    -0.001_781_039_638_444_781_3,
+                    0.349_573_671_817_779_54,
+                    0.217_896_386_981_010_44,
+                ),
+                DVec3::new(
+                    -0.052_537_843_585_014_34,
+                    0.333_757_430_315_017_7,
+                    0.267_831_623_554_229_74,
+                ),
+                DVec3::new(
+                    -0.193_845_540_285_110_47,
+                    0.363_028_913_736_343_4,
+                    0.085_216_529_667_377_47,
+                ),
+                DVec3::new(
+                    -0.223_211_541_771_888_73,
+                    0.360_124_647_617_340_1,
+                    0.086_813_062_429_428_1,
+                ),
+                DVec3::new(
+                    -0.447_854_936_122_894_3,
+                    0.332_793_205_976_486_2,
+                    -0.017_006_941_139_698_03,
+                ),
+                DVec3::new(
+                    -0.504_475_414_752_960_2,
+                    0.217_325_598_001_480_1,
+                    0.192_751_958_966_255_2,
+                ),
+            ]),
+            start: pose(
+                [
+                    0.547_883_570_194_244_4,
+                    0.444_246_649_742_126_46,
+                    -0.852_472_245_693_206_8,
+                ],
+                [
+                    0.505_986_571_311_950_7,
+                    0.085_427_246_987_819_67,
+                    0.850_404_381_752_014_2,
+                    -0.116_155_847_907_066_35,
+                ],
+            ),
+            b: Shape::new(cspace::Geom::Point),
+            pose_b: pose(
+                [
+                    0.914_634_108_543_396,
+                    0.015_599_523_670_971_394,
+                    -0.838_311_254_978_179_9,
+                ],
+                [
+                    -0.489_488_482_475_280_76,
+                    -0.308_089_673_519_134_5,
+                    0.389_202_386_140_823_36,
+                    0.716_940_224_170_684_8,
+                ],
+            ),
+            motion: DVec3::new(
+                0.340_611_904_859_542_85,
+                -0.511_109_530_925_750_7,
+                0.080_153_085_291_385_65,
+            ),
+            truth: (0.270_411_820_935_871_3, DVec3::ZERO, None),
+        },
+        2,
+    );
+}
+
+/// The hull of [`an_f32_point_beside_a_nearly_level_face_does_not_take_its_normal`].
+const NEARLY_LEVEL_FACES: [[f64; 3]; 13] = [
+    [
+        0.263_295_203_447_341_9,
+        -0.437_475_174_665_451_05,
+        0.258_916_199_207_305_9,
+    ],
+    [
+        0.080_667_547_881_603_24,
+        0.385_622_173_547_744_75,
+        0.144_500_240_683_555_6,
+    ],
+    [
+        -0.258_259_207_010_269_17,
+        -0.460_608_392_953_872_7,
+        0.205_885_410_308_837_9,
+    ],
+    [
+        0.386_296_570_301_055_9,
+        -0.128_345_519_304_275_5,
+        -0.071_106_195_449_829_1,
+    ],
+    [
+        0.115_166_641_771_793_37,
+        -0.288_216_650_485_992_43,
+        0.024_093_585_088_849_068,
+    ],
+    [
+        -0.302_049_309_015_274_05,
+        -0.393_273_085_355_758_67,
+        0.079_455_956_816_673_28,
+    ],
+    [
+        0.140_714_883_804_321_3,
+        0.349_083_006_381_988_5,
+        -0.363_396_346_569_061_3,
+    ],
+    [
+        0.822_802_901_268_005_4,
+        -0.110_477_961_599_826_81,
+        -0.121_179_834_008_216_86,
+    ],
+    [
+        -0.012_138_303_369_283_676,
+        -0.325_991_511_344_909_67,
+        -0.367_683_023_214_340_2,
+    ],
+    [
+        0.219_166_085_124_015_8,
+        0.152_971_565_723_419_2,
+        -0.295_902_013_778_686_5,
+    ],
+    [
+        0.046_434_208_750_724_79,
+        -0.276_918_053_627_014_16,
+        0.372_944_742_441_177_37,
+    ],
+    [
+        0.006_092_244_293_540_716,
+        0.468_055_278_062_820_43,
+        0.312_365_114_688_873_3,
+    ],
+    [
+        0.645_150_721_073_150_6,
+        0.311_721_831_560_134_9,
+        -0.103_545_591_235_160_83,
+    ],
+];
+
+/// An f32 point onto a hull's face beside a face 1.25e-3 rad from it
+/// (fuzz seed 71, case 194968, `touching` family): the polish settled on
+/// the neighbour's normal, and within f32's set height the two faces were
+/// one region, the point 7e-3 inside it though past the neighbour's edge:
+/// `Unique`, 1.3e-3 rad off. A face whose own normal the polished one is
+/// is now taken alone.
+#[test]
+fn an_f32_point_beside_a_nearly_level_face_does_not_take_its_normal() {
+    check_f32_claims(
+        "point beside a nearly level face",
+        &Case {
+            a: Shape::new(cspace::Geom::Point),
+            start: pose(
+                [
+                    -0.947_757_244_110_107_4,
+                    -0.248_987_674_713_134_77,
+                    -0.053_147_148_340_940_475,
+                ],
+                [
+                    -0.721_245_467_662_811_3,
+                    0.467_915_028_333_663_94,
+                    -0.466_771_095_991_134_64,
+                    0.207_328_870_892_524_72,
+                ],
+            ),
+            b: Shape::hull(
+                NEARLY_LEVEL_FACES
+                    .iter()
+                    .map(|&p| DVec3::from_array(p))
+                    .collect(),
+            ),
+            pose_b: pose(
+                [
+                    -1.437_222_242_355_346_7,
+                    -0.594_040_215_015_411_4,
+                    0.080_957_911_908_626_56,
+                ],
+                [
+                    0.007_455_454_207_956_791,
+                    -0.463_910_549_879_074_1,
+                    -0.463_636_726_140_975_95,
+                    -0.754_832_684_993_743_9,
+                ],
+            ),
+            motion: DVec3::new(
+                -0.288_064_092_397_689_8,
+                -0.287_125_706_672_668_46,
+                0.188_213_452_696_800_23,
+            ),
+            truth: (0.618_564_028_469_077_7, DVec3::ZERO, None),
+        },
+        1,
+    );
+}
+
 /// An f32 hull's vertex halfway up a cone's side: the polish's probes read
 /// the side by its ends (the apex standing still, the rim turning at its
 /// full radius), settled 9.3e-3 rad off and claimed the normal

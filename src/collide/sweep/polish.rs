@@ -159,13 +159,18 @@ pub(super) fn polish<T: Real>(
         let Some((next, k, g)) = kept else {
             // No step raised the gap: at the top where Newton's step (or
             // the turn to the face's normal it proposed) is below its own
-            // rounding.
-            settled = if face {
-                base.try_normalize()
-                    .is_some_and(|f| n.cross(f).length() <= done)
-            } else {
-                step.length() <= done
-            };
+            // rounding. Not from wide probes, whose step is not Newton's:
+            // their fixed point is off by up to their angle (f32, two
+            // cylinders' rims, narrow probes reading a jump, wide ones
+            // settled 6.2e-4 rad off, the points 5.8e-4 of the size,
+            // `Unique`).
+            settled = h == probe::<T>()
+                && if face {
+                    base.try_normalize()
+                        .is_some_and(|f| n.cross(f).length() <= done)
+                } else {
+                    step.length() <= done
+                };
             if h < T::from_f64(WIDEST_PROBE) && step.length() > T::from_f64(10.0) * h {
                 // A step far beyond the probes that lowers the gap: they
                 // missed a flat edge the normal is off from by more than

@@ -224,7 +224,7 @@ fn contact_witness<T: Real>(
     let f64_ = T::PRECISION == rec::Precision::F64;
     let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
-    let slack = T::from_f64(1e3) * T::EPSILON * cso.scale + cso.rounding();
+    let slack = T::from_f64(64.0) * T::EPSILON * cso.scale + cso.rounding();
     let face = |f: &Feature<T>, shape: &Shape<T>, d: V3<T>| {
         f.count == 2
             && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
@@ -310,11 +310,13 @@ fn contact_witness<T: Real>(
 }
 
 /// Whether a hull's support set at `d` is a face of the hull to rounding:
-/// three points off a line within `slack` of the top along `d` (1e3 ε of
+/// three points off a line within `slack` of the top along `d` (64 ε of
 /// the size plus the supports' rounding, [`Cso::rounding`], which tilts a
 /// polished normal by about that over the size: a review, a box 1e5 away
 /// on a hull's face, its normal 1.9e-12 rad off, read `not_unique` without
-/// it). True for other shapes, whose faces are exact. A hull's set taken
+/// it). Not more: a hull of 1 500 points has faces a few 1e-3 rad apart,
+/// and 1e3 ε let f32 take a normal in a vertex's cone 1.4e-3 rad from the
+/// face a point touched beside it for a face's own, `Unique`. True for other shapes, whose faces are exact. A hull's set taken
 /// within the normal's error (f32: 4e-3 of the size) spans points of
 /// several faces, and the plane of three of them is no face (an f32 polish
 /// settled on such a plane, a vertex 4.3e-4 above it, 5.8e-2 rad from the
@@ -725,7 +727,12 @@ fn off_face<T: Real>(
 /// [`inside`], a hull's face included: its points within `eta` of the
 /// support along local direction `d` (the feature's), taken again (a
 /// rounded point beyond a hull face's edge took the face's normal, 1.2e-5
-/// rad off, `Unique`, f64).
+/// rad off, `Unique`, f64). Where `d` is a face's own normal to rounding,
+/// that face alone: within the set's height the faces nearly level with
+/// it merge into one region (f32, a point onto a hull's face beside one
+/// 1.25e-3 rad from it took the neighbour's normal, 1.3e-3 rad off, its
+/// point 7e-3 past the neighbour's edge but inside the merged region,
+/// `Unique`).
 fn inside_at<T: Real>(
     shape: &Shape<T>,
     f: &Feature<T>,
@@ -734,7 +741,10 @@ fn inside_at<T: Real>(
 ) -> (T, V3<T>) {
     match (&shape.geom, f.region) {
         (Geom::Hull(hull), Region::HullFace(..) | Region::Unknown) if f.count == 2 => {
-            inside_hull_face(hull.points(), d, eta, q).unwrap_or((T::MAX, V3::<T>::ZERO))
+            let level = T::from_f64(64.0) * T::EPSILON * shape.scale();
+            inside_hull_face(hull.points(), d, level.min(eta), q)
+                .or_else(|| inside_hull_face(hull.points(), d, eta, q))
+                .unwrap_or((T::MAX, V3::<T>::ZERO))
         }
         _ => inside(f, q),
     }
