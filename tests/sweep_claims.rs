@@ -3063,6 +3063,60 @@ fn an_f32_point_by_a_hulls_vertex_does_not_take_a_normal_in_its_cone() {
     );
 }
 
+/// An f32 point onto a box's face near its edge (fuzz seed 74, case
+/// 100421, `scale` family): the polish stopped in the edge's cone, 1.9e-3
+/// rad from the face's normal; the face, within f32's turn of 3e-3 of
+/// it, was taken for the normal's own: `Unique` with that normal (ray
+/// cast). A face fixes the reported normal only within the normal's
+/// tolerance (1e-3 rad in f32).
+#[test]
+fn an_f32_point_by_a_boxs_edge_does_not_take_a_normal_in_its_cone() {
+    check_f32_claims(
+        "point by a box's edge",
+        &Case {
+            a: Shape::cuboid(DVec3::new(
+                0.996_342_778_205_871_6,
+                0.596_831_023_693_084_7,
+                0.383_717_358_112_335_2,
+            )),
+            start: pose(
+                [
+                    -0.693_534_314_632_415_8,
+                    0.491_434_514_522_552_5,
+                    -0.616_946_876_049_041_7,
+                ],
+                [
+                    -0.589_601_397_514_343_3,
+                    0.123_177_491_128_444_67,
+                    0.155_312_031_507_492_07,
+                    -0.782_991_528_511_047_4,
+                ],
+            ),
+            b: Shape::new(cspace::Geom::Point),
+            pose_b: pose(
+                [
+                    -1.614_443_659_782_409_7,
+                    0.707_570_612_430_572_5,
+                    0.235_945_075_750_350_95,
+                ],
+                [
+                    0.396_028_906_106_948_85,
+                    -0.626_956_582_069_397,
+                    0.411_073_416_471_481_3,
+                    0.530_193_507_671_356_2,
+                ],
+            ),
+            motion: DVec3::new(
+                -1.284_010_410_308_838,
+                0.863_404_214_382_171_6,
+                1.497_820_258_140_564,
+            ),
+            truth: (0.122_729_584_458_866_73, DVec3::ZERO, None),
+        },
+        2,
+    );
+}
+
 /// The hull of [`an_f32_point_beside_a_nearly_level_face_does_not_take_its_normal`].
 const NEARLY_LEVEL_FACES: [[f64; 3]; 13] = [
     [

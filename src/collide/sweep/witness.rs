@@ -222,12 +222,23 @@ fn contact_witness<T: Real>(
     // than the rounding's (see `least` below).
     let rounded = cso.radius_a + cso.radius_b > curved::<T>() * cso.scale;
     let f64_ = T::PRECISION == rec::Precision::F64;
-    let turn = set_turn::<T>();
     let db = cso.b_direction(-n);
     let slack = T::from_f64(64.0) * T::EPSILON * cso.scale + cso.rounding();
+    // The face's own normal within the normal's tolerance of `n`: the
+    // contact's normal is that face's, and `n` is reported for it (f32, a
+    // polish stopped in an edge's cone beside a box's face, 1.9e-3 rad from
+    // its normal, `Unique`). A hull's set within the normal's error may
+    // span several faces, whose flats are no face's: there the face at `n`
+    // to rounding is the test ([`hull_face_at`]), the flats only within
+    // the set's turn.
     let face = |f: &Feature<T>, shape: &Shape<T>, d: V3<T>| {
+        let level = if matches!(shape.geom, Geom::Hull(_)) {
+            set_turn::<T>()
+        } else {
+            normal_tol::<T>()
+        };
         f.count == 2
-            && f.flats[0].cross(f.flats[1]).cross(d).length() <= turn
+            && f.flats[0].cross(f.flats[1]).cross(d).length() <= level
             && hull_face_at(shape, d, slack)
     };
     // A face within the normal's error whose own normal `n` is not: the
