@@ -3117,6 +3117,43 @@ fn an_f32_point_by_a_boxs_edge_does_not_take_a_normal_in_its_cone() {
     );
 }
 
+/// An f32 capsule's axis across a hull's edge at 0.14 rad (a scratch
+/// hunt, seed 3): the rounded shapes' normal was right to 1e-7 rad, but
+/// their closest points were read where the normal settled, 2e-5 in time
+/// before the reported toi, and along edges crossing at that angle the
+/// path's move slid them 1.6e-4 of the size (ray cast, `Unique`). The
+/// crossing edges' feet, placed at the reported toi, are taken first now.
+#[test]
+fn an_f32_capsule_across_a_hulls_edge_places_its_points_at_the_toi() {
+    check_f32_claims(
+        "capsule across a hull's edge",
+        &Case {
+            a: Shape::hull(vec![
+                DVec3::new(-0.112_309_87, 0.467_142_16, -0.080_438_91),
+                DVec3::new(0.127_009_9, -0.700_565_93, 0.077_996_634),
+                DVec3::new(-1.28834, -0.099_198_17, 1.108_919_1),
+                DVec3::new(-0.094_505_586, -0.287_939_7, 0.026_606_252),
+                DVec3::new(-0.335_779_16, 0.544_154_3, 0.075_653_36),
+                DVec3::new(0.009_530_189, -0.898_812_23, 0.168_225_36),
+                DVec3::new(-0.832_954, -0.112_110_53, 0.289_615_7),
+                DVec3::new(-0.203_134_5, -0.262_115_78, 0.477_726_85),
+            ]),
+            start: pose(
+                [1.282_658_9, -1.253_703_7, 0.225_098_71],
+                [-0.138_831_2, 0.795_164_76, 0.208_080_95, 0.552_395_9],
+            ),
+            b: Shape::capsule(1.489_384_5, 0.575_555_2),
+            pose_b: pose(
+                [-1.545_917_9, 0.143_229_62, -1.484_797_1],
+                [-0.208_804_18, -0.008_639_271, -0.180_404_13, -0.961_135],
+            ),
+            motion: DVec3::new(-2.894_526_7, 0.675_699_1, -1.816_213_5),
+            truth: (0.833_350_459_218_537_2, DVec3::ZERO, None),
+        },
+        3,
+    );
+}
+
 /// The hull of [`an_f32_point_beside_a_nearly_level_face_does_not_take_its_normal`].
 const NEARLY_LEVEL_FACES: [[f64; 3]; 13] = [
     [
