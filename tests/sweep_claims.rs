@@ -3122,7 +3122,9 @@ fn an_f32_point_by_a_boxs_edge_does_not_take_a_normal_in_its_cone() {
 /// their closest points were read where the normal settled, 2e-5 in time
 /// before the reported toi, and along edges crossing at that angle the
 /// path's move slid them 1.6e-4 of the size (ray cast, `Unique`). The
-/// crossing edges' feet, placed at the reported toi, are taken first now.
+/// crossing edges' feet, placed at the reported toi, are taken first now,
+/// and claimed only where the bracket cannot slide them past the
+/// tolerance (the ray cast's cannot say: `Approximate`).
 #[test]
 fn an_f32_capsule_across_a_hulls_edge_places_its_points_at_the_toi() {
     check_f32_claims(
@@ -3150,8 +3152,134 @@ fn an_f32_capsule_across_a_hulls_edge_places_its_points_at_the_toi() {
             motion: DVec3::new(-2.894_526_7, 0.675_699_1, -1.816_213_5),
             truth: (0.833_350_459_218_537_2, DVec3::ZERO, None),
         },
-        3,
+        1,
     );
+}
+
+/// An f32 capsule's axis 0.1 rad across a hull's edge (a review): the
+/// reported toi, the bracket's lower end, 8.7e-6 before the contact, and
+/// the edges' feet there 2.2e-4 of the size along them from the contact,
+/// `Unique` for every method. The bracket's slide over the sine of the
+/// edges' angle must stay within half the points' tolerance.
+#[test]
+fn an_f32_capsule_across_a_hulls_edge_does_not_claim_feet_the_bracket_slides() {
+    check_f32_claims(
+        "capsule 0.1 rad across a hull's edge",
+        &Case {
+            a: Shape::capsule(0.593_377_741_825_532_5, 0.009_106_425_257_971_413),
+            start: pose(
+                [
+                    -2.334_404_015_843_642_5,
+                    -4.375_242_960_783_439_5,
+                    -4.592_517_077_479_446,
+                ],
+                [
+                    -0.119_932_283_413_587_76,
+                    0.0,
+                    -0.764_970_673_066_238_8,
+                    0.632_800_218_666_040_2,
+                ],
+            ),
+            b: Shape::hull(vec![
+                DVec3::new(
+                    -0.717_773_167_793_308_2,
+                    0.787_905_220_496_495_7,
+                    1.367_755_109_466_726,
+                ),
+                DVec3::new(
+                    0.469_845_577_655_280_9,
+                    1.660_222_491_117_693,
+                    -0.172_201_653_612_107_35,
+                ),
+                DVec3::new(
+                    0.548_486_832_993_513_5,
+                    -0.990_746_380_472_958,
+                    1.313_137_768_847_765,
+                ),
+                DVec3::new(
+                    -0.017_199_160_114_520_835,
+                    -0.103_387_967_498_048_42,
+                    1.730_827_002_744_637_5,
+                ),
+                DVec3::new(
+                    0.431_153_630_173_497_3,
+                    1.584_419_814_882_342_3,
+                    0.557_196_010_178_130_5,
+                ),
+            ]),
+            pose_b: pose(
+                [
+                    -1.752_265_486_097_420_5,
+                    -1.760_580_580_510_445_5,
+                    -1.890_552_544_789_988_2,
+                ],
+                [
+                    -0.637_849_109_922_940_1,
+                    0.736_687_659_815_645_3,
+                    -0.123_897_548_208_313_8,
+                    0.187_321_121_056_409_05,
+                ],
+            ),
+            motion: DVec3::new(
+                0.663_939_312_658_645_7,
+                3.289_275_536_857_73,
+                3.005_907_178_033_200_3,
+            ),
+            truth: (0.677_439_034_159_528_4, DVec3::ZERO, None),
+        },
+        0,
+    );
+}
+
+/// An f32 point onto a box's face 5.9e-3 from its edge (a review): the ray
+/// cast's normal 2.2e-3 rad off the face's is not claimed, and the contact,
+/// a point, is `Approximate`, not `NotUnique`.
+#[test]
+fn an_f32_point_by_a_boxs_edge_is_approximate_not_not_unique() {
+    let c = Case {
+        a: Shape::new(cspace::Geom::Point),
+        start: pose(
+            [
+                -3.008_613_240_466_577,
+                1.913_791_044_553_742,
+                0.975_426_933_774_556_2,
+            ],
+            [
+                -0.262_664_409_581_683_8,
+                0.385_119_986_085_837_53,
+                -0.168_973_001_194_360_87,
+                0.868_411_267_271_285_6,
+            ],
+        ),
+        b: Shape::cuboid(DVec3::new(
+            0.736_886_339_252_196_3,
+            0.918_576_372_668_999_2,
+            0.259_955_800_896_789_4,
+        )),
+        pose_b: pose(
+            [
+                1.612_368_453_257_416,
+                1.798_416_388_311_17,
+                -0.063_237_163_611_926_66,
+            ],
+            [
+                0.554_340_489_260_337_2,
+                -0.556_285_472_193_899,
+                -0.471_648_001_630_044_83,
+                -0.401_000_321_634_541_75,
+            ],
+        ),
+        motion: DVec3::new(
+            6.795_707_819_710_72,
+            0.402_807_891_997_221_45,
+            -0.562_016_155_652_685_9,
+        ),
+        truth: (0.549_823_129_807_638_6, DVec3::ZERO, None),
+    };
+    check_f32_claims("point 5.9e-3 from a box's edge", &c, 2);
+    for (method, s) in Rounded::new(&c).sweeps() {
+        assert_ne!(s.witness, Some(Witness::NotUnique), "{method}: {s:?}");
+    }
 }
 
 /// The hull of [`an_f32_point_beside_a_nearly_level_face_does_not_take_its_normal`].

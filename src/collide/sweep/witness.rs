@@ -71,11 +71,37 @@ pub(super) fn hit_witness<T: Real>(
         (witness != Witness::NotUnique && side.is_none() && crossing_edges(cso, (&f.0, &f.1), n))
             .then(|| edge_feet(cso, (&f.0, &f.1), n, m, blur.toi))
             .flatten();
+    // Their feet slide along the edges by A's move across them over the
+    // sine of their angle: over the bracket that must stay within half the
+    // points' tolerance (a review, f32, a capsule's axis 0.1 rad across a
+    // hull's edge, the reported toi 8.7e-6 early: the points 2.2e-4 of the
+    // size off, `Unique`).
+    let witness = match feet {
+        Some(_) if witness == Witness::Unique && !feet_placed(cso, (&f.0, &f.1), blur) => {
+            rec::text!(
+                "crossing edges at a small angle: the bracket slides their feet past the tolerance"
+            );
+            Witness::Approximate
+        }
+        _ => witness,
+    };
     HitContact {
         witness,
         side,
         feet,
     }
+}
+
+/// Whether two crossing edges' feet stay within half the witness
+/// tolerance while A moves over the bracket ([`Blur::slide`]): they move
+/// by up to that over the sine of the edges' angle.
+fn feet_placed<T: Real>(
+    cso: &Cso<'_, T>,
+    (fa, fb): (&Feature<T>, &Feature<T>),
+    blur: &Blur<T>,
+) -> bool {
+    let sine = fa.flats[0].cross(cso.b_vector(fb.flats[0])).length();
+    sine > T::ZERO && placed(blur.slide / sine, cso.scale)
 }
 
 /// How far a hit's contact can be trusted and where its points come from
@@ -312,7 +338,9 @@ fn contact_witness<T: Real>(
         || (!tilted && (rounded || curved))
     {
         Witness::Unique
-    } else if rounded || curved {
+    } else if rounded || curved || (tilted && (fa.count == 0 || fb.count == 0)) {
+        // A vertex on a face within the normal's error whose own normal
+        // `n` is not: a point contact, its normal not known.
         Witness::Approximate
     } else {
         Witness::NotUnique
@@ -445,8 +473,8 @@ fn moved<T: Real>(
     let (k, n, m, [t_e, lower, upper]) = blur.path;
     let turn = normal_tol::<T>();
     // A face of the other shape fixes the normal at its own, which `n`
-    // must be within the normal's tolerance of (f32 takes a face within
-    // 3e-3 rad for the contact's), and the reported point's move from
+    // must be within the normal's tolerance of (f32 takes a hull's face
+    // within 3e-3 rad for the contact's, another's within 1e-3), and the reported point's move from
     // there to `n` is known exactly (f32, a cylinder's rim 1 200 sizes a
     // radian on a box face 3e-3 of its size, the normal 2.7e-3 rad off the
     // face's: 1.1e-3 of the size off, `Unique`).
